@@ -1,0 +1,97 @@
+"""What the CLI calls: pure functions from paths and options to reports. No printing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .checks import CheckContext, NoteText, declare, run_checks
+from .errors import NoteReadError, PathNotFound
+from .findings import Finding, sort_findings, summarize
+from .glossary import Glossary, load_glossary, resolve_glossary
+from .notes import collect_notes, read_note
+from .prose import prose_view
+
+declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
+
+
+def default_note_paths(glossary_path: Path) -> list[Path]:
+    """``notes/`` in the current directory, else beside the glossary."""
+    here = Path("notes")
+    if here.exists():
+        return [here]
+    beside = glossary_path.parent / "notes"
+    if beside.exists():
+        return [beside]
+    raise PathNotFound(f"no notes/ directory here or beside {glossary_path}; pass the notes to "
+                       "check, e.g. `zhen glossary check path/to/notes`")
+
+
+def load_notes(paths: list[Path], encoding: str | None = None) -> tuple[list[NoteText], list[Finding]]:
+    notes: list[NoteText] = []
+    findings: list[Finding] = []
+    for note in collect_notes(paths):
+        try:
+            text = read_note(note.path, encoding)
+        except NoteReadError as exc:
+            findings.append(Finding("note-unreadable", "error", exc.detail, note.display))
+            continue
+        notes.append(NoteText(note.path, note.display, text, prose_view(text)))
+    return notes, findings
+
+
+def translation_path(note: Path) -> Path:
+    return note.with_name(note.name[:-len(".md")] + ".en.md")
+
+
+@dataclass
+class CheckReport:
+    glossary: Glossary
+    notes: list[NoteText]
+    findings: list[Finding]
+    usage: dict[str, dict[str, int]] = field(default_factory=dict)
+    translations: int = 0
+
+    @property
+    def summary(self) -> dict:
+        counts = summarize(self.findings)
+        used = sum(1 for per_file in self.usage.values() if per_file)
+        return {**counts, "notes": len(self.notes), "terms": len(self.glossary.terms),
+                "terms_used": used,
+                "translations": self.translations}
+
+
+def check_project(paths: list[Path] | None, glossary_option: Path | None,
+                  only: set[str] | None = None) -> CheckReport:
+    glossary_path = resolve_glossary(glossary_option)
+    glossary = load_glossary(glossary_path)
+    if not paths:
+        paths = default_note_paths(glossary_path)
+    notes, findings = load_notes(paths)
+    translations = {}
+    for note in notes:
+        en = translation_path(note.path)
+        if en.is_file():
+            try:
+                translations[note.display] = (str(en), read_note(en))
+            except NoteReadError as exc:
+                findings.append(Finding("note-unreadable", "error", exc.detail, str(en)))
+    ctx = CheckContext(glossary, notes, translations)
+    findings += [f for f in glossary.findings if only is None or f.check in only]
+    findings += run_checks(ctx, only)
+    from .checks.notes import usage_counts
+
+    return CheckReport(glossary, notes, sort_findings(findings), usage_counts(ctx),
+                       len(translations))
+
+
+def suggest_project(paths: list[Path] | None, glossary_option: Path | None,
+                    limit: int | None = None):
+    from .suggest import suggest
+
+    glossary_path = resolve_glossary(glossary_option)
+    glossary = load_glossary(glossary_path, strict=True)
+    if not paths:
+        paths = default_note_paths(glossary_path)
+    notes, findings = load_notes(paths)
+    return suggest(glossary, notes, limit=limit), findings

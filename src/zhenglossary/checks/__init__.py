@@ -1,0 +1,91 @@
+"""One registry of checks: each has an id, a severity, a title and a scope.
+
+Checks of the glossary file itself run while it is loaded (they need the YAML nodes for
+line numbers); they are declared here so ``zhen glossary check --list-checks`` lists them.
+Checks over notes and translations are functions ``fn(ctx) -> Iterable[Finding]``
+registered with :func:`check`; the title is the first line of their docstring.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..findings import Finding
+from ..glossary import Glossary
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    severity: str
+    title: str
+    scope: str                       # glossary | notes | translations
+    fn: Callable[["CheckContext"], Iterable[Finding]] | None = None
+
+
+REGISTRY: dict[str, Check] = {}
+
+
+def declare(id: str, severity: str, scope: str, title: str) -> None:
+    REGISTRY[id] = Check(id, severity, title, scope)
+
+
+def check(id: str, severity: str, scope: str):
+    def wrap(fn):
+        title = (fn.__doc__ or id).strip().splitlines()[0].rstrip(".")
+        REGISTRY[id] = Check(id, severity, title, scope, fn)
+        return fn
+    return wrap
+
+
+@dataclass
+class NoteText:
+    path: Path
+    display: str
+    text: str
+    prose: str            # prose_view(text): code, URLs and HTML blanked out
+
+
+@dataclass
+class CheckContext:
+    glossary: Glossary
+    notes: list[NoteText]
+    translations: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # note display → (translation display path, translation text)
+    usage: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+declare("yaml-syntax", "error", "glossary", "The glossary is valid YAML without anchors or aliases")
+declare("glossary-schema", "error", "glossary", "The glossary follows schema v1 (types, required keys)")
+declare("glossary-empty", "error", "glossary", "The glossary has at least one term")
+declare("unknown-key", "error", "glossary", "No unknown keys (typos such as `varients`)")
+declare("duplicate-key", "error", "glossary", "No key twice in one mapping")
+declare("empty-field", "error", "glossary", "No empty values")
+declare("whitespace", "warning", "glossary", "No leading or trailing spaces in values")
+declare("duplicate-form", "error", "glossary", "No Chinese form (zh or variant) listed twice")
+declare("conflicting-en", "error", "glossary", "No Chinese form with two English renderings")
+declare("cjk-in-en", "error", "glossary", "No Chinese characters in `en` or `forbid`")
+declare("forbid-is-en", "error", "glossary", "No `forbid` equal to the entry's own `en`")
+declare("forbid-conflict", "warning", "glossary", "No `forbid` that another entry's `en` requires")
+declare("same-en", "info", "glossary", "Entries that share one English rendering")
+declare("overlapping-terms", "info", "glossary", "Terms inside or overlapping other terms")
+
+
+def run_checks(ctx: CheckContext, only: set[str] | None = None) -> list[Finding]:
+    from . import notes as _notes, translations as _translations  # noqa: F401  (register)
+
+    findings: list[Finding] = []
+    for item in REGISTRY.values():
+        if item.fn is None or (only is not None and item.id not in only):
+            continue
+        findings.extend(item.fn(ctx))
+    return findings
+
+
+def all_checks() -> list[Check]:
+    from . import notes as _notes, translations as _translations  # noqa: F401  (register)
+
+    order = {"glossary": 0, "notes": 1, "translations": 2}
+    return sorted(REGISTRY.values(), key=lambda c: (order.get(c.scope, 9), c.id))

@@ -1,0 +1,194 @@
+"""Checks over the notes, across files: term usage, bilingual parentheticals."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..bilingual import Parenthetical, find_parentheticals
+from ..findings import Finding
+from ..glossary import Term
+from ..textutil import (LineIndex, normalize_abbreviation, normalize_english,
+                        split_abbreviation)
+from . import CheckContext, NoteText, check
+
+
+def _finding(check_id, severity, message, note: NoteText, offset: int, index: LineIndex,
+             **extra) -> Finding:
+    line, column = index.position(offset)
+    return Finding(check_id, severity, message, note.display, line, column, extra)
+
+
+def usage_counts(ctx: CheckContext) -> dict[str, dict[str, int]]:
+    """term zh → note → number of matches in its prose (cached on the context)."""
+    if not ctx.usage:
+        usage: dict[str, dict[str, int]] = {t.zh: {} for t in ctx.glossary.terms}
+        for note in ctx.notes:
+            for match in ctx.glossary.matcher.finditer(note.prose):
+                per_file = usage.setdefault(match.term.zh, {})
+                per_file[note.display] = per_file.get(note.display, 0) + 1
+        ctx.usage = usage
+    return ctx.usage
+
+
+@check("term-unused", "info", "notes")
+def unused_terms(ctx: CheckContext) -> Iterable[Finding]:
+    """Glossary terms that no note uses."""
+    if not ctx.notes:
+        return
+    usage = usage_counts(ctx)
+    for term in ctx.glossary.terms:
+        if not usage.get(term.zh):
+            yield Finding("term-unused", "info",
+                          f"{term.zh} ({term.en}) appears in none of the {len(ctx.notes)} notes",
+                          ctx.glossary.path, term.line)
+
+
+def _parentheticals(ctx: CheckContext) -> list[tuple[NoteText, LineIndex, Parenthetical]]:
+    forms = frozenset(ctx.glossary.form_map)
+    out = []
+    for note in ctx.notes:
+        index = LineIndex(note.text)
+        for par in find_parentheticals(note.prose, forms):
+            out.append((note, index, par))
+    return out
+
+
+def _glossary_term_at(ctx: CheckContext, par: Parenthetical) -> tuple[str, Term] | None:
+    """The longest glossary form that ends where the parenthetical's Chinese ends."""
+    forms = ctx.glossary.form_map
+    for k in range(len(par.run)):
+        tail = par.run[k:]
+        if tail in forms:
+            return tail, forms[tail]
+    return None
+
+
+def _contains(a: str, b: str) -> bool:
+    return f" {b} " in f" {a} " or f" {a} " in f" {b} "
+
+
+def agrees(par: Parenthetical, term: Term) -> bool:
+    """Does the parenthetical's English (or abbreviation) fit the glossary's `en`?"""
+    en_words, en_abbr = split_abbreviation(term.en)
+    if par.abbr and en_abbr and normalize_abbreviation(par.abbr) != normalize_abbreviation(en_abbr):
+        return False
+    if par.english:
+        a, b = normalize_english(par.english), normalize_english(en_words)
+        return a == b or _contains(a, b)
+    return True
+
+
+@check("parenthetical-disagrees", "warning", "notes")
+def parenthetical_disagrees(ctx: CheckContext) -> Iterable[Finding]:
+    """A bilingual parenthetical in a note gives English the glossary does not use."""
+    for note, index, par in _parentheticals(ctx):
+        hit = _glossary_term_at(ctx, par)
+        if hit is None:
+            continue
+        form, term = hit
+        if par.zh != form or agrees(par, term):
+            continue
+        yield _finding("parenthetical-disagrees", "warning",
+                       f"{par.raw} gives {par.rendering()!r}, but the glossary (line {term.line}) "
+                       f"says {form} is {term.en!r}; align the note or the glossary",
+                       note, par.offset, index, zh=form, note_en=par.rendering(), glossary_en=term.en)
+
+
+@check("inconsistent-rendering", "warning", "notes")
+def inconsistent_rendering(ctx: CheckContext) -> Iterable[Finding]:
+    """The same Chinese term is given different English in different places."""
+    groups: dict[str, list[tuple[NoteText, LineIndex, Parenthetical]]] = {}
+    forms = ctx.glossary.form_map
+    for note, index, par in _parentheticals(ctx):
+        key = forms[par.zh].zh if par.zh in forms else par.zh
+        groups.setdefault(key, []).append((note, index, par))
+    for key, items in groups.items():
+        for kind in ("english", "abbr"):
+            renderings: dict[str, list[tuple[NoteText, LineIndex, Parenthetical]]] = {}
+            for item in items:
+                par = item[2]
+                value = par.english if kind == "english" else par.abbr
+                if not value:
+                    continue
+                norm = normalize_english(value) if kind == "english" else normalize_abbreviation(value)
+                renderings.setdefault(norm, []).append(item)
+            if len(renderings) < 2:
+                continue
+            places = []
+            for group in renderings.values():
+                for note, index, par in group:
+                    line, column = index.position(par.offset)
+                    shown = par.english if kind == "english" else par.abbr
+                    places.append(f"{shown!r} at {note.display}:{line}")
+            first_note, first_index, first_par = next(iter(renderings.values()))[0]
+            yield _finding("inconsistent-rendering", "warning",
+                           f"{key} is rendered {len(renderings)} ways: " + "; ".join(places)
+                           + "; pick one and add it to the glossary",
+                           first_note, first_par.offset, first_index, zh=key,
+                           places=places)
+
+
+@check("term-in-word", "info", "notes")
+def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
+    """A glossary term matched inside a longer word (jieba), e.g. 数据集 in 数据集成."""
+    from ..segment import tokenizer_for
+
+    forms = ctx.glossary.form_map
+    if not forms:
+        return
+    tokenizer = tokenizer_for(())   # jieba's own dictionary: which words does a term cut?
+    reported: set[tuple[str, str]] = set()
+    for note in ctx.notes:
+        index = LineIndex(note.text)
+        for match in ctx.glossary.matcher.finditer(note.prose):
+            # segment a window around the match; a word crossing its edge means the term
+            # sits inside a longer word
+            lo = max(0, match.start - 6)
+            hi = min(len(note.prose), match.end + 6)
+            window = note.prose[lo:hi]
+            pos = lo
+            for word in tokenizer.cut(window, HMM=False):
+                w_start, w_end = pos, pos + len(word)
+                pos = w_end
+                # a word that starts inside the term and ends after it, or the reverse;
+                # a longer word that holds the whole term (训练任务 ⊃ 训练) is harmless
+                crosses = (w_start < match.start < w_end < match.end) or \
+                    (match.start < w_start < match.end < w_end)
+                if crosses and len(word) > 1 and word not in forms \
+                        and tokenizer.FREQ.get(word, 0) > 0:
+                    key = (match.form, word)
+                    if key in reported:
+                        break
+                    reported.add(key)
+                    yield _finding("term-in-word", "info",
+                                   f"{match.form} ({match.term.en}) cuts the word {word} in "
+                                   f"{' '.join(window.split())!r}; if the longer word means something "
+                                   "else, add it to the glossary so the longest match wins",
+                                   note, match.start, index, zh=match.form, word=word)
+                    break
+
+
+@check("term-overlap", "info", "notes")
+def term_overlap(ctx: CheckContext) -> Iterable[Finding]:
+    """Two glossary terms overlap in a note; the leftmost-longest match wins."""
+    forms = ctx.glossary.form_map
+    lengths = sorted({len(f) for f in forms}, reverse=True)
+    reported: set[tuple[str, str]] = set()
+    for note in ctx.notes:
+        index = None
+        for match in ctx.glossary.matcher.finditer(note.prose):
+            for p in range(match.start + 1, match.end):
+                other = next((note.prose[p:p + n] for n in lengths
+                              if p + n > match.end and note.prose[p:p + n] in forms), None)
+                if other is None or forms[other] is match.term:
+                    continue
+                key = (match.form, other)
+                if key not in reported:
+                    reported.add(key)
+                    index = index or LineIndex(note.text)
+                    joined = note.prose[match.start:p + len(other)]
+                    yield _finding("term-overlap", "info",
+                                   f"{match.form} and {other} overlap in {joined}; {match.form} "
+                                   f"({match.term.en}) wins, {other} is not locked here",
+                                   note, match.start, index, zh=match.form, other=other)
+                break

@@ -1,0 +1,62 @@
+"""Finding records: what every check, the glossary loader and the translator report."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SEVERITIES = ("error", "warning", "info")
+_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str
+    severity: str
+    message: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if self.severity not in _RANK:
+            raise ValueError(f"unknown severity {self.severity!r}")
+
+    @property
+    def where(self) -> str:
+        if self.file is None:
+            return ""
+        out = self.file
+        if self.line is not None:
+            out += f":{self.line}"
+            if self.column is not None:
+                out += f":{self.column}"
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        extra = data.pop("extra")
+        data.update(extra)
+        return data
+
+
+def sort_findings(findings: list[Finding]) -> list[Finding]:
+    """Errors first, then by place, so the most important line is on top."""
+    return sorted(findings, key=lambda f: (_RANK[f.severity], f.file or "", f.line or 0,
+                                           f.column or 0, f.check, f.message))
+
+
+def summarize(findings: list[Finding]) -> dict[str, int]:
+    counts = {name: 0 for name in SEVERITIES}
+    for finding in findings:
+        counts[finding.severity] += 1
+    return counts
+
+
+def exit_code_for(findings: list[Finding], *, strict: bool = False) -> int:
+    """0 clean; 1 when an error was found (or any warning under ``strict``)."""
+    counts = summarize(findings)
+    if counts["error"] or (strict and counts["warning"]):
+        return 1
+    return 0

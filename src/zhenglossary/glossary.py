@@ -1,0 +1,517 @@
+"""The glossary: schema v1, loading with line numbers, validation findings, matching.
+
+Schema v1 (``glossary.yaml``)::
+
+    source: zh
+    target: en
+    terms:
+      - zh: 混合精度                 # required
+        en: mixed precision          # required: the one English form translations use
+        variants: [混合精度计算]      # optional: other Chinese forms locked to the same en
+        forbid: [hybrid precision]   # optional: English that must never appear
+        note: free text              # optional
+        tags: [ml, quantization]     # optional
+
+Loading never executes YAML tags and refuses anchors/aliases (so a "billion laughs"
+glossary costs nothing). Problems in the file are *findings* with file:line:column,
+so ``zhen glossary check`` can list all of them; ``load_glossary(strict=True)`` raises
+:class:`GlossaryError` on the first error instead, for commands that need a usable
+glossary.
+
+Matching rule (documented in the README): scanning left to right, at each position the
+longest Chinese form (``zh`` or a variant) that starts there wins, and matches never
+overlap. A form whose first or last character is a Latin letter or digit only matches
+where the neighbouring character is not one, so ``GPU内存`` never matches inside
+``XGPU内存``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import yaml
+
+from .errors import GlossaryError, GlossaryNotFound
+from .findings import Finding
+from .textutil import has_cjk, normalize_english, whole_phrase_re
+
+GLOSSARY_NAME = "glossary.yaml"
+TERM_KEYS = ("zh", "en", "variants", "forbid", "note", "tags")
+TOP_KEYS = ("source", "target", "terms")
+MAX_GLOSSARY_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Term:
+    zh: str
+    en: str
+    variants: tuple[str, ...] = ()
+    forbid: tuple[str, ...] = ()
+    note: str = ""
+    tags: tuple[str, ...] = ()
+    line: int = 0
+    form_lines: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False,
+                                                   hash=False, repr=False)
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        return (self.zh, *self.variants)
+
+    def fingerprint(self) -> str:
+        """Stable hash of what a translation depends on: changing en or forbid changes it."""
+        payload = json.dumps({"zh": self.zh, "en": self.en, "forbid": sorted(self.forbid)},
+                             ensure_ascii=False, sort_keys=True)
+        return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+    def forbid_patterns(self) -> list[tuple[str, re.Pattern[str]]]:
+        return [(phrase, whole_phrase_re(phrase)) for phrase in self.forbid]
+
+
+@dataclass(frozen=True)
+class Match:
+    start: int
+    end: int
+    form: str
+    term: Term
+
+
+def _latin(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+class TermMatcher:
+    """Leftmost-longest, non-overlapping matching of Chinese forms in text."""
+
+    def __init__(self, forms: dict[str, Term]) -> None:
+        self.forms = forms
+        self._lengths = sorted({len(f) for f in forms}, reverse=True)
+        self._first = {f[0] for f in forms}
+
+    def finditer(self, text: str) -> Iterator[Match]:
+        forms = self.forms
+        lengths = self._lengths
+        first = self._first
+        n = len(text)
+        i = 0
+        while i < n:
+            if text[i] in first:
+                for length in lengths:
+                    if i + length > n:
+                        continue
+                    cand = text[i:i + length]
+                    term = forms.get(cand)
+                    if term is None:
+                        continue
+                    if _latin(cand[0]) and i > 0 and _latin(text[i - 1]):
+                        continue
+                    if _latin(cand[-1]) and i + length < n and _latin(text[i + length]):
+                        continue
+                    yield Match(i, i + length, cand, term)
+                    i += length
+                    break
+                else:
+                    i += 1
+            else:
+                i += 1
+
+    def find(self, text: str) -> list[Match]:
+        return list(self.finditer(text))
+
+
+@dataclass
+class Glossary:
+    terms: list[Term]
+    path: str = "<glossary>"
+    source: str = "zh"
+    target: str = "en"
+    findings: list[Finding] = field(default_factory=list)
+    _matcher: TermMatcher | None = field(default=None, repr=False)
+
+    @property
+    def form_map(self) -> dict[str, Term]:
+        """Every Chinese form → its entry (the first entry wins for a duplicate form)."""
+        out: dict[str, Term] = {}
+        for term in self.terms:
+            for form in term.forms:
+                out.setdefault(form, term)
+        return out
+
+    @property
+    def matcher(self) -> TermMatcher:
+        if self._matcher is None:
+            self._matcher = TermMatcher(self.form_map)
+        return self._matcher
+
+    def find(self, text: str) -> list[Match]:
+        return self.matcher.find(text)
+
+    def by_zh(self, zh: str) -> Term | None:
+        return self.form_map.get(zh)
+
+    def fingerprint(self) -> str:
+        payload = sorted(t.fingerprint() for t in self.terms)
+        return hashlib.sha256("\n".join(payload).encode()).hexdigest()[:16]
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+
+# --------------------------------------------------------------------------- finding
+
+def find_glossary(start: Path | None = None) -> Path:
+    """``glossary.yaml`` in ``start`` (default: the current directory) or a parent."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / GLOSSARY_NAME
+        if candidate.is_file():
+            return candidate
+    raise GlossaryNotFound(
+        f"No {GLOSSARY_NAME} found in {here} or any parent directory. "
+        f"Pass one with --glossary FILE, or create {GLOSSARY_NAME} at your project root "
+        "(see the README for the format).")
+
+
+def resolve_glossary(option: Path | None) -> Path:
+    if option is not None:
+        if not option.exists():
+            raise GlossaryNotFound(f"Glossary {option} does not exist. Check the --glossary path.")
+        if option.is_dir():
+            raise GlossaryNotFound(f"Glossary {option} is a directory; pass the YAML file itself.")
+        return option
+    return find_glossary()
+
+
+# --------------------------------------------------------------------------- loading
+
+class _Loader:
+    """Builds a Glossary from YAML nodes, recording findings with line:column."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.text = text
+        self.path = path
+        self.findings: list[Finding] = []
+
+    def add(self, check: str, severity: str, message: str, node=None, *, line=None,
+            column=None, **extra) -> None:
+        if node is not None:
+            line = node.start_mark.line + 1
+            column = node.start_mark.column + 1
+        self.findings.append(Finding(check, severity, message, self.path, line, column, extra))
+
+    def load(self) -> Glossary:
+        root = self._compose()
+        if root is None:
+            return Glossary([], self.path, findings=self.findings)
+        if not isinstance(root, yaml.MappingNode):
+            kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
+            self.add("glossary-schema", "error",
+                     f"the glossary is {kind}; it must be a mapping with keys "
+                     "`source: zh`, `target: en` and `terms:` (a list of entries)", root)
+            return Glossary([], self.path, findings=self.findings)
+        top = self._mapping(root, TOP_KEYS, "the glossary")
+        source = self._scalar_value(top.get("source"), "source") or "zh"
+        target = self._scalar_value(top.get("target"), "target") or "en"
+        if "source" in top and source != "zh":
+            self.add("glossary-schema", "error", f"source is {source!r}; zhen translates from `zh`",
+                     top["source"][1])
+        if "target" in top and target != "en":
+            self.add("glossary-schema", "error", f"target is {target!r}; zhen translates to `en`",
+                     top["target"][1])
+        terms: list[Term] = []
+        if "terms" not in top:
+            self.add("glossary-schema", "error",
+                     "no `terms:` list; add `terms:` with one entry per term", root)
+        else:
+            node = top["terms"][1]
+            if isinstance(node, yaml.ScalarNode) and node.value in ("", "~", "null"):
+                pass
+            elif not isinstance(node, yaml.SequenceNode):
+                self.add("glossary-schema", "error",
+                         "`terms` must be a list of entries (each starting with `- zh:`)", node)
+            else:
+                for item in node.value:
+                    term = self._term(item)
+                    if term is not None:
+                        terms.append(term)
+        if not terms and not self.findings:
+            self.add("glossary-empty", "error",
+                     "the glossary has no terms; add entries under `terms:`", root)
+        glossary = Glossary(terms, self.path, source, target, self.findings)
+        self.findings.extend(validate_terms(terms, self.path))
+        return glossary
+
+    def _compose(self):
+        try:
+            for event in yaml.parse(self.text, Loader=yaml.SafeLoader):
+                if isinstance(event, yaml.AliasEvent):
+                    self.add("yaml-syntax", "error",
+                             "YAML anchors and aliases (&name / *name) are not allowed in a "
+                             "glossary; write each entry out in full",
+                             line=event.start_mark.line + 1, column=event.start_mark.column + 1)
+                    return None
+            root = yaml.compose(self.text, Loader=yaml.SafeLoader)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            problem = exc.problem or "invalid YAML"
+            context = f" ({exc.context})" if exc.context else ""
+            self.add("yaml-syntax", "error",
+                     f"YAML syntax error: {problem}{context}; check the indentation and "
+                     "quoting on this line and the one before",
+                     line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None)
+            return None
+        except yaml.YAMLError as exc:
+            self.add("yaml-syntax", "error", f"YAML error: {exc}")
+            return None
+        if root is None:
+            self.add("glossary-empty", "error",
+                     "the glossary file is empty; start it with `source: zh`, `target: en`, "
+                     "`terms:` (see the README)", line=1, column=1)
+        return root
+
+    def _mapping(self, node, allowed: tuple[str, ...], what: str) -> dict:
+        out: dict = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.add("glossary-schema", "error", f"a key of {what} is not a plain name",
+                         key_node)
+                continue
+            key = key_node.value
+            if key in out:
+                first = out[key][0]
+                self.add("duplicate-key", "error",
+                         f"key `{key}` appears twice in {what} (lines "
+                         f"{first.start_mark.line + 1} and {key_node.start_mark.line + 1}); "
+                         "YAML keeps only the last one — remove one", key_node)
+                continue
+            if key not in allowed:
+                hint = _closest(key, allowed)
+                self.add("unknown-key", "error",
+                         f"unknown key `{key}` in {what}"
+                         + (f"; did you mean `{hint}`?" if hint else
+                            f"; allowed keys: {', '.join(allowed)}"), key_node)
+                continue
+            out[key] = (key_node, value_node)
+        return out
+
+    def _scalar_value(self, pair, name: str) -> str | None:
+        if pair is None:
+            return None
+        node = pair[1]
+        if not isinstance(node, yaml.ScalarNode):
+            self.add("glossary-schema", "error", f"`{name}` must be a single value", node)
+            return None
+        return node.value
+
+    def _string(self, pair, name: str, required: bool) -> str | None:
+        if pair is None:
+            return None
+        key, node = pair
+        if not isinstance(node, yaml.ScalarNode):
+            self.add("glossary-schema", "error",
+                     f"`{name}` must be a string, not a {'list' if isinstance(node, yaml.SequenceNode) else 'mapping'}",
+                     node)
+            return None
+        if node.tag != "tag:yaml.org,2002:str":
+            if node.tag == "tag:yaml.org,2002:null":
+                self.add("empty-field", "error", f"`{name}` is empty; give it a value"
+                         + ("" if required else " or remove the key"), key)
+                return None
+            kind = node.tag.rsplit(":", 1)[-1]
+            self.add("glossary-schema", "error",
+                     f"`{name}` is read as a {kind} ({node.value}), not text; quote it: "
+                     f"{name}: \"{node.value}\"", node)
+            return None
+        if not node.value.strip():
+            self.add("empty-field", "error", f"`{name}` is empty; give it a value"
+                     + ("" if required else " or remove the key"), node if node.value else key)
+            return None
+        if node.value != node.value.strip():
+            self.add("whitespace", "warning",
+                     f"`{name}` has leading or trailing spaces: {node.value!r}", node)
+        return node.value.strip()
+
+    def _string_list(self, pair, name: str) -> list[tuple[str, yaml.Node]]:
+        if pair is None:
+            return []
+        key, node = pair
+        if isinstance(node, yaml.ScalarNode):
+            if node.value in ("", "~", "null"):
+                self.add("empty-field", "error", f"`{name}` is empty; list values or remove the key",
+                         key)
+                return []
+            # a single string where a list was expected: accept it, it is unambiguous
+            value = self._string(pair, name, required=False)
+            return [(value, node)] if value else []
+        if not isinstance(node, yaml.SequenceNode):
+            self.add("glossary-schema", "error", f"`{name}` must be a list like [a, b]", node)
+            return []
+        if not node.value:
+            self.add("empty-field", "error", f"`{name}` is an empty list; list values or remove the key",
+                     key)
+        out = []
+        for item in node.value:
+            value = self._string((key, item), f"an item of {name}", required=True)
+            if value is not None:
+                out.append((value, item))
+        return out
+
+    def _term(self, node) -> Term | None:
+        if not isinstance(node, yaml.MappingNode):
+            self.add("glossary-schema", "error",
+                     "each entry of `terms` must be a mapping like `- zh: 混合精度` / "
+                     "`  en: mixed precision`", node)
+            return None
+        line = node.start_mark.line + 1
+        fields = self._mapping(node, TERM_KEYS, f"the entry at line {line}")
+        zh = self._string(fields.get("zh"), "zh", True)
+        en = self._string(fields.get("en"), "en", True)
+        for name, value in (("zh", zh), ("en", en)):
+            if name not in fields:
+                self.add("glossary-schema", "error",
+                         f"the entry at line {line} has no `{name}`; every entry needs zh and en",
+                         node)
+        variants = self._string_list(fields.get("variants"), "variants")
+        forbid = self._string_list(fields.get("forbid"), "forbid")
+        tags = self._string_list(fields.get("tags"), "tags")
+        note = self._string(fields.get("note"), "note", False) or ""
+        if zh is None or en is None:
+            return None
+        form_lines = {zh: _pos(fields["zh"][1])}
+        for value, vnode in variants:
+            form_lines.setdefault(value, _pos(vnode))
+        for form, (fline, fcol) in form_lines.items():
+            if not has_cjk(form):
+                self.add("glossary-schema", "error",
+                         f"Chinese form {form!r} contains no Chinese character", line=fline,
+                         column=fcol)
+        return Term(zh=zh, en=en, variants=tuple(v for v, _ in variants),
+                    forbid=tuple(v for v, _ in forbid), note=note,
+                    tags=tuple(v for v, _ in tags), line=line, form_lines=form_lines)
+
+
+def _pos(node) -> tuple[int, int]:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _closest(key: str, allowed: Iterable[str]) -> str | None:
+    import difflib
+
+    match = difflib.get_close_matches(key, list(allowed), n=1, cutoff=0.6)
+    return match[0] if match else None
+
+
+def validate_terms(terms: list[Term], path: str) -> list[Finding]:
+    """Checks across entries: duplicate forms, conflicting English, CJK in en, forbid, overlaps."""
+    out: list[Finding] = []
+
+    def add(check, severity, message, line=None, column=None, **extra):
+        out.append(Finding(check, severity, message, path, line, column, extra))
+
+    seen: dict[str, tuple[Term, int, int]] = {}
+    for term in terms:
+        for form, (line, col) in term.form_lines.items():
+            if form in seen:
+                other, oline, _ = seen[form]
+                if normalize_english(other.en) != normalize_english(term.en):
+                    add("conflicting-en", "error",
+                        f"Chinese form {form} has two English renderings: {other.en!r} "
+                        f"(line {oline}) and {term.en!r} (line {line}); keep one",
+                        line, col, lines=[oline, line])
+                else:
+                    add("duplicate-form", "error",
+                        f"Chinese form {form} is listed twice: line {oline} and line {line}; "
+                        "remove one", line, col, lines=[oline, line])
+            else:
+                seen[form] = (term, line, col)
+        if has_cjk(term.en):
+            add("cjk-in-en", "error",
+                f"`en` of {term.zh} contains Chinese characters: {term.en!r}", term.line)
+        for phrase in term.forbid:
+            if normalize_english(phrase) == normalize_english(term.en):
+                add("forbid-is-en", "error",
+                    f"{term.zh}: forbid {phrase!r} is its own `en`; remove it from forbid",
+                    term.line)
+            if has_cjk(phrase):
+                add("cjk-in-en", "error",
+                    f"forbid of {term.zh} contains Chinese characters: {phrase!r}", term.line)
+
+    # a forbid rendering that another entry requires can never be satisfied
+    for term in terms:
+        for phrase, pattern in term.forbid_patterns():
+            for other in terms:
+                if other is term or normalize_english(phrase) == normalize_english(term.en):
+                    continue
+                if pattern.search(other.en):
+                    add("forbid-conflict", "warning",
+                        f"{term.zh} forbids {phrase!r}, but {other.zh} (line {other.line}) must "
+                        f"be rendered {other.en!r}; a sentence with both terms cannot pass",
+                        term.line)
+
+    # one English for two entries: probably variants of one concept
+    by_en: dict[str, list[Term]] = {}
+    for term in terms:
+        by_en.setdefault(normalize_english(term.en), []).append(term)
+    for same in by_en.values():
+        if len({t.zh for t in same}) > 1:
+            places = ", ".join(f"{t.zh} (line {t.line})" for t in same)
+            add("same-en", "info",
+                f"{len(same)} entries share the English {same[0].en!r}: {places}; "
+                "consider one entry with variants", same[1].line)
+
+    out.extend(_overlaps(seen, path))
+    return out
+
+
+def _overlaps(seen: dict[str, tuple[Term, int, int]], path: str) -> list[Finding]:
+    """Forms inside longer forms (info). Overlaps in running text are a notes check."""
+    out: list[Finding] = []
+    forms = sorted(seen)
+    for short in forms:
+        term, line, col = seen[short]
+        longer = [f for f in forms if f != short and short in f and seen[f][0] is not term]
+        if longer:
+            listed = ", ".join(f"{f} (line {seen[f][1]})" for f in longer[:6])
+            more = f" and {len(longer) - 6} more" if len(longer) > 6 else ""
+            out.append(Finding("overlapping-terms", "info",
+                               f"{short} is part of longer terms {listed}{more}; the longest "
+                               "match wins", path, line, col, {"longer": longer}))
+    return out
+
+
+def load_glossary_text(text: str, path: str = "<glossary>") -> Glossary:
+    return _Loader(text, path).load()
+
+
+def load_glossary(path: Path, *, strict: bool = False) -> Glossary:
+    """Load ``path``; with ``strict`` raise GlossaryError on the first error finding."""
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_GLOSSARY_BYTES:
+            raise GlossaryError(
+                f"the glossary is {size // (1024 * 1024)} MB; zhen reads glossaries up to "
+                f"{MAX_GLOSSARY_BYTES // (1024 * 1024)} MB — is this the right file?", path=str(path))
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise GlossaryError(f"cannot read the glossary: {exc.strerror}; check the path and its "
+                            "permissions", path=str(path)) from exc
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise GlossaryError(
+            f"the glossary is not UTF-8 (byte {exc.start}); if it is GBK, convert it with "
+            f"`iconv -f GB18030 -t UTF-8 {path} > glossary.utf8.yaml`", path=str(path)) from exc
+    glossary = load_glossary_text(text, str(path))
+    if strict and glossary.errors:
+        first = glossary.errors[0]
+        raise GlossaryError(f"{first.message} (run `zhen glossary check` for all problems)",
+                            path=str(path), line=first.line, column=first.column)
+    return glossary

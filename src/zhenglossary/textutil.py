@@ -1,0 +1,103 @@
+"""Small text helpers shared by the glossary, the checks and the translator."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+# CJK ideographs (URO + extension A + compatibility) — what "Chinese text" means here.
+CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK_RE = re.compile(f"[{CJK_CLASS}]")
+CJK_RUN_RE = re.compile(f"[{CJK_CLASS}]+")
+# Chinese / full-width punctuation, also not allowed to be left in English output.
+CJK_PUNCT = "，。！？；：、（）【】《》「」『』“”‘’…—～·〈〉〔〕"
+
+
+def has_cjk(text: str) -> bool:
+    return CJK_RE.search(text) is not None
+
+
+def is_cjk_char(ch: str) -> bool:
+    return CJK_RE.match(ch) is not None
+
+
+class LineIndex:
+    """Offsets ↔ 1-based (line, column) for one text."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0]
+        for match in re.finditer("\n", text):
+            self.starts.append(match.end())
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return line + 1, offset - self.starts[line] + 1
+
+    def offset(self, line: int) -> int:
+        """Offset of the first character of 1-based ``line``."""
+        return self.starts[line - 1]
+
+
+_WORD_SPLIT = re.compile(r"[\s\-‐‑–_/]+")
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        if word.endswith("ies") and len(word) > 4:
+            return word[:-3] + "y"
+        return word[:-1]
+    return word
+
+
+def normalize_english(text: str) -> str:
+    """Compare English renderings ignoring case, hyphen/space and plural -s.
+
+    ``Early-Exit Networks`` and ``early exit network`` normalise to the same string.
+    """
+    words = [w for w in _WORD_SPLIT.split(text.strip().lower()) if w]
+    words = [w.strip(".,;:\"'“”‘’") for w in words]
+    return " ".join(_singular(w) for w in words if w)
+
+
+_ABBR_PLURAL = re.compile(r"^(.*[A-Z0-9])s$")
+
+
+def normalize_abbreviation(abbr: str) -> str:
+    """``DTNs`` → ``DTN``, ``EE-DNNs`` → ``EE-DNN``, ``QoIs`` → ``QoI``."""
+    abbr = abbr.strip()
+    match = _ABBR_PLURAL.match(abbr)
+    if match and sum(c.isupper() for c in match.group(1)) >= 2:
+        return match.group(1)
+    return abbr
+
+
+_EN_WITH_ABBR = re.compile(r"^(?P<en>.*?)\s*\((?P<abbr>[^()]+)\)\s*$")
+
+
+def split_abbreviation(en: str) -> tuple[str, str | None]:
+    """``data transfer node (DTN)`` → (``data transfer node``, ``DTN``)."""
+    match = _EN_WITH_ABBR.match(en)
+    if match and is_abbreviation(match.group("abbr")):
+        return match.group("en"), match.group("abbr")
+    return en, None
+
+
+_ABBR_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-/&.]*$")
+
+
+def is_abbreviation(text: str) -> bool:
+    """An all-caps-ish token: DNN, EE-DNNs, QoI, C2S, FP16 — not ``Patching``."""
+    text = text.strip()
+    if not text or " " in text or not _ABBR_RE.match(text):
+        return False
+    core = text[:-1] if text.endswith("s") else text
+    upper = sum(c.isupper() for c in core)
+    lower = sum(c.islower() for c in core)
+    return upper >= 2 and upper >= lower
+
+
+def whole_phrase_re(phrase: str) -> re.Pattern[str]:
+    """A case-insensitive pattern for ``phrase`` as whole words (spaces may vary)."""
+    parts = [re.escape(p) for p in phrase.split()]
+    body = r"\s+".join(parts)
+    return re.compile(rf"(?<![A-Za-z0-9]){body}(?![A-Za-z0-9])", re.IGNORECASE)

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTES = ROOT / "notes"
+GLOSSARY = ROOT / "glossary.yaml"
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    """A copy of the repository's notes and glossary; the cwd is its root."""
+    shutil.copytree(NOTES, tmp_path / "notes", ignore=shutil.ignore_patterns("*.en.md", "*.zh-en.md"))
+    shutil.copy(GLOSSARY, tmp_path / "glossary.yaml")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path / ".zhen"))
+    return tmp_path
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+MINI_GLOSSARY = """\
+source: zh
+target: en
+terms:
+  - zh: 混合精度
+    en: mixed precision
+    variants: [混合精度计算]
+    forbid: [hybrid precision]
+  - zh: 张量核心
+    en: Tensor Core
+  - zh: 数据并行
+    en: data parallelism
+  - zh: 并行
+    en: parallel
+"""

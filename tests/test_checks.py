@@ -1,0 +1,130 @@
+"""Checks over notes and translations, one test per check (passing and failing)."""
+
+from __future__ import annotations
+
+from conftest import MINI_GLOSSARY, write
+from zhenglossary.api import check_project
+from zhenglossary.checks import all_checks
+
+GLOSSARY = MINI_GLOSSARY + """\
+  - zh: 分类头
+    en: classification head
+  - zh: 数据传输节点
+    en: data transfer node (DTN)
+  - zh: 早期退出模型
+    en: early-exit network (EE-DNN)
+  - zh: 数据集
+    en: dataset
+  - zh: 量子比特
+    en: qubit
+"""
+
+
+def run(tmp_path, notes: dict[str, str], glossary: str = GLOSSARY, only=None):
+    write(tmp_path / "glossary.yaml", glossary)
+    for name, text in notes.items():
+        write(tmp_path / "notes" / name, text)
+    return check_project([tmp_path / "notes"], tmp_path / "glossary.yaml", only)
+
+
+def of(report, check_id):
+    return [f for f in report.findings if f.check == check_id]
+
+
+def test_parenthetical_agreeing_with_glossary(tmp_path):
+    report = run(tmp_path, {"a.md": (
+        "# 笔记\n\n通常会有一个分类头（classification head）来进行具体的视觉任务。\n\n"
+        "数据传输节点（DTNs） 是关键设施。即早期退出模型 (early-exit networks, EE-DNNs)，它允许\n\n"
+        "使用低精度张量核心（INT8/INT4 Tensor Core）实现推理加速\n")})
+    assert of(report, "parenthetical-disagrees") == []
+
+
+def test_parenthetical_disagreeing_with_glossary(tmp_path):
+    glossary = GLOSSARY.replace("en: classification head", "en: classifier head")
+    report = run(tmp_path, {"a.md": "# 笔记\n\n5. 分类头（Classification Head）\n"}, glossary)
+    [f] = of(report, "parenthetical-disagrees")
+    assert f.severity == "warning"
+    assert (f.file.endswith("a.md"), f.line, f.column) == (True, 3, 4)
+    assert "'Classification Head'" in f.message and "'classifier head'" in f.message
+
+
+def test_abbreviation_disagreeing(tmp_path):
+    report = run(tmp_path, {"a.md": "数据传输节点（DTS）很重要。\n"})
+    [f] = of(report, "parenthetical-disagrees")
+    assert "'DTS'" in f.message
+
+
+def test_inconsistent_rendering_names_every_place(tmp_path):
+    report = run(tmp_path, {
+        "a.md": "# A\n\n文中提出了图像分块（patching）方法。\n",
+        "b.md": "# B\n\n\n1. 图像分块（Image Tiling）\n"})
+    [f] = of(report, "inconsistent-rendering")
+    assert f.severity == "warning"
+    assert "图像分块 is rendered 2 ways" in f.message
+    assert "a.md:3" in f.message and "b.md:4" in f.message
+    assert len(f.extra["places"]) == 2
+
+
+def test_same_rendering_in_two_files_is_consistent(tmp_path):
+    report = run(tmp_path, {
+        "a.md": "位置编码（Positional Encoding）\n", "b.md": "位置编码（positional encoding）\n"})
+    assert of(report, "inconsistent-rendering") == []
+
+
+def test_forbidden_rendering_in_translation(tmp_path):
+    write(tmp_path / "notes" / "a.en.md", "# Notes\n\nWe use Hybrid  Precision here.\n\n"
+          "`hybrid precision` in code is fine.\n")
+    report = run(tmp_path, {"a.md": "# 笔记\n\n我们使用混合精度。\n"})
+    [f] = of(report, "term-forbidden")
+    assert f.severity == "error"
+    assert f.file.endswith("a.en.md") and (f.line, f.column) == (3, 8)
+    assert "'Hybrid  Precision' is forbidden for 混合精度" in f.message
+    assert report.translations == 1
+
+
+def test_no_translation_no_forbidden_finding(tmp_path):
+    report = run(tmp_path, {"a.md": "我们使用混合精度，而不是 hybrid precision。\n"})
+    assert of(report, "term-forbidden") == []
+
+
+def test_usage_counts_per_term_and_file(tmp_path):
+    report = run(tmp_path, {"a.md": "混合精度和混合精度计算。`混合精度` in code does not count\n",
+                            "b.md": "数据并行与并行。\n"})
+    a = str(tmp_path / "notes" / "a.md")
+    b = str(tmp_path / "notes" / "b.md")
+    assert report.usage["混合精度"] == {a: 2}
+    assert report.usage["数据并行"] == {b: 1}
+    assert report.usage["并行"] == {b: 1}
+    unused = {f.message.split(" ")[0] for f in of(report, "term-unused")}
+    assert "量子比特" in unused and "混合精度" not in unused
+
+
+def test_term_inside_longer_word_is_info(tmp_path):
+    report = run(tmp_path, {"a.md": "在数据集成敏感性和长期活动工作流中很典型\n"})
+    [f] = of(report, "term-in-word")
+    assert f.severity == "info" and "数据集" in f.message and "集成" in f.message
+
+
+def test_overlapping_terms_in_a_note_are_info(tmp_path):
+    glossary = GLOSSARY + "  - zh: 并行策略\n    en: parallelization strategy\n"
+    report = run(tmp_path, {"a.md": "优化了数据并行策略。\n动态调整并行策略。\n"}, glossary)
+    [f] = of(report, "term-overlap")
+    assert f.severity == "info" and f.line == 1
+    assert "数据并行 and 并行策略 overlap in 数据并行策略" in f.message
+
+
+def test_unreadable_note_is_an_error_finding(tmp_path):
+    write(tmp_path / "notes" / "ok.md", "混合精度\n")
+    (tmp_path / "notes" / "gbk.md").write_bytes("混合精度计算".encode("gbk"))
+    report = run(tmp_path, {})
+    [f] = of(report, "note-unreadable")
+    assert f.file.endswith("gbk.md") and "GB18030" in f.message
+    assert len(report.notes) == 1
+
+
+def test_registry_lists_every_check_with_title():
+    ids = {c.id: c for c in all_checks()}
+    for expected in ("yaml-syntax", "duplicate-form", "conflicting-en", "cjk-in-en", "forbid-is-en",
+                     "overlapping-terms", "unknown-key", "empty-field", "parenthetical-disagrees",
+                     "inconsistent-rendering", "term-forbidden", "term-unused", "term-in-word"):
+        assert expected in ids and ids[expected].title

@@ -1,0 +1,216 @@
+"""`zhen glossary check|suggest` through typer's CliRunner: exact exit codes and messages."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import MINI_GLOSSARY, write
+from zhenglossary import __version__
+from zhenglossary.cli import app
+
+
+def invoke(runner, *args):
+    return runner.invoke(app, list(args), catch_exceptions=False)
+
+
+def test_version_and_help(runner):
+    result = invoke(runner, "--version")
+    assert result.exit_code == 0 and result.stdout.strip() == f"zhen {__version__}"
+    result = invoke(runner, "--help")
+    assert result.exit_code == 0
+    assert re.search(r"glossary\s+Check the glossary", result.stdout)
+    result = invoke(runner, "glossary", "--help")
+    assert "check" in result.stdout and "suggest" in result.stdout
+
+
+def test_shipped_notes_and_glossary_check_clean(runner, project):
+    result = invoke(runner, "glossary", "check", "--format", "json")
+    assert result.exit_code == 0, result.stdout
+    data = json.loads(result.stdout)
+    assert data["summary"]["error"] == 0
+    assert data["summary"]["warning"] == 0
+    assert data["summary"]["notes"] == 2
+    assert data["summary"]["terms"] >= 150
+    # 协同设计 only occurs inside the longer term 软硬件协同设计
+    assert data["summary"]["terms_used"] >= data["summary"]["terms"] - 2
+    result = invoke(runner, "glossary", "check", "--strict")
+    assert result.exit_code == 0
+    assert "0 error(s), 0 warning(s)" in result.stdout
+
+
+def test_duplicate_chinese_term_exits_1_naming_both_lines(runner, project):
+    text = (project / "glossary.yaml").read_text("utf-8")
+    (project / "glossary.yaml").write_text(text + "  - zh: 混合精度\n    en: mixed precision\n", "utf-8")
+    last = text.count("\n") + 1
+    first = next(i for i, line in enumerate(text.splitlines(), 1) if line.strip() == "- zh: 混合精度")
+    result = invoke(runner, "glossary", "check")
+    assert result.exit_code == 1
+    assert f"Chinese form 混合精度 is listed twice: line {first} and line {last}" in result.stdout
+    assert f"glossary.yaml:{last}:9" in result.stdout
+
+
+def test_yaml_indentation_error_names_line_and_column(runner, project):
+    lines = (project / "glossary.yaml").read_text("utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith("    en: ") and i > 10)
+    lines[at] = "   " + lines[at].lstrip()             # one space short
+    (project / "glossary.yaml").write_text("".join(lines), "utf-8")
+    result = invoke(runner, "glossary", "check", "--format", "json")
+    assert result.exit_code == 1
+    [finding] = [f for f in json.loads(result.stdout)["findings"] if f["check"] == "yaml-syntax"]
+    assert finding["line"] == at + 1 and finding["column"] == 4
+    assert finding["file"].endswith("glossary.yaml")
+
+
+def test_json_shape(runner, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "glossary.yaml", MINI_GLOSSARY)
+    write(tmp_path / "notes" / "a.md", "混合精度\n")
+    write(tmp_path / "notes" / "a.en.md", "hybrid precision\n")
+    result = invoke(runner, "glossary", "check", "--format", "json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    [f] = [f for f in data["findings"] if f["check"] == "term-forbidden"]
+    assert set(f) >= {"check", "severity", "file", "line", "column", "message"}
+    assert (f["severity"], f["line"], f["column"]) == ("error", 1, 1)
+    assert data["summary"]["error"] == 1 and data["summary"]["exit_code"] == 1
+    assert data["usage"]["混合精度"] == {"notes/a.md": 1}
+
+
+def test_warning_exits_0_but_1_with_strict(runner, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "glossary.yaml", MINI_GLOSSARY)
+    write(tmp_path / "notes" / "a.md", "数据并行（data parallelism）很常见。\n\n数据并行（parallel data）也是。\n")
+    assert invoke(runner, "glossary", "check").exit_code == 0
+    result = invoke(runner, "glossary", "check", "--strict")
+    assert result.exit_code == 1
+    assert "inconsistent-rendering" in result.stdout
+
+
+def test_missing_path_exits_2(runner, project):
+    result = invoke(runner, "glossary", "check", "nope/")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == \
+        "error: nope does not exist; pass a note (.md) or a directory of notes"
+
+
+def test_directory_without_notes_exits_2(runner, project):
+    (project / "empty").mkdir()
+    result = invoke(runner, "glossary", "check", "empty")
+    assert result.exit_code == 2
+    assert "empty holds no Markdown notes" in result.stderr
+
+
+def test_no_glossary_found_exits_2(runner, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "notes" / "a.md", "混合精度\n")
+    result = invoke(runner, "glossary", "check")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: No glossary.yaml found in")
+    assert "--glossary FILE" in result.stderr
+
+
+def test_explicit_missing_glossary_exits_2(runner, project):
+    result = invoke(runner, "glossary", "check", "--glossary", "other.yaml")
+    assert result.exit_code == 2
+    assert "Glossary other.yaml does not exist" in result.stderr
+
+
+def test_gbk_note_is_named_with_the_fix(runner, project):
+    (project / "notes" / "old.md").write_bytes("混合精度计算很重要\n".encode("gbk"))
+    result = invoke(runner, "glossary", "check", "--format", "json")
+    assert result.exit_code == 1
+    [f] = [f for f in json.loads(result.stdout)["findings"] if f["check"] == "note-unreadable"]
+    assert f["file"] == "notes/old.md"
+    assert "line 1 is not valid UTF-8" in f["message"]
+    assert "iconv -f GB18030 -t UTF-8 notes/old.md" in f["message"]
+
+
+@pytest.mark.parametrize("glossary, message", [
+    ("", "the glossary file is empty"),
+    ("- zh: 混合精度\n  en: mixed precision\n", "the glossary is a list"),
+    ("a: &a [x, x]\nb: [*a, *a]\n", "anchors and aliases"),
+])
+def test_bad_glossaries_are_one_clear_finding(runner, project, glossary, message):
+    (project / "glossary.yaml").write_text(glossary, "utf-8")
+    result = invoke(runner, "glossary", "check")
+    assert result.exit_code == 1
+    assert message in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_list_checks(runner):
+    result = invoke(runner, "glossary", "check", "--list-checks", "--format", "json")
+    assert result.exit_code == 0
+    ids = {c["id"] for c in json.loads(result.stdout)}
+    assert {"duplicate-form", "term-forbidden", "parenthetical-disagrees"} <= ids
+
+
+def test_usage_table(runner, project):
+    result = invoke(runner, "glossary", "check", "--usage")
+    assert result.exit_code == 0
+    assert re.search(r"混合精度\s+mixed precision\s+\d+\s+\d+\s+\d+", result.stdout)
+
+
+# ------------------------------------------------------------------- suggest
+
+EXPECTED = {
+    "自适应网格细化": ("Adaptive Mesh Refinement", "AMR"),
+    "图神经网络": ("Graph Neural Network", "GNN"),
+    "数据传输节点": ("", "DTN"),
+    "显式拥塞通知": ("", "ECN"),
+    "兴趣区域": ("", "ROI"),
+    "早期退出模型": ("early-exit networks", "EE-DNNs"),
+}
+
+
+def _without(glossary_text: str, zh_forms) -> str:
+    """Drop the entries whose zh is in zh_forms (an entry runs until the next '  - ')."""
+    out, skip = [], False
+    for line in glossary_text.splitlines(keepends=True):
+        if line.startswith("  - "):
+            skip = any(line.strip() == f"- zh: {zh}" for zh in zh_forms)
+        elif not line.startswith("    "):
+            skip = False
+        if not skip:
+            out.append(line)
+    return "".join(out)
+
+
+def test_suggest_finds_the_notes_pairs_with_exact_boundaries(runner, project):
+    path = project / "glossary.yaml"
+    path.write_text(_without(path.read_text("utf-8"), EXPECTED), "utf-8")
+    result = invoke(runner, "glossary", "suggest", "notes/", "--format", "json")
+    assert result.exit_code == 0
+    found = {s["zh"]: s for s in json.loads(result.stdout)["suggestions"]}
+    for zh, (english, abbr) in EXPECTED.items():
+        assert zh in found, zh
+        en = found[zh]["en"]
+        assert en == (f"{english} ({abbr})" if english else abbr), (zh, en)
+        assert found[zh]["source"] == "parenthetical"
+        assert found[zh]["places"][0].startswith("notes/")
+    for wrong in ("传统图神经网络", "使用图神经网络", "如自适应网格细化", "即早期退出模型"):
+        assert wrong not in found
+
+
+def test_suggest_yaml_pastes_into_the_glossary(runner, project):
+    import yaml
+
+    path = project / "glossary.yaml"
+    path.write_text(_without(path.read_text("utf-8"), EXPECTED), "utf-8")
+    result = invoke(runner, "glossary", "suggest", "--limit", "6")
+    assert result.exit_code == 0
+    pasted = path.read_text("utf-8").rstrip("\n") + "\n" + result.stdout
+    terms = yaml.safe_load(pasted)["terms"]
+    added = {t["zh"]: t["en"] for t in terms[-6:]}
+    assert added["图神经网络"] == "Graph Neural Network (GNN)"
+    assert all(t["zh"] not in ("", None) for t in terms)
+
+
+def test_suggest_skips_what_the_glossary_has(runner, project):
+    result = invoke(runner, "glossary", "suggest", "--format", "json")
+    assert result.exit_code == 0
+    found = {s["zh"] for s in json.loads(result.stdout)["suggestions"]}
+    assert not found & set(EXPECTED)

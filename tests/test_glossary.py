@@ -1,0 +1,213 @@
+"""Loading glossary.yaml (schema v1), its findings, and term matching."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import GLOSSARY, MINI_GLOSSARY, write
+from zhenglossary.errors import GlossaryError, GlossaryNotFound
+from zhenglossary.glossary import find_glossary, load_glossary, load_glossary_text
+
+
+def checks(glossary):
+    return {(f.check, f.line) for f in glossary.findings}
+
+
+def test_mini_glossary_loads_clean():
+    g = load_glossary_text(MINI_GLOSSARY, "g.yaml")
+    assert [f for f in g.findings if f.severity != "info"] == []
+    term = g.by_zh("混合精度计算")
+    assert term.zh == "混合精度" and term.en == "mixed precision"
+    assert term.forbid == ("hybrid precision",)
+    assert term.line == 4
+
+
+def test_shipped_glossary_is_large_and_clean():
+    g = load_glossary(GLOSSARY)
+    assert len(g.terms) >= 150
+    assert [f for f in g.findings if f.severity in ("error", "warning")] == []
+    for term in g.terms:
+        assert term.en == term.en.strip() and term.en
+    # established abbreviations where the notes use them
+    assert g.by_zh("数据传输节点").en == "data transfer node (DTN)"
+
+
+def test_yaml_syntax_error_has_line_and_column():
+    g = load_glossary_text("source: zh\nterms:\n  - zh: 混合精度\n   en: mixed\n", "g.yaml")
+    [f] = g.findings
+    assert f.check == "yaml-syntax" and f.severity == "error"
+    assert (f.line, f.column) == (4, 4)
+    assert f.where == "g.yaml:4:4"
+
+
+def test_bad_indentation_in_flow_list():
+    g = load_glossary_text("terms:\n  - zh: 混合精度\n    en: x\n    variants: [a\n  b: 1\n", "g.yaml")
+    assert g.findings[0].check == "yaml-syntax"
+    assert g.findings[0].line == 5
+
+
+def test_duplicate_form_names_both_lines():
+    text = MINI_GLOSSARY + "  - zh: 混合精度\n    en: mixed precision\n"
+    g = load_glossary_text(text, "g.yaml")
+    dup = [f for f in g.findings if f.check == "duplicate-form"]
+    assert len(dup) == 1
+    assert "line 4 and line 14" in dup[0].message
+    assert dup[0].line == 14 and dup[0].severity == "error"
+
+
+def test_variant_listed_under_two_entries():
+    text = MINI_GLOSSARY + "  - zh: 精度计算\n    en: precision\n    variants: [混合精度计算]\n"
+    g = load_glossary_text(text, "g.yaml")
+    [f] = [f for f in g.findings if f.check == "conflicting-en"]
+    assert "混合精度计算 has two English renderings" in f.message
+    assert "'mixed precision' (line 6)" in f.message and "'precision' (line 16)" in f.message
+
+
+def test_one_form_two_renderings():
+    text = MINI_GLOSSARY + "  - zh: 张量核心\n    en: tensor kernel\n"
+    g = load_glossary_text(text, "g.yaml")
+    [f] = [f for f in g.findings if f.check == "conflicting-en"]
+    assert "'Tensor Core' (line 8) and 'tensor kernel' (line 14)" in f.message
+
+
+@pytest.mark.parametrize("entry, check_id, fragment", [
+    ("  - zh: 量化\n    en: quantization\n    varients: [量化方法]\n", "unknown-key", "did you mean `variants`"),
+    ("  - zh: 量化\n    en: ''\n", "empty-field", "`en` is empty"),
+    ("  - zh: 量化\n    en:\n", "empty-field", "`en` is empty"),
+    ("  - zh: 量化\n    en: 1.5\n", "glossary-schema", "quote it"),
+    ("  - zh: 量化\n    en: [a, b]\n", "glossary-schema", "must be a string"),
+    ("  - zh: 量化\n", "glossary-schema", "has no `en`"),
+    ("  - en: quantization\n", "glossary-schema", "has no `zh`"),
+    ("  - zh: 量化\n    en: 量化 quantization\n", "cjk-in-en", "contains Chinese"),
+    ("  - zh: 量化\n    en: quantization\n    forbid: [Quantization]\n", "forbid-is-en", "is its own `en`"),
+    ("  - zh: 量化\n    en: quantization\n    forbid: []\n", "empty-field", "empty list"),
+    ("  - zh: quant\n    en: quantization\n", "glossary-schema", "no Chinese character"),
+    ("  - zh: 量化\n    zh: 量子化\n    en: quantization\n", "duplicate-key", "appears twice"),
+    ("  - just a string\n", "glossary-schema", "must be a mapping"),
+])
+def test_schema_findings(entry, check_id, fragment):
+    g = load_glossary_text(MINI_GLOSSARY + entry, "g.yaml")
+    found = [f for f in g.findings if f.check == check_id]
+    assert found, g.findings
+    assert fragment in found[0].message
+    assert found[0].severity == "error"
+    assert found[0].line >= 14
+
+
+def test_forbid_required_by_another_entry_is_a_warning():
+    text = MINI_GLOSSARY + "  - zh: 推理\n    en: inference\n    forbid: [reasoning]\n" \
+        "  - zh: 逻辑推理\n    en: logical reasoning\n"
+    g = load_glossary_text(text, "g.yaml")
+    [f] = [f for f in g.findings if f.check == "forbid-conflict"]
+    assert f.severity == "warning" and "逻辑推理" in f.message
+
+
+def test_overlaps_are_info():
+    g = load_glossary_text(MINI_GLOSSARY + "  - zh: 并行策略\n    en: parallel strategy\n", "g.yaml")
+    infos = [f.message for f in g.findings if f.check == "overlapping-terms"]
+    assert any(m.startswith("并行 is part of longer terms") and "数据并行 (line 10)" in m for m in infos)
+    assert all(f.severity == "info" for f in g.findings)
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("- zh: 量化\n  en: quantization\n", "is a list"),
+    ("just text\n", "is a single value"),
+    ("", "is empty"),
+    ("source: zh\ntarget: en\n", "no `terms:`"),
+    ("source: zh\ntarget: en\nterms:\n", "has no terms"),
+    ("source: ja\ntarget: en\nterms:\n  - zh: 量化\n    en: q\n", "translates from `zh`"),
+])
+def test_top_level_problems(text, fragment):
+    g = load_glossary_text(text, "g.yaml")
+    assert any(fragment in f.message for f in g.errors), g.findings
+
+
+def test_yaml_bomb_is_refused_fast():
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
+        f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+        for i in range(9)) + "terms: *j\n"
+    g = load_glossary_text(bomb, "bomb.yaml")
+    [f] = g.findings
+    assert f.check == "yaml-syntax" and "aliases" in f.message and f.line == 2
+
+
+def test_python_tags_are_not_executed():
+    g = load_glossary_text("terms: !!python/object/apply:os.system ['echo hi']\n", "g.yaml")
+    assert g.errors and g.terms == []
+
+
+def test_strict_load_raises_with_place(tmp_path):
+    path = write(tmp_path / "glossary.yaml", "source: zh\nterms:\n  - zh: 量化\n   en: q\n")
+    with pytest.raises(GlossaryError) as info:
+        load_glossary(path, strict=True)
+    assert str(info.value).startswith(f"{path}:4:")
+    assert info.value.exit_code == 2
+
+
+def test_non_utf8_glossary_says_how_to_convert(tmp_path):
+    path = tmp_path / "glossary.yaml"
+    path.write_bytes("terms:\n  - zh: 量化\n    en: q\n".encode("gbk"))
+    with pytest.raises(GlossaryError, match="iconv -f GB18030"):
+        load_glossary(path)
+
+
+def test_find_glossary_upwards(tmp_path, monkeypatch):
+    write(tmp_path / "glossary.yaml", MINI_GLOSSARY)
+    deep = tmp_path / "a" / "b"
+    deep.mkdir(parents=True)
+    monkeypatch.chdir(deep)
+    assert find_glossary() == tmp_path / "glossary.yaml"
+
+
+def test_find_glossary_missing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(GlossaryNotFound, match="--glossary FILE"):
+        find_glossary()
+
+
+# ------------------------------------------------------------------- matching
+
+def matches(glossary_text, text):
+    g = load_glossary_text(glossary_text)
+    return [(m.form, m.term.en, text[m.start:m.end]) for m in g.find(text)]
+
+
+def test_longest_match_first():
+    found = matches(MINI_GLOSSARY, "使用混合精度计算和数据并行")
+    assert [m[0] for m in found] == ["混合精度计算", "数据并行"]
+    assert found[0][1] == "mixed precision"
+
+
+def test_term_inside_longer_word_from_the_notes():
+    # sc24: 在数据集成敏感性和长期活动工作流中 — 数据集 (dataset) sits inside 数据集成
+    g = MINI_GLOSSARY + "  - zh: 数据集\n    en: dataset\n  - zh: 数据集成\n    en: data integration\n"
+    assert [m[0] for m in matches(g, "在数据集成敏感性和长期活动工作流中")] == ["数据集成"]
+    assert [m[0] for m in matches(g, "训练过程中从数据集中抽取")] == ["数据集"]
+
+
+def test_overlapping_terms_leftmost_wins():
+    g = MINI_GLOSSARY + "  - zh: 并行策略\n    en: parallel strategy\n"
+    # sosp24: 动态调整并行策略 / 数据并行、流水线并行
+    assert [m[0] for m in matches(g, "动态调整并行策略")] == ["并行策略"]
+    assert [m[0] for m in matches(g, "优化了数据并行策略")] == ["数据并行"]
+
+
+def test_term_next_to_english():
+    # sc24: 使用低精度张量核心（INT8/INT4 Tensor Core）; GPU内存
+    found = matches(MINI_GLOSSARY, "使用低精度张量核心（INT8/INT4 Tensor Core）实现GPU并行")
+    assert [m[0] for m in found] == ["张量核心", "并行"]
+
+
+def test_latin_edged_form_respects_word_boundaries():
+    g = MINI_GLOSSARY + "  - zh: GPU内存\n    en: GPU memory\n"
+    assert [m[0] for m in matches(g, "GPU内存不足")] == ["GPU内存"]
+    assert matches(g, "XGPU内存") == []
+
+
+def test_jieba_keeps_glossary_terms_whole():
+    from zhenglossary.segment import cut
+
+    text = "使用高精度张量核心保持推理准确性"
+    assert "张量核心" not in cut(text)          # jieba alone splits it
+    assert "张量核心" in cut(text, ["张量核心"])   # as a user word it stays whole
