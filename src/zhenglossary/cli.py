@@ -26,7 +26,8 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]})
 glossary_app = typer.Typer(help="Check the glossary and the notes; suggest new terms.",
                            no_args_is_help=True)
-app.add_typer(glossary_app, name="glossary")
+model_app = typer.Typer(help="List and install argos zh→en translation models.",
+                        no_args_is_help=True)
 
 class _Out:
     """stdout console made at print time (so CliRunner's captured stdout is used); wide when
@@ -65,6 +66,12 @@ def handle_errors(fn):
 
 def print_json(data) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+class EngineChoice(str, Enum):
+    auto = "auto"
+    argos = "argos"
+    gloss = "gloss"
 
 
 class CheckFormat(str, Enum):
@@ -186,6 +193,133 @@ def glossary_suggest(
                                 "recurring": sum(s.source == "recurring" for s in suggestions)}})
     else:
         sys.stdout.write(to_yaml(suggestions))
+
+
+@app.command("translate")
+@handle_errors
+def translate(
+    paths: List[Path] = typer.Argument(..., help="Notes: .md files or directories.",
+                                       show_default=False),
+    glossary: Optional[Path] = GlossaryOpt,
+    engine: EngineChoice = typer.Option(EngineChoice.auto, "--engine", "-e",
+                                        help="auto: argos if a zh→en model is installed, else gloss."),
+    out_dir: Optional[Path] = typer.Option(None, "--out-dir", "-o",
+                                           help="Write outputs here, mirroring relative paths."),
+    no_memory: bool = typer.Option(False, "--no-memory", help="Neither read nor write the memory."),
+    threads: int = typer.Option(0, "--threads", "-t", min=0, help="CTranslate2 threads (0: all cores)."),
+    encoding: Optional[str] = typer.Option(None, "--encoding",
+                                           help="Read notes in this encoding (e.g. gb18030)."),
+    format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
+) -> None:
+    """Translate notes to English: writes x.en.md and the parallel x.zh-en.md."""
+    from .translate import TranslateOptions, translate_paths
+
+    options = TranslateOptions(engine=engine.value, out_dir=out_dir, use_memory=not no_memory,
+                               threads=threads, encoding=encoding)
+    with _progress(format is CheckFormat.text) as progress:
+        report = translate_paths(paths, glossary, options, progress=progress)
+    for notice in report.notices:
+        err.print("warning: " + notice, markup=False, highlight=False)
+    if format is CheckFormat.json:
+        print_json(report.to_json())
+        raise typer.Exit(report.exit_code)
+    for f in report.files:
+        if f.error:
+            err.print("error: " + f.error, markup=False, highlight=False)
+    if report.findings:
+        table = Table("severity", "check", "where", "message", box=None, pad_edge=False)
+        for finding in report.findings:
+            table.add_row(finding.severity, finding.check, finding.where, finding.message,
+                          style=_STYLE[finding.severity])
+        out.print(table)
+    s = report.stats
+    for f in report.files:
+        if not f.error:
+            out.print(f"wrote {f.english} and {f.parallel}", markup=False, highlight=False)
+    out.print(f"{s['files']} file(s), {s['segments']} segments: {s['from_memory']} from memory, "
+              f"{s['translated']} translated, {s['copied']} copied; {s['terms_locked']} terms locked, "
+              f"{s['lock_fallbacks']} lock fallbacks, {s['lock_failures']} lock failures — engine: "
+              f"{s['engine']}", markup=False, highlight=False)
+    raise typer.Exit(report.exit_code)
+
+
+class _progress:
+    """A rich progress bar on stderr when it is a terminal; nothing otherwise."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and err.is_terminal
+        self.bar = None
+        self.tasks: dict[str, int] = {}
+
+    def __enter__(self):
+        if not self.enabled:
+            return None
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        self.bar = Progress("[progress.description]{task.description}", BarColumn(),
+                            MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                            transient=True)
+        self.bar.start()
+        return self.update
+
+    def update(self, phase: str, done: int, total: int) -> None:
+        if phase not in self.tasks:
+            self.tasks[phase] = self.bar.add_task(phase, total=total)
+        self.bar.update(self.tasks[phase], completed=done, total=total)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@model_app.command("list")
+@handle_errors
+def model_list(
+    format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
+) -> None:
+    """List installed argos translation packages."""
+    from .engines.argos import installed_packages, package_dirs
+
+    packages = installed_packages()
+    if format is CheckFormat.json:
+        print_json({"package_dirs": [str(p) for p in package_dirs()],
+                    "packages": [{"name": p.name, "path": str(p.path), "from": p.from_code,
+                                  "to": p.to_code, "version": p.version, "usable": p.usable,
+                                  "problems": p.problems} for p in packages]})
+        return
+    if not packages:
+        out.print(f"no argos packages in {', '.join(str(p) for p in package_dirs())}; "
+                  "install one with `zhen model install`", markup=False)
+        return
+    table = Table("package", "from", "to", "version", "zhen uses it", "path", box=None)
+    for p in packages:
+        status = "yes" if p.usable else ("broken: " + "; ".join(p.problems) if p.problems else "no (not zh→en)")
+        table.add_row(p.name, p.from_code, p.to_code, p.version, status, str(p.path))
+    out.print(table)
+
+
+@model_app.command("install")
+@handle_errors
+def model_install(
+    file: Optional[Path] = typer.Option(None, "--file", help="Install this local .argosmodel."),
+) -> None:
+    """Install the argos zh→en model (downloads it), or a local package with --file."""
+    import tempfile
+
+    from .engines.argos import download_zh_en, install_package_file
+
+    if file is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            err.print("downloading translate-zh_en from the argos package index ...")
+            package = install_package_file(download_zh_en(Path(tmp)))
+    else:
+        package = install_package_file(file)
+    out.print(f"installed {package.name} ({package.from_code}→{package.to_code} "
+              f"{package.version}) in {package.path}", markup=False, highlight=False)
+
+
+app.add_typer(glossary_app, name="glossary")
+app.add_typer(model_app, name="model")
 
 
 def main() -> None:

@@ -1,0 +1,467 @@
+"""Markdown → leaf blocks and inline regions, located byte-exactly in the source.
+
+zhen never re-renders Markdown from a syntax tree: it replaces the *inline content* of
+paragraphs, headings and table cells in place and copies every other byte (list
+markers, indentation, block quote markers, table pipes, code blocks, HTML, blank lines)
+unchanged. That is what keeps structure, code and URLs byte-identical.
+
+markdown-it-py gives each block its line range (``token.map``). For each content line
+the inline content is a suffix of the source line (modulo trailing whitespace), which
+locates it exactly; table rows are split on unescaped pipes. The inline content of a
+region is re-parsed with ``parseInline`` and every child token is aligned to its raw
+offsets, giving a small tree of :class:`Text`, :class:`Raw` (code, HTML, images,
+autolinks), :class:`Break` and :class:`Wrap` (emphasis, strong, strikethrough, links)
+nodes. A region that cannot be aligned is left verbatim and reported, never corrupted.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+
+from .markdown import parser
+
+# ---------------------------------------------------------------- inline nodes
+
+
+@dataclass
+class Text:
+    start: int
+    end: int
+
+
+@dataclass
+class Raw:
+    start: int
+    end: int
+    kind: str          # code | html | image | autolink | entity
+
+
+@dataclass
+class Break:
+    start: int
+    end: int
+    hard: bool
+
+
+@dataclass
+class Wrap:
+    kind: str                              # em | strong | s | link
+    open: tuple[int, int]
+    close: tuple[int, int]
+    children: list = field(default_factory=list)
+
+    @property
+    def start(self) -> int:
+        return self.open[0]
+
+    @property
+    def end(self) -> int:
+        return self.close[1]
+
+
+class AlignError(Exception):
+    pass
+
+
+_ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_ASCII_PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+class _Aligner:
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.pos = 0
+
+    def fail(self, what: str):
+        raise AlignError(f"{what} at {self.pos}: {self.raw[self.pos:self.pos + 20]!r}")
+
+    def skip_spaces(self) -> None:
+        while self.pos < len(self.raw) and self.raw[self.pos] in " \t":
+            self.pos += 1
+
+    def text(self, content: str) -> Text:
+        raw, i, start = self.raw, 0, self.pos
+        while i < len(content):
+            if self.pos >= len(raw):
+                self.fail("text runs past the content")
+            ch = raw[self.pos]
+            if ch == "\\" and self.pos + 1 < len(raw) and raw[self.pos + 1] in _ASCII_PUNCT \
+                    and raw[self.pos + 1] == content[i]:
+                self.pos += 2
+                i += 1
+                continue
+            if ch == "&":
+                match = _ENTITY_RE.match(raw, self.pos)
+                if match:
+                    decoded = html.unescape(match.group(0))
+                    if decoded != match.group(0) and content.startswith(decoded, i):
+                        self.pos = match.end()
+                        i += len(decoded)
+                        continue
+            if ch == content[i]:
+                self.pos += 1
+                i += 1
+                continue
+            if ch == "\n" and content[i] == " ":     # should not happen; be explicit
+                self.fail("newline in text")
+            self.fail(f"text mismatch ({content[i]!r})")
+        return Text(start, self.pos)
+
+    def expect(self, literal: str) -> tuple[int, int]:
+        if not self.raw.startswith(literal, self.pos):
+            self.fail(f"expected {literal!r}")
+        start = self.pos
+        self.pos += len(literal)
+        return start, self.pos
+
+    def code(self, markup: str) -> Raw:
+        start = self.pos
+        self.expect(markup)
+        pattern = re.compile(rf"(?<!`){re.escape(markup)}(?!`)")
+        match = pattern.search(self.raw, self.pos)
+        if not match:
+            self.fail("unclosed code span")
+        self.pos = match.end()
+        return Raw(start, self.pos, "code")
+
+    def bracketed(self, open_ch: str, close_ch: str) -> None:
+        """Advance over a balanced (...) or [...] group starting at pos, honouring escapes,
+        <...> destinations and quoted titles."""
+        raw = self.raw
+        if not raw.startswith(open_ch, self.pos):
+            self.fail(f"expected {open_ch!r}")
+        depth = 0
+        quote = None
+        while self.pos < len(raw):
+            ch = raw[self.pos]
+            if ch == "\\":
+                self.pos += 2
+                continue
+            if quote:
+                if ch == quote:
+                    quote = None
+            elif ch in "\"'" and open_ch == "(" and depth == 1 and raw[self.pos - 1] in " \t\n":
+                quote = ch
+            elif ch == "<" and open_ch == "(" and depth == 1 and raw[self.pos - 1] == "(":
+                end = raw.find(">", self.pos)
+                if end < 0:
+                    self.fail("unclosed <destination>")
+                self.pos = end
+            elif ch == open_ch:
+                depth += 1
+            elif ch == close_ch:
+                depth -= 1
+                if depth == 0:
+                    self.pos += 1
+                    return
+            self.pos += 1
+        self.fail(f"unbalanced {open_ch}")
+
+    def link_tail(self) -> None:
+        """After the link text: ``](dest "title")``, ``][label]``, ``][]`` or ``]``."""
+        self.expect("]")
+        if self.raw.startswith("(", self.pos):
+            self.bracketed("(", ")")
+        elif self.raw.startswith("[", self.pos):
+            self.bracketed("[", "]")
+
+    def image(self) -> Raw:
+        start = self.pos
+        self.expect("!")
+        self.bracketed("[", "]")
+        if self.raw.startswith("(", self.pos):
+            self.bracketed("(", ")")
+        elif self.raw.startswith("[", self.pos):
+            self.bracketed("[", "]")
+        return Raw(start, self.pos, "image")
+
+    def nodes(self, tokens, i: int, stop: str | None) -> tuple[list, int]:
+        out: list = []
+        while i < len(tokens):
+            tok = tokens[i]
+            kind = tok.type
+            if stop is not None and kind == stop:
+                return out, i
+            if kind == "text":
+                if tok.content:
+                    out.append(self.text(tok.content))
+            elif kind == "softbreak":
+                start = self.pos
+                self.skip_spaces()
+                self.expect("\n")
+                self.skip_spaces()
+                out.append(Break(start, self.pos, False))
+            elif kind == "hardbreak":
+                start = self.pos
+                if self.raw.startswith("\\\n", self.pos):
+                    self.pos += 2
+                else:
+                    self.skip_spaces()
+                    self.expect("\n")
+                self.skip_spaces()
+                out.append(Break(start, self.pos, True))
+            elif kind == "code_inline":
+                out.append(self.code(tok.markup))
+            elif kind == "html_inline":
+                start, end = self.expect(tok.content)
+                out.append(Raw(start, end, "html"))
+            elif kind == "image":
+                out.append(self.image())
+            elif kind in ("em_open", "strong_open", "s_open"):
+                opened = self.expect(tok.markup)
+                children, i = self.nodes(tokens, i + 1, kind.replace("_open", "_close"))
+                closed = self.expect(tokens[i].markup)
+                out.append(Wrap(kind[:-5].replace("strong", "strong"), opened, closed, children))
+            elif kind == "link_open":
+                if tok.markup == "autolink" or tok.info == "auto":
+                    start = self.pos
+                    self.expect("<")
+                    end = self.raw.find(">", self.pos)
+                    if end < 0:
+                        self.fail("unclosed autolink")
+                    self.pos = end + 1
+                    _, i = self.nodes_skip(tokens, i + 1, "link_close")
+                    out.append(Raw(start, self.pos, "autolink"))
+                else:
+                    opened = self.expect("[")
+                    children, i = self.nodes(tokens, i + 1, "link_close")
+                    close_start = self.pos
+                    self.link_tail()
+                    out.append(Wrap("link", opened, (close_start, self.pos), children))
+            else:
+                self.fail(f"unsupported inline token {kind}")
+            i += 1
+        if stop is not None:
+            self.fail(f"missing {stop}")
+        return out, i
+
+    @staticmethod
+    def nodes_skip(tokens, i: int, stop: str) -> tuple[None, int]:
+        while i < len(tokens) and tokens[i].type != stop:
+            i += 1
+        return None, i
+
+
+def align_inline(raw: str, env: dict | None = None) -> list:
+    """Parse ``raw`` as inline Markdown and return nodes with offsets into ``raw``."""
+    tokens = parser().parseInline(raw, env if env is not None else {})
+    children = tokens[0].children if tokens else []
+    aligner = _Aligner(raw)
+    nodes, _ = aligner.nodes(children or [], 0, None)
+    aligner.skip_spaces()
+    if aligner.pos != len(raw) and raw[aligner.pos:].strip():
+        raise AlignError(f"unaligned tail {raw[aligner.pos:aligner.pos + 20]!r}")
+    return nodes
+
+
+# ---------------------------------------------------------------- blocks
+
+
+@dataclass
+class Region:
+    """One inline content area: a paragraph, a heading or a table cell."""
+
+    kind: str
+    line: int                    # 0-based line of the first content line
+    starts: list[int]            # absolute offset where each content line starts
+    ends: list[int]              # absolute offset where each content line ends
+    prefixes: list[str]          # source text before the content on each line
+    raw: str                     # the content lines joined with "\n"
+    nodes: list = field(default_factory=list)
+    error: str | None = None     # set when the region could not be aligned (left verbatim)
+
+    def line_of(self, offset: int) -> int:
+        """0-based document line of an offset into ``raw``."""
+        return self.line + self.raw.count("\n", 0, offset)
+
+    def prefix_after(self, offset: int) -> str:
+        """Prefix of the content line that starts after the newline before ``offset``."""
+        return self.prefixes[self.raw.count("\n", 0, offset)]
+
+
+@dataclass
+class Leaf:
+    kind: str                    # paragraph | heading | table | code | html | hr
+    start_line: int              # 0-based, inclusive
+    end_line: int                # 0-based, exclusive
+    regions: list[Region] = field(default_factory=list)
+
+
+@dataclass
+class Document:
+    text: str
+    line_starts: list[int]
+    leaves: list[Leaf]
+
+    def line_text(self, line: int) -> str:
+        start = self.line_starts[line]
+        end = self.line_starts[line + 1] if line + 1 < len(self.line_starts) else len(self.text)
+        return self.text[start:end]
+
+    def span(self, first: int, last: int) -> tuple[int, int]:
+        """Absolute offsets of lines [first, last)."""
+        start = self.line_starts[first] if first < len(self.line_starts) else len(self.text)
+        end = self.line_starts[last] if last < len(self.line_starts) else len(self.text)
+        return start, end
+
+
+_LINE_END_RE = re.compile(r"\r?\n|\r")
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for match in _LINE_END_RE.finditer(text):
+        starts.append(match.end())
+    if starts[-1] == len(text) and len(starts) > 1:
+        starts.pop()
+    return starts
+
+
+def _content_line(text: str, starts: list[int], line: int) -> tuple[int, int]:
+    """(start, end) offsets of ``line`` without its line ending."""
+    start = starts[line]
+    end = starts[line + 1] if line + 1 < len(starts) else len(text)
+    while end > start and text[end - 1] in "\r\n":
+        end -= 1
+    return start, end
+
+
+_ATX_RE = re.compile(r"^(?P<prefix>.*?#{1,6})(?P<sp>[ \t]+|$)(?P<body>.*?)(?P<close>(?:[ \t]+#+)?[ \t]*)$")
+
+
+def _region(text, starts, kind, first_line, content_lines, env) -> Region:
+    """Locate each content line as a suffix of its source line."""
+    r_starts, r_ends, prefixes = [], [], []
+    for k, content in enumerate(content_lines):
+        line_start, line_end = _content_line(text, starts, first_line + k)
+        source_line = text[line_start:line_end]
+        body = content.rstrip(" \t")
+        trimmed = source_line.rstrip(" \t")
+        if k < len(content_lines) - 1:
+            # keep trailing spaces of inner lines (a hard break "  \n" lives there)
+            body, trimmed = content, source_line
+        if not trimmed.endswith(body):
+            raise AlignError(f"line {first_line + k + 1}: content not found")
+        start = line_start + len(trimmed) - len(body)
+        r_starts.append(start)
+        r_ends.append(start + len(body))
+        prefixes.append(text[line_start:start])
+    raw = "\n".join(text[s:e] for s, e in zip(r_starts, r_ends))
+    region = Region(kind, first_line, r_starts, r_ends, prefixes, raw)
+    region.nodes = align_inline(raw, env)
+    return region
+
+
+def _split_row(row: str) -> list[tuple[int, int]]:
+    """Cell content spans of a GFM table row (pipes escaped with a backslash stay)."""
+    cells, start, i = [], 0, 0
+    # leading pipe
+    stripped = len(row) - len(row.lstrip())
+    i = stripped
+    if row.startswith("|", i):
+        i += 1
+    start = i
+    while i < len(row):
+        ch = row[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "|":
+            cells.append((start, i))
+            start = i + 1
+        i += 1
+    tail = row[start:]
+    if tail.strip():
+        cells.append((start, len(row)))
+    out = []
+    for s, e in cells:
+        while s < e and row[s] in " \t":
+            s += 1
+        while e > s and row[e - 1] in " \t":
+            e -= 1
+        out.append((s, e))
+    return out
+
+
+def parse_document(text: str) -> Document:
+    """Leaf blocks with their inline regions, in document order."""
+    env: dict = {}
+    tokens = parser().parse(text, env)
+    starts = _line_starts(text)
+    leaves: list[Leaf] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        kind = tok.type
+        if kind in ("paragraph_open", "heading_open") and tok.map:
+            inline = tokens[i + 1]
+            leaf_kind = "paragraph" if kind == "paragraph_open" else "heading"
+            leaf = Leaf(leaf_kind, tok.map[0], tok.map[1])
+            first = inline.map[0] if inline.map else tok.map[0]
+            lines = inline.content.split("\n")
+            try:
+                if leaf_kind == "heading" and tok.markup.startswith("#"):
+                    region = _atx_region(text, starts, first, env)
+                else:
+                    region = _region(text, starts, leaf_kind, first, lines, env)
+            except AlignError as exc:
+                region = _verbatim_region(text, starts, leaf_kind, first, len(lines), str(exc))
+            leaf.regions.append(region)
+            leaves.append(leaf)
+            i += 3
+            continue
+        if kind == "table_open" and tok.map:
+            leaf = Leaf("table", tok.map[0], tok.map[1])
+            for line in range(tok.map[0], tok.map[1]):
+                line_start, line_end = _content_line(text, starts, line)
+                row = text[line_start:line_end]
+                if line == tok.map[0] + 1 or not row.strip():
+                    continue        # the delimiter row
+                for s, e in _split_row(row):
+                    if s >= e:
+                        continue
+                    raw = row[s:e]
+                    region = Region("cell", line, [line_start + s], [line_start + e],
+                                    [row[:s]], raw)
+                    try:
+                        region.nodes = align_inline(raw, env)
+                    except AlignError as exc:
+                        region.error = str(exc)
+                    leaf.regions.append(region)
+            leaves.append(leaf)
+            while tokens[i].type != "table_close":
+                i += 1
+            i += 1
+            continue
+        if kind in ("fence", "code_block", "html_block", "hr") and tok.map:
+            leaves.append(Leaf({"fence": "code", "code_block": "code"}.get(kind, kind.split("_")[0]),
+                               tok.map[0], tok.map[1]))
+        i += 1
+    return Document(text, starts, leaves)
+
+
+def _atx_region(text, starts, line, env) -> Region:
+    line_start, line_end = _content_line(text, starts, line)
+    source_line = text[line_start:line_end]
+    match = _ATX_RE.match(source_line)
+    if not match:
+        raise AlignError("heading not recognised")
+    body = match.group("body")
+    start = line_start + match.start("body")
+    region = Region("heading", line, [start], [start + len(body)], [source_line[:match.start("body")]],
+                    body)
+    region.nodes = align_inline(body, env) if body else []
+    return region
+
+
+def _verbatim_region(text, starts, kind, first, count, error) -> Region:
+    r_starts, r_ends, prefixes = [], [], []
+    for k in range(count):
+        s, e = _content_line(text, starts, first + k)
+        r_starts.append(s)
+        r_ends.append(e)
+        prefixes.append("")
+    raw = "\n".join(text[s:e] for s, e in zip(r_starts, r_ends))
+    return Region(kind, first, r_starts, r_ends, prefixes, raw, [], error)

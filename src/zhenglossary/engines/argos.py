@@ -1,0 +1,327 @@
+"""The argos engine: an installed argos-translate zh→en package, run by CTranslate2.
+
+zhen uses ``argos-translate-lt`` for where packages live (``argostranslate.settings``;
+``ARGOS_PACKAGES_DIR`` is honoured, read at call time so tests can point it elsewhere)
+and the package format, but translates through CTranslate2 and SentencePiece directly:
+
+* argostranslate's own ``translate()`` downloads a MiniSBD sentence model at first use
+  (fails offline) — zhen splits sentences itself;
+* its SentencePiece ``decode`` turns every ``_`` into a space — zhen decodes with
+  sentencepiece itself;
+* its ``install_from_path`` only checks that the file is a zip — zhen validates the
+  package (one top folder, metadata.json, zh→en codes, model files) before installing.
+
+All segments of a run go to ``translate_batch`` in large token-bounded batches, sorted by
+length; the model loads once, and only when the translation memory misses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import ModelError
+from .base import EngineOutput
+
+INDEX_URL = "https://raw.githubusercontent.com/argosopentech/argospm-index/main/index.json"
+INSTALL_HINT = ("Run `zhen model install` (downloads translate-zh_en), or "
+                "`zhen model install --file translate-zh_en.argosmodel` with a package "
+                "downloaded elsewhere")
+
+
+def package_dirs() -> list[Path]:
+    env = os.environ.get("ARGOS_PACKAGES_DIR")
+    if env:
+        return [Path(env).expanduser()]
+    import argostranslate.settings as settings
+
+    return [Path(p) for p in settings.package_dirs]
+
+
+def install_dir() -> Path:
+    return package_dirs()[0]
+
+
+@dataclass
+class ArgosPackage:
+    path: Path
+    metadata: dict = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def from_code(self) -> str:
+        return str(self.metadata.get("from_code", "?"))
+
+    @property
+    def to_code(self) -> str:
+        return str(self.metadata.get("to_code", "?"))
+
+    @property
+    def version(self) -> str:
+        return str(self.metadata.get("package_version", "?"))
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def target_prefix(self) -> str:
+        return str(self.metadata.get("target_prefix", "") or "")
+
+    @property
+    def is_zh_en(self) -> bool:
+        return self.from_code.lower().startswith("zh") and self.to_code.lower() == "en"
+
+    @property
+    def usable(self) -> bool:
+        return self.is_zh_en and not self.problems
+
+
+def check_package_dir(path: Path) -> tuple[dict, list[str]]:
+    """metadata and the list of what is wrong with an unpacked package folder."""
+    problems: list[str] = []
+    metadata: dict = {}
+    meta = path / "metadata.json"
+    try:
+        metadata = json.loads(meta.read_text("utf-8"))
+        if not isinstance(metadata, dict):
+            problems.append("metadata.json is not a JSON object")
+            metadata = {}
+    except FileNotFoundError:
+        problems.append("metadata.json is missing")
+    except (OSError, ValueError) as exc:
+        problems.append(f"metadata.json is unreadable ({exc})")
+    for field_name in ("from_code", "to_code", "package_version"):
+        if metadata and field_name not in metadata:
+            problems.append(f"metadata.json has no {field_name}")
+    model = path / "model"
+    for required in ("model.bin", "config.json"):
+        if not (model / required).is_file():
+            problems.append(f"model/{required} is missing")
+    if model.is_dir() and not any((model / v).is_file() for v in (
+            "shared_vocabulary.json", "shared_vocabulary.txt", "source_vocabulary.json",
+            "source_vocabulary.txt")):
+        problems.append("model/ has no vocabulary file")
+    if not (path / "sentencepiece.model").is_file():
+        if (path / "bpe.model").is_file():
+            problems.append("uses a BPE tokenizer (bpe.model); zhen supports SentencePiece packages")
+        else:
+            problems.append("sentencepiece.model is missing")
+    return metadata, problems
+
+
+def installed_packages() -> list[ArgosPackage]:
+    out = []
+    for folder in package_dirs():
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.iterdir()):
+            if path.is_dir() and not path.name.startswith("."):
+                metadata, problems = check_package_dir(path)
+                out.append(ArgosPackage(path, metadata, problems))
+    return out
+
+
+def _version_key(version: str) -> tuple:
+    parts = []
+    for piece in version.replace("_", ".").split("."):
+        parts.append((0, int(piece), "") if piece.isdigit() else (1, 0, piece))
+    return tuple(parts)
+
+
+def find_zh_en() -> ArgosPackage | None:
+    """The installed zh→en package with the highest version, broken ones included (so the
+    caller can say what is wrong with it)."""
+    candidates = [p for p in installed_packages() if p.is_zh_en]
+    if not candidates:
+        return None
+    candidates.sort(key=lambda p: (p.usable, _version_key(p.version)), reverse=True)
+    return candidates[0]
+
+
+# ---------------------------------------------------------------- install
+
+
+def install_package_file(file: Path, dest: Path | None = None) -> ArgosPackage:
+    """Validate an ``.argosmodel`` and unpack it into the argos package directory."""
+    if not file.is_file():
+        raise ModelError(f"{file} does not exist; pass the path of a downloaded .argosmodel")
+    if not zipfile.is_zipfile(file):
+        raise ModelError(f"{file} is not an argos package (not a zip file); download "
+                         "translate-zh_en-*.argosmodel again")
+    try:
+        with zipfile.ZipFile(file) as archive:
+            names = [n for n in archive.namelist() if n and not n.startswith("__MACOSX")]
+            tops = {n.split("/", 1)[0] for n in names}
+            if len(tops) != 1 or not any("/" in n for n in names):
+                raise ModelError(f"{file} is not an argos package: it must hold exactly one "
+                                 f"top folder, found {', '.join(sorted(tops)) or 'nothing'}")
+            top = tops.pop()
+            for name in names:
+                if name.startswith("/") or ".." in Path(name).parts:
+                    raise ModelError(f"{file} holds an unsafe path {name!r}; refusing to unpack it")
+            if f"{top}/metadata.json" not in names:
+                raise ModelError(f"{file} is not an argos package: {top}/metadata.json is missing")
+            try:
+                metadata = json.loads(archive.read(f"{top}/metadata.json").decode("utf-8"))
+            except ValueError as exc:
+                raise ModelError(f"{file}: metadata.json is not valid JSON ({exc})") from exc
+            if not isinstance(metadata, dict):
+                raise ModelError(f"{file}: metadata.json is not a JSON object")
+            from_code, to_code = metadata.get("from_code"), metadata.get("to_code")
+            if not (str(from_code).lower().startswith("zh") and str(to_code).lower() == "en"):
+                raise ModelError(f"{file} translates {from_code}→{to_code}; zhen needs a zh→en "
+                                 "package (translate-zh_en)")
+            dest = dest or install_dir()
+            dest.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=".zhen-install-", dir=dest))
+            try:
+                archive.extractall(staging)
+                _, problems = check_package_dir(staging / top)
+                if problems:
+                    raise ModelError(f"{file} is not a usable package: " + "; ".join(problems))
+                target = dest / top
+                if target.exists():
+                    shutil.rmtree(target)
+                (staging / top).rename(target)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+    except zipfile.BadZipFile as exc:
+        raise ModelError(f"{file} is a damaged zip ({exc}); download it again") from exc
+    except OSError as exc:
+        raise ModelError(f"cannot install {file}: {exc.strerror}") from exc
+    metadata, problems = check_package_dir(target)
+    return ArgosPackage(target, metadata, problems)
+
+
+def download_zh_en(dest_dir: Path, timeout: float = 20.0) -> Path:
+    """Fetch the argos package index and download translate-zh_en into ``dest_dir``."""
+    import urllib.error
+    import urllib.request
+
+    index_url = os.environ.get("ZHEN_ARGOS_INDEX", INDEX_URL)
+    offline = ("cannot reach the argos package index ({reason}). Are you offline? Download "
+               "translate-zh_en-*.argosmodel on a machine with internet (see "
+               "https://www.argosopentech.com/argospm/index/) and run "
+               "`zhen model install --file translate-zh_en-1_9.argosmodel`")
+    try:
+        with urllib.request.urlopen(index_url, timeout=timeout) as response:
+            index = json.loads(response.read().decode("utf-8"))
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise ModelError(offline.format(reason=getattr(exc, "reason", exc))) from exc
+    entries = [e for e in index if isinstance(e, dict) and str(e.get("from_code", "")).startswith("zh")
+               and e.get("to_code") == "en" and e.get("links")]
+    if not entries:
+        raise ModelError("the argos package index lists no zh→en package; try again later or "
+                         "install a file with `zhen model install --file`")
+    entries.sort(key=lambda e: _version_key(str(e.get("package_version", "0"))), reverse=True)
+    url = entries[0]["links"][0]
+    target = dest_dir / url.rsplit("/", 1)[-1]
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response, open(target, "wb") as out:
+            shutil.copyfileobj(response, out)
+    except (urllib.error.URLError, OSError) as exc:
+        raise ModelError(offline.format(reason=getattr(exc, "reason", exc))) from exc
+    return target
+
+
+# ---------------------------------------------------------------- engine
+
+
+class ArgosEngine:
+    name = "argos"
+    reliable_placeholders = False
+
+    def __init__(self, package: ArgosPackage, *, threads: int = 0, beam_size: int = 4,
+                 max_batch_tokens: int = 4096, max_decoding_length: int | None = None,
+                 chunk_size: int = 256) -> None:
+        if package.problems:
+            raise ModelError(f"the argos package {package.path} is broken: "
+                             + "; ".join(package.problems)
+                             + f". Reinstall it: {INSTALL_HINT}")
+        self.package = package
+        self.threads = threads
+        self.beam_size = beam_size
+        self.max_batch_tokens = max_batch_tokens
+        self.max_decoding_length = max_decoding_length
+        self.chunk_size = chunk_size
+        self._translator = None
+        self._sp = None
+        self.loads = 0
+
+    def identity(self) -> str:
+        meta = (self.package.path / "metadata.json").read_bytes()
+        size = (self.package.path / "model" / "model.bin").stat().st_size
+        digest = hashlib.sha256(meta + str(size).encode()).hexdigest()[:12]
+        return f"argos:{self.package.from_code}-{self.package.to_code}:{self.package.version}:{digest}"
+
+    def describe(self) -> str:
+        return f"argos {self.package.name} {self.package.version}"
+
+    def load(self) -> None:
+        if self._translator is not None:
+            return
+        import ctranslate2
+        import sentencepiece
+
+        try:
+            self._translator = ctranslate2.Translator(
+                str(self.package.path / "model"), device="cpu", compute_type="default",
+                inter_threads=1, intra_threads=self.threads)
+            self._sp = sentencepiece.SentencePieceProcessor(
+                model_file=str(self.package.path / "sentencepiece.model"))
+        except (RuntimeError, OSError, ValueError) as exc:
+            self._translator = None
+            raise ModelError(f"cannot load the argos package {self.package.path}: {exc}. "
+                             f"It may be damaged; reinstall it: {INSTALL_HINT}") from exc
+        self.loads += 1
+
+    def tokenize(self, texts: Sequence[str]) -> list[list[str]]:
+        self.load()
+        return [self._sp.encode(text, out_type=str) for text in texts]
+
+    def decode(self, tokens: list[str]) -> str:
+        prefix = self.package.target_prefix
+        if prefix and tokens and tokens[0] == prefix:
+            tokens = tokens[1:]
+        return self._sp.decode_pieces(tokens).strip()
+
+    def translate_tokens(self, batch: list[list[str]], num_hypotheses: int):
+        """One CTranslate2 call over token lists (the pure-model part, for benchmarks)."""
+        longest = max((len(t) for t in batch), default=1)
+        limit = self.max_decoding_length or min(512, 2 * longest + 10)
+        prefix = self.package.target_prefix
+        return self._translator.translate_batch(
+            batch,
+            target_prefix=[[prefix]] * len(batch) if prefix else None,
+            beam_size=max(self.beam_size, num_hypotheses),
+            num_hypotheses=num_hypotheses,
+            batch_type="tokens",
+            max_batch_size=self.max_batch_tokens,
+            max_decoding_length=limit,
+            replace_unknowns=True,
+        )
+
+    def translate(self, texts: Sequence[str], *, num_hypotheses: int = 1) -> list[EngineOutput]:
+        if not texts:
+            return []
+        tokens = self.tokenize(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(tokens[i]))
+        results: list[EngineOutput | None] = [None] * len(texts)
+        for start in range(0, len(order), self.chunk_size):
+            chunk = order[start:start + self.chunk_size]
+            try:
+                out = self.translate_tokens([tokens[i] or ["▁"] for i in chunk], num_hypotheses)
+            except RuntimeError as exc:
+                raise ModelError(f"CTranslate2 failed with {self.package.path}: {exc}. "
+                                 f"Reinstall the package: {INSTALL_HINT}") from exc
+            for i, result in zip(chunk, out):
+                results[i] = EngineOutput([self.decode(h) for h in result.hypotheses])
+        return results  # type: ignore[return-value]

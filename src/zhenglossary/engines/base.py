@@ -1,0 +1,41 @@
+"""The Engine protocol every translation engine implements.
+
+Engines translate *masked* Chinese segments: glossary terms and protected spans (inline
+code, URLs, Latin-script runs) have been replaced by placeholder tokens such as ``ZX3``
+(``locking.PLACEHOLDER_RE``: two capital letters and a number). An engine should pass
+placeholders through unchanged; the locking layer verifies that it did and falls back
+when it did not. Bare numbers (``2.7``, ``30``, ``40%``) are *not* masked.
+
+An engine never prints, never exits and raises ZhenError subclasses for problems a user
+can fix (a missing or broken model).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, Sequence, runtime_checkable
+
+
+@dataclass
+class EngineOutput:
+    """English hypotheses for one masked segment, best first (at least one)."""
+
+    hypotheses: list[str]
+    # source pieces the engine could not render into English (the gloss engine reports
+    # Chinese it has no dictionary entry for); each becomes a finding
+    unrendered: list[str] = field(default_factory=list)
+
+
+@runtime_checkable
+class Engine(Protocol):
+    name: str                      # "argos", "gloss", "noise", ...
+    reliable_placeholders: bool    # True when placeholders always survive (no fallback needed)
+
+    def identity(self) -> str:
+        """Engine id and model version; cheap (no model load). Part of memory keys."""
+
+    def describe(self) -> str:
+        """One line for summaries: 'argos translate-zh_en 1.9', 'gloss (dictionary, ...)'."""
+
+    def translate(self, texts: Sequence[str], *, num_hypotheses: int = 1) -> list[EngineOutput]:
+        """Translate masked segments; one EngineOutput per text, in order."""

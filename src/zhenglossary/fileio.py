@@ -1,0 +1,37 @@
+"""Atomic writes: a temp file in the same directory, fsync, then rename over the target.
+
+An interrupted run (Ctrl-C, kill -9, a full disk) leaves the previous file whole.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import OutputError
+
+
+def write_atomic(path: Path, text: str, newline: str = "") -> None:
+    data = text.encode("utf-8")
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise OutputError(f"cannot write in {folder}: {exc.strerror}; check that the directory "
+                          "is writable or pass --out-dir", path=str(path)) from exc
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        reason = "the disk is full" if exc.errno == 28 else exc.strerror
+        raise OutputError(f"cannot write: {reason}; the previous version is unchanged",
+                          path=str(path)) from exc

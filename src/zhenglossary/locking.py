@@ -1,0 +1,460 @@
+"""Segments, masking, and the term lock: mask → translate → restore → verify → fallback.
+
+A region's inline content becomes *segments* (sentences). In each segment every glossary
+term and every protected span — inline code, URLs, e-mail addresses, math, HTML, images,
+escapes, entities and Latin-script runs (model names, ``A100``, ``INT8/INT4 Tensor
+Core``, ``488GB``) — is replaced by a placeholder ``ZX1``, ``ZX2``, … . Emphasis, strong,
+strikethrough and link text are placeholders too, whose inner text is translated as
+segments of its own and put back between the original markup. Bare numbers stay in the
+text.
+
+After translation a hypothesis is accepted only if every placeholder appears exactly
+once and no ``forbid`` rendering appears. Otherwise the next hypothesis is tried, then
+the pieces between placeholders are translated on their own and joined around the
+restored placeholders (which cannot lose a term). A segment that still fails is a
+finding. Restoring puts each term's ``en`` and each protected span's exact source bytes
+back, so the invariant holds: every glossary term of a segment appears as its ``en``, and
+protected spans are byte-identical.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .document import Break, Document, Raw, Region, Text, Wrap
+from .glossary import Glossary, Term
+from .prose import EMAIL_RE, find_urls
+from .textutil import CJK_CLASS, has_cjk
+
+PLACEHOLDER = "ZX{}"
+# tolerant: models may split or lowercase a placeholder ("ZX 3", "zx3")
+PLACEHOLDER_RE = re.compile(r"(?<![A-Za-z0-9])[Zz]\s?[Xx]\s?(\d{1,3})(?![0-9])")
+
+_ESCAPE_RE = re.compile(r"\\[!-/:-@\[-`{-~]")
+_ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_TASK_RE = re.compile(r"^\[[ xX]\](?=\s)")
+_CITE_RE = re.compile(r"\[\d+(?:[,\-–]\s*\d+)*\]")
+_MATH_RE = re.compile(r"\$\$.+?\$\$|(?<![\\$\w])\$(?=\S)[^$\n]*?\S\$(?![\w$])", re.DOTALL)
+_TOKEN = r"(?:[A-Za-z0-9]|\\[!-/:-@\[-`{-~])(?:[A-Za-z0-9_.+\-/#@&'’%×*]|\\[!-/:-@\[-`{-~])*"
+_LATIN_RE = re.compile(rf"{_TOKEN}(?:(?:[ \t]+|[ \t]*,[ \t]*){_TOKEN})*")
+_HAS_LETTER = re.compile(r"[A-Za-z]")
+_SENTENCE_END = re.compile(r"(?:[。！？；!?;]|…+|\.(?=\s|$))+[”’」』）)\]】\"']*")
+_SOFT_WRAP_MIN = 50      # a line at least this long, not ending a sentence, was hard-wrapped
+_LINE_END_PUNCT = set("。！？；：:!?;…，,、）)】」』”\"'")
+
+# Chinese punctuation → English, for text that reaches the output without an engine
+PUNCT_MAP = {"，": ", ", "。": ". ", "！": "! ", "？": "? ", "；": "; ", "：": ": ", "、": ", ",
+             "（": " (", "）": ") ", "【": " [", "】": "] ", "《": " \"", "》": "\" ",
+             "「": "\"", "」": "\"", "『": "\"", "』": "\"", "～": "~", "　": " "}
+
+
+PROTECTED = {"code", "url", "email", "math", "latin", "escape", "entity", "html", "image",
+             "autolink", "protected", "task", "cite"}
+
+
+def placeholder(n: int) -> str:
+    return PLACEHOLDER.format(n)
+
+
+@dataclass
+class Slot:
+    kind: str                    # term | code | url | email | math | latin | escape | entity
+                                 # | html | image | autolink | em | strong | s | link
+    raw: str                     # exact source bytes
+    term: Term | None = None
+    children: list["Segment"] = field(default_factory=list)   # for markup spans
+    open: str = ""               # markup spans: opening and closing source markup
+    close: str = ""
+    separators: list[str] = field(default_factory=list, repr=False)
+    nodes: list | None = field(default=None, repr=False)    # inline nodes, until segmented
+
+
+@dataclass
+class Segment:
+    id: str
+    file: str
+    line: int                    # 1-based line of the segment's start
+    source: str                  # the segment's source text (Markdown)
+    masked: str                  # what the engine sees
+    slots: list[Slot]            # slots[i] is placeholder i + 1
+    start: int                   # offsets into the region's raw content
+    end: int
+    template: str = ""           # masked text with the source's own spacing (for copying)
+    english: str | None = None
+    status: str = "pending"      # copied | ok | hypothesis | pieces | failed
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def needs_mt(self) -> bool:
+        return has_cjk(self.masked)
+
+    @property
+    def terms(self) -> list[Term]:
+        out = [s.term for s in self.slots if s.kind == "term"]
+        for slot in self.slots:
+            for child in slot.children:
+                out.extend(child.terms)
+        return out
+
+    def walk(self):
+        yield self
+        for slot in self.slots:
+            for child in slot.children:
+                yield from child.walk()
+
+
+@dataclass
+class RegionPlan:
+    leaf: int
+    region: Region
+    segments: list[Segment]
+    separators: list[str]        # separators[i] goes before segments[i] (separators[0] == "")
+    translatable: bool           # False: the region is copied byte for byte
+
+
+# ---------------------------------------------------------------- building segments
+
+
+@dataclass
+class _Atom:
+    kind: str                    # text | slot | break
+    start: int
+    end: int
+    text: str = ""
+    slot: Slot | None = None
+    hard: bool = False
+    wrap: bool = False           # a soft break inside a hard-wrapped sentence
+
+
+class _Builder:
+    def __init__(self, glossary: Glossary, file: str, region: Region, doc_newline: str) -> None:
+        self.glossary = glossary
+        self.file = file
+        self.region = region
+        self.raw = region.raw
+        self.newline = doc_newline
+
+    # atoms ---------------------------------------------------------------
+    def atoms(self, nodes) -> list[_Atom]:
+        out: list[_Atom] = []
+        for node in nodes:
+            if isinstance(node, Text):
+                out.extend(self.text_atoms(node.start, node.end))
+            elif isinstance(node, Raw):
+                out.append(_Atom("slot", node.start, node.end,
+                                 slot=Slot(node.kind, self.raw[node.start:node.end])))
+            elif isinstance(node, Break):
+                out.append(_Atom("break", node.start, node.end, hard=node.hard,
+                                 wrap=not node.hard and self.is_wrap(node.start)))
+            elif isinstance(node, Wrap):
+                slot = Slot(node.kind, self.raw[node.start:node.end],
+                            open=self.raw[node.open[0]:node.open[1]],
+                            close=self.raw[node.close[0]:node.close[1]])
+                slot.nodes = node.children           # built into child segments later
+                out.append(_Atom("slot", node.start, node.end, slot=slot))
+        return out
+
+    def text_atoms(self, start: int, end: int) -> list[_Atom]:
+        text = self.raw[start:end]
+        spans: list[tuple[int, int, Slot]] = []
+        taken = [False] * len(text)
+
+        def take(s: int, e: int, slot: Slot) -> None:
+            if s < e and not any(taken[s:e]):
+                for i in range(s, e):
+                    taken[i] = True
+                spans.append((s, e, slot))
+
+        for s, e in find_urls(text):
+            take(s, e, Slot("url", text[s:e]))
+        if start == 0:
+            task = _TASK_RE.match(text)
+            if task:
+                take(0, task.end(), Slot("task", task.group(0)))
+        for pattern, kind in ((EMAIL_RE, "email"), (_MATH_RE, "math"), (_ESCAPE_RE, "escape"),
+                              (_ENTITY_RE, "entity"), (_CITE_RE, "cite")):
+            for m in pattern.finditer(text):
+                take(m.start(), m.end(), Slot(kind, m.group(0)))
+        masked = "".join("\x00" if t else c for t, c in zip(taken, text))
+        for m in self.glossary.matcher.finditer(masked):
+            take(m.start, m.end, Slot("term", text[m.start:m.end], term=m.term))
+        masked = "".join("\x00" if t else c for t, c in zip(taken, text))
+        for m in _LATIN_RE.finditer(masked):
+            if _HAS_LETTER.search(m.group(0)):
+                s, e = m.span()
+                # a trailing sentence period belongs to the sentence, not the run
+                take(s, e, Slot("latin", text[s:e]))
+        spans.sort(key=lambda x: x[0])
+        out: list[_Atom] = []
+        pos = 0
+        for s, e, slot in spans:
+            if s > pos:
+                out.append(_Atom("text", start + pos, start + s, text[pos:s]))
+            out.append(_Atom("slot", start + s, start + e, slot=slot))
+            pos = e
+        if pos < len(text):
+            out.append(_Atom("text", start + pos, end, text[pos:]))
+        return out
+
+    def is_wrap(self, offset: int) -> bool:
+        """Is the soft break at ``offset`` a hard-wrap inside a sentence?"""
+        line_start = self.raw.rfind("\n", 0, offset) + 1
+        line = self.raw[line_start:offset].rstrip()
+        nxt = self.raw[offset:].lstrip(" \t\n")[:1]
+        if len(line) < _SOFT_WRAP_MIN or not line or line[-1] in _LINE_END_PUNCT:
+            return False
+        return bool(nxt) and nxt not in "-•*+>#|"
+
+    # segments ------------------------------------------------------------
+    def segments(self, nodes, id_prefix: str) -> tuple[list[Segment], list[str]]:
+        atoms = self.atoms(nodes)
+        groups: list[list[_Atom]] = [[]]
+        boundaries: list[_Atom | None] = [None]       # the break (or None) before each group
+
+        def close(boundary: _Atom | None) -> None:
+            groups.append([])
+            boundaries.append(boundary)
+
+        for atom in atoms:
+            if atom.kind == "break" and not atom.wrap:
+                close(atom)
+                continue
+            if atom.kind == "text":
+                pos = 0
+                for m in _SENTENCE_END.finditer(atom.text):
+                    piece = atom.text[pos:m.end()]
+                    groups[-1].append(_Atom("text", atom.start + pos, atom.start + m.end(), piece))
+                    pos = m.end()
+                    close(None)
+                if pos < len(atom.text):
+                    groups[-1].append(_Atom("text", atom.start + pos, atom.end, atom.text[pos:]))
+                continue
+            groups[-1].append(atom)
+
+        segments: list[Segment] = []
+        separators: list[str] = []
+        pending_sep = ""
+        for group, boundary in zip(groups, boundaries):
+            if boundary is not None:
+                if boundary.hard:
+                    pending_sep = self.raw[boundary.start:boundary.end].rstrip(" \t").replace(
+                        "\n", self.newline) + self.region.prefix_after(boundary.end)
+                else:
+                    pending_sep = self.newline + self.region.prefix_after(boundary.end)
+            seg = self.segment(group, f"{id_prefix}.{len(segments) + 1}")
+            if seg is None:
+                continue
+            separators.append(pending_sep if segments else "")
+            pending_sep = ""
+            segments.append(seg)
+        return segments, [s if i else "" for i, s in enumerate(separators)]
+
+    def segment(self, atoms: list[_Atom], seg_id: str) -> Segment | None:
+        # trim whitespace-only text at both ends
+        while atoms and atoms[0].kind in ("text", "break") and not atoms[0].text.strip():
+            atoms = atoms[1:]
+        while atoms and atoms[-1].kind in ("text", "break") and not atoms[-1].text.strip():
+            atoms = atoms[:-1]
+        if not atoms:
+            return None
+        parts: list[str] = []
+        slots: list[Slot] = []
+        for i, atom in enumerate(atoms):
+            if atom.kind == "text":
+                parts.append(atom.text)
+            elif atom.kind == "break":       # a hard-wrap inside the sentence
+                before = parts[-1][-1:] if parts and parts[-1] else ""
+                after = atoms[i + 1].text[:1] if i + 1 < len(atoms) and atoms[i + 1].kind == "text" else "x"
+                cjk_join = re.match(f"[{CJK_CLASS}]", before or "a") and re.match(f"[{CJK_CLASS}]", after or "a")
+                parts.append("" if cjk_join else " ")
+            else:
+                slot = atom.slot
+                prev = atoms[i - 1] if i else None
+                if prev is not None and prev.kind == "slot" and prev.end == atom.start \
+                        and slot.kind in PROTECTED and slots and slots[-1].kind in PROTECTED:
+                    # <kbd>Ctrl</kbd>: adjacent protected spans are one placeholder
+                    slots[-1] = Slot("protected", slots[-1].raw + slot.raw)
+                    continue
+                slots.append(slot)
+                parts.append(placeholder(len(slots)))
+                if slot.nodes is not None:
+                    slot.children, slot.separators = self.segments(slot.nodes,
+                                                                   f"{seg_id}.{len(slots)}")
+                    slot.nodes = None
+        masked = _join_parts(parts)
+        start, end = atoms[0].start, atoms[-1].end
+        line = self.region.line_of(start) + 1
+        return Segment(seg_id, self.file, line, self.raw[start:end], masked, slots, start, end,
+                       "".join(parts))
+
+
+def _join_parts(parts: list[str]) -> str:
+    """Join text and placeholders so a placeholder never touches a letter or digit
+    (ZX1ZX2 or ZX18 would be ambiguous)."""
+    out = ""
+    for part in parts:
+        if out and part and (re.search(r"ZX\d+$", out) and part[0].isascii() and part[0].isalnum()
+                             or out[-1].isascii() and out[-1].isalnum() and re.match(r"ZX\d", part)):
+            out += " "
+        out += part
+    return re.sub(r"[ \t]{2,}", " ", out).strip()
+
+
+def plan_document(doc: Document, glossary: Glossary, file: str) -> list[RegionPlan]:
+    """Every inline region of ``doc`` cut into segments."""
+    newline = "\r\n" if "\r\n" in doc.text else "\n"
+    plans: list[RegionPlan] = []
+    for leaf_index, leaf in enumerate(doc.leaves):
+        for region_index, region in enumerate(leaf.regions):
+            if region.error is not None or not has_cjk(region.raw):
+                plans.append(RegionPlan(leaf_index, region, [], [], False))
+                continue
+            builder = _Builder(glossary, file, region, newline)
+            segments, separators = builder.segments(region.nodes, f"{leaf_index + 1}.{region_index + 1}")
+            plans.append(RegionPlan(leaf_index, region, segments, separators, True))
+    return plans
+
+
+# ---------------------------------------------------------------- restoring
+
+
+def english_of_punctuation(text: str) -> str:
+    """Chinese punctuation → English, spaces tidied (for text no engine touched)."""
+    for zh, en in PUNCT_MAP.items():
+        text = text.replace(zh, en)
+    text = re.sub(r"[ \t]{2,}", " ", text)
+    text = re.sub(r" +([,.;:!?)\]])", r"\1", text)
+    text = re.sub(r"([(\[]) +", r"\1", text)
+    return text.strip()
+
+
+def slot_english(slot: Slot) -> str:
+    if slot.kind == "term":
+        return slot.term.en
+    if slot.children or slot.open:
+        inner = assemble(slot.children, slot.separators)
+        return slot.open + inner + slot.close
+    return slot.raw
+
+
+def assemble(segments: list[Segment], separators: list[str]) -> str:
+    out = []
+    for i, seg in enumerate(segments):
+        sep = separators[i] if i < len(separators) else " "
+        if i and not sep:
+            sep = " "
+        english = seg.english if seg.english is not None else seg.source
+        if (i == 0 or "\n" in sep) and english != seg.source:
+            english = escape_block_start(english)
+        out.append(sep + english)
+    return "".join(out)
+
+
+def placeholders_in(text: str) -> list[int]:
+    return [int(m.group(1)) for m in PLACEHOLDER_RE.finditer(text)]
+
+
+def check_hypothesis(segment: Segment, hypothesis: str, glossary: Glossary) -> str | None:
+    """None when the hypothesis keeps every placeholder exactly once and no forbid
+    rendering; else the reason it is rejected."""
+    found = placeholders_in(hypothesis)
+    expected = list(range(1, len(segment.slots) + 1))
+    if sorted(found) != expected:
+        missing = sorted(set(expected) - set(found))
+        extra = sorted(set(found) - set(expected))
+        dup = sorted({n for n in found if found.count(n) > 1})
+        reasons = []
+        if missing:
+            reasons.append("lost " + ", ".join(placeholder(n) for n in missing))
+        if dup:
+            reasons.append("duplicated " + ", ".join(placeholder(n) for n in dup))
+        if extra:
+            reasons.append("invented " + ", ".join(placeholder(n) for n in extra))
+        return "; ".join(reasons) or "placeholders changed"
+    forbidden = forbidden_in(hypothesis, glossary)
+    if forbidden:
+        return f"forbidden rendering {forbidden!r}"
+    return None
+
+
+def forbidden_in(text: str, glossary: Glossary) -> str | None:
+    text = PLACEHOLDER_RE.sub(" ", text)
+    for term in glossary.terms:
+        for phrase, pattern in term.forbid_patterns():
+            if pattern.search(text):
+                return phrase
+    return None
+
+
+_MD_INLINE = re.compile(r"([\\`*\[\]<>|])|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+_BLOCK_START = [
+    (re.compile(r"^(\s{0,3})(\d{1,9})([.)])(?=\s|$)"), r"\1\2\\\3"),
+    (re.compile(r"^(\s{0,3})([-+*])(?=\s|$)"), r"\1\\\2"),
+    (re.compile(r"^(\s{0,3})(#{1,6})(?=\s|$)"), r"\1\\\2"),
+    (re.compile(r"^(\s{0,3})>"), r"\1\\>"),
+    (re.compile(r"^(\s{0,3})([=-])(?=[=-]*\s*$)"), r"\1\\\2"),
+]
+
+
+def escape_markdown(text: str) -> str:
+    """Engine text must not turn into Markdown syntax (emphasis, links, code, cells)."""
+    return _MD_INLINE.sub(lambda m: "\\" + m.group(0), text)
+
+
+def escape_block_start(text: str) -> str:
+    """An English line must not start a list, heading, quote or setext underline that the
+    Chinese line did not (1。 → 1. would start a list)."""
+    for pattern, replacement in _BLOCK_START:
+        text = pattern.sub(replacement, text, count=1)
+    return text
+
+
+def restore(segment: Segment, hypothesis: str, *, escape: bool = True) -> str:
+    """Put each slot's English (terms) or exact source (protected spans) back. Engine text
+    is Markdown-escaped (``escape``); copied source text is not."""
+    values = [slot_english(slot) for slot in segment.slots]
+    if escape:
+        parts = re.split(f"({PLACEHOLDER_RE.pattern})", hypothesis)
+        pieces = []
+        i = 0
+        while i < len(parts):
+            pieces.append(escape_markdown(parts[i]))
+            if i + 1 < len(parts):
+                pieces.append(parts[i + 1])
+            i += 3          # text, whole placeholder, its number group
+        hypothesis = "".join(pieces)
+
+    def put(match: re.Match) -> str:
+        n = int(match.group(1))
+        return values[n - 1] if 1 <= n <= len(values) else match.group(0)
+
+    text = PLACEHOLDER_RE.sub(put, hypothesis)
+    if escape:
+        text = re.sub(r"[ \t]{2,}", " ", text)
+    text = text.strip()
+    if segment.slots and segment.slots[0].kind == "term" and hypothesis.lstrip().lower().startswith("zx1") \
+            and segment.masked.startswith(placeholder(1)) and text[:1].islower():
+        text = text[0].upper() + text[1:]
+    return text
+
+
+def split_pieces(segment: Segment) -> list[str]:
+    """The masked text cut at placeholders: text, ZX1, text, ZX2, …"""
+    return [p for p in re.split(r"(ZX\d+)", segment.masked) if p.strip()]
+
+
+def join_pieces(segment: Segment, pieces: list[str], translated: dict[str, str]) -> str:
+    """Join piece translations around the restored placeholders."""
+    out = []
+    for piece in pieces:
+        if re.fullmatch(r"ZX\d+", piece):
+            out.append(piece)
+        elif has_cjk(piece):
+            out.append(escape_markdown(translated.get(piece.strip(), piece)))
+        else:
+            out.append(english_of_punctuation(piece) if re.search("[，。！？；：、（）]", piece) else piece.strip())
+    text = " ".join(p.strip() for p in out if p.strip())
+    text = re.sub(r" +([,.;:!?)\]])", r"\1", text)
+    text = re.sub(r"([(\[]) +", r"\1", text)
+    return restore(segment, text, escape=False)

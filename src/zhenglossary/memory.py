@@ -1,0 +1,182 @@
+"""The translation memory: sqlite, WAL, numbered schema migrations.
+
+What it stores is every engine output, keyed by exactly what the engine was asked:
+
+    key = sha256(canonical JSON of {"v": 1, "engine": <engine id and model version>,
+                                    "text": <masked segment, whitespace-normalised>,
+                                    "n": <number of hypotheses asked for>})
+
+Changing any of those changes every affected key (and ``KEY_VERSION`` changes them all).
+Glossary terms are placeholders in the masked text, so the key depends on *which* words
+of a segment are terms, not on their English: editing a term's ``en`` or ``forbid``
+re-translates nothing (the English is restored after the engine), adding or removing a
+form re-translates only the segments whose masked text changes.
+
+Rows are committed after each engine batch, so a killed run keeps its finished batches
+and the next run resumes. WAL and a busy timeout make two concurrent runs safe. A
+database that sqlite cannot read is moved aside and rebuilt; the caller is told.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Iterable
+
+from .errors import MemoryStoreError
+
+KEY_VERSION = 1
+BUSY_TIMEOUT_MS = 60_000
+
+MIGRATIONS: list[str] = [
+    # 1: engine outputs
+    """
+    CREATE TABLE mt (
+        key      TEXT PRIMARY KEY,
+        engine   TEXT NOT NULL,
+        source   TEXT NOT NULL,
+        output   TEXT NOT NULL,      -- JSON: {"hypotheses": [...], "unrendered": [...]}
+        created  REAL NOT NULL
+    );
+    """,
+    # 2: approved (human-edited) block translations, by source block hash
+    """
+    CREATE TABLE approved (
+        source_hash  TEXT NOT NULL,
+        file         TEXT NOT NULL,
+        source       TEXT NOT NULL,
+        english      TEXT NOT NULL,
+        machine      TEXT NOT NULL,   -- the machine English it replaced
+        created      REAL NOT NULL,
+        PRIMARY KEY (source_hash, file)
+    );
+    """,
+]
+
+
+def memory_key(engine: str, text: str, n: int) -> str:
+    payload = json.dumps({"v": KEY_VERSION, "engine": engine, "text": " ".join(text.split()),
+                          "n": n}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+class Memory:
+    """A handle on one memory database. ``notices`` collects what the user must be told."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.notices: list[str] = []
+        self.conn = self._open()
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000,
+                               isolation_level=None, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        return conn
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            conn = self._connect()
+            self._migrate(conn)
+            conn.execute("SELECT count(*) FROM mt").fetchone()
+            return conn
+        except sqlite3.OperationalError as exc:
+            # locked, read-only, I/O errors: the file may be fine, never move it aside
+            raise MemoryStoreError(
+                f"cannot use the translation memory {self.path}: {exc}. If another zhen is "
+                "stuck, stop it; else set ZHEN_HOME to a writable directory or run with "
+                "--no-memory") from exc
+        except sqlite3.DatabaseError as exc:
+            aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
+            for suffix in ("", "-wal", "-shm"):
+                old = Path(str(self.path) + suffix)
+                if old.exists():
+                    old.rename(Path(str(aside) + suffix))
+            self.notices.append(f"the translation memory {self.path} was unreadable ({exc}); "
+                                f"moved it to {aside.name} and started a new one")
+            try:
+                conn = self._connect()
+                self._migrate(conn)
+                return conn
+            except sqlite3.DatabaseError as exc2:
+                raise MemoryStoreError(f"cannot create the translation memory {self.path}: "
+                                       f"{exc2}; run with --no-memory") from exc2
+        except OSError as exc:
+            raise MemoryStoreError(f"cannot open the translation memory {self.path}: "
+                                   f"{exc.strerror}; set ZHEN_HOME to a writable directory or "
+                                   "run with --no-memory") from exc
+
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection) -> None:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > len(MIGRATIONS):
+            raise MemoryStoreError(f"the translation memory has schema {version}, newer than "
+                                   "this zhen knows; upgrade zhen or set ZHEN_HOME elsewhere")
+        for number in range(version, len(MIGRATIONS)):
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if conn.execute("PRAGMA user_version").fetchone()[0] == number:
+                    for statement in MIGRATIONS[number].split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version = {number + 1}")
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    @property
+    def schema_version(self) -> int:
+        return self.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    def get_many(self, keys: Iterable[str]) -> dict[str, dict]:
+        keys = list(dict.fromkeys(keys))
+        out: dict[str, dict] = {}
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            for key, output in self.conn.execute(
+                    f"SELECT key, output FROM mt WHERE key IN ({marks})", chunk):
+                out[key] = json.loads(output)
+        return out
+
+    def put_many(self, rows: Iterable[tuple[str, str, str, dict]]) -> None:
+        """rows: (key, engine, source, output); one transaction."""
+        now = time.time()
+        data = [(k, e, s, json.dumps(o, ensure_ascii=False), now) for k, e, s, o in rows]
+        if not data:
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.executemany("INSERT OR REPLACE INTO mt VALUES (?, ?, ?, ?, ?)", data)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def count(self) -> int:
+        return self.conn.execute("SELECT count(*) FROM mt").fetchone()[0]
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class NoMemory:
+    """--no-memory: the same interface, remembering nothing."""
+
+    notices: list[str] = []
+
+    def get_many(self, keys):
+        return {}
+
+    def put_many(self, rows):
+        pass
+
+    def close(self):
+        pass

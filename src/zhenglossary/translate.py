@@ -1,0 +1,291 @@
+"""``zhen translate``: notes in, ``x.en.md`` and ``x.zh-en.md`` out. No printing here.
+
+One pass over all files: parse → segment and mask → look every engine input up in the
+translation memory → translate the misses of *all* files in large batches (the model
+loads only if something misses) → verify each segment's term lock, falling back to
+other hypotheses and then to piece-wise translation → render → write atomically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .document import parse_document
+from .engines.base import Engine, EngineOutput
+from .errors import ModelError, NoteReadError, OutputError, ZhenError
+from .fileio import write_atomic
+from .findings import Finding
+from .glossary import Glossary, load_glossary, resolve_glossary
+from .locking import (Segment, check_hypothesis, english_of_punctuation, forbidden_in,
+                      join_pieces, plan_document, restore, split_pieces)
+from .memory import Memory, NoMemory, memory_key
+from .notes import NoteFile, collect_notes, is_generated, read_note
+from .paths import state_dir
+from .render import leaf_texts, render_english, render_parallel
+from .textutil import has_cjk
+
+Progress = Callable[[str, int, int], None]        # (phase, done, total)
+
+GLOSS_WARNING = ("no Chinese→English model is installed, so this is a dictionary gloss "
+                 "(engine: gloss), not machine translation. For real MT run `zhen model install`, "
+                 "or `zhen model install --file translate-zh_en.argosmodel`.")
+
+
+@dataclass
+class TranslateOptions:
+    engine: str = "auto"                 # auto | argos | gloss
+    out_dir: Path | None = None
+    use_memory: bool = True
+    threads: int = 0
+    encoding: str | None = None
+    num_hypotheses: int = 4              # asked of engines whose placeholders may break
+    batch_size: int = 512                # segments per engine call (and per memory commit)
+
+
+@dataclass
+class FileResult:
+    source: str
+    english: str | None = None
+    parallel: str | None = None
+    segments: int = 0
+    error: str | None = None
+
+
+@dataclass
+class TranslateReport:
+    files: list[FileResult]
+    findings: list[Finding]
+    stats: dict
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        failed = any(f.error for f in self.files)
+        errors = any(f.severity == "error" for f in self.findings)
+        return 1 if failed or errors else 0
+
+    def to_json(self) -> dict:
+        return {"files": [vars(f) for f in self.files],
+                "findings": [f.to_json() for f in self.findings],
+                "summary": {**self.stats, "exit_code": self.exit_code},
+                "notices": self.notices}
+
+
+def make_engine(choice: str, glossary: Glossary, threads: int = 0) -> tuple[Engine, list[str]]:
+    from .engines import argos
+
+    notices: list[str] = []
+    if choice in ("auto", "argos"):
+        package = argos.find_zh_en()
+        if package is not None and package.usable:
+            return argos.ArgosEngine(package, threads=threads), notices
+        if choice == "argos":
+            if package is None:
+                raise ModelError("no Chinese→English argos model is installed. "
+                                 + argos.INSTALL_HINT + ".")
+            raise ModelError(f"the argos package {package.path} is broken: "
+                             + "; ".join(package.problems) + ". " + argos.INSTALL_HINT + ".")
+        if package is not None:
+            notices.append(f"the argos package {package.path} is broken ("
+                           + "; ".join(package.problems) + "); using the gloss engine")
+        notices.append(GLOSS_WARNING)
+    if choice in ("auto", "gloss"):
+        try:
+            from .engines.gloss import GlossEngine
+        except ImportError as exc:
+            raise ModelError(f"the gloss engine is unavailable ({exc}). "
+                             + argos.INSTALL_HINT + ".") from exc
+        return GlossEngine(glossary.form_map), notices
+    raise ZhenError(f"unknown engine {choice!r}; use auto, argos or gloss")
+
+
+def _output_paths(note: NoteFile, out_dir: Path | None) -> tuple[Path, Path]:
+    base = note.path.name[:-len(".md")]
+    folder = (out_dir / note.relative.parent) if out_dir is not None else note.path.parent
+    return folder / f"{base}.en.md", folder / f"{base}.zh-en.md"
+
+
+class _Runner:
+    """Engine calls through the memory, counting hits and misses."""
+
+    def __init__(self, engine: Engine, memory, batch_size: int, progress: Progress | None):
+        self.engine = engine
+        self.memory = memory
+        self.batch_size = batch_size
+        self.progress = progress
+        self.identity = engine.identity()
+        self.hits = 0
+        self.misses = 0
+        self.missed: set[str] = set()         # texts the engine translated in this run
+
+    def run(self, texts: list[str], n: int, phase: str) -> dict[str, EngineOutput]:
+        keys = {text: memory_key(self.identity, text, n) for text in dict.fromkeys(texts)}
+        cached = self.memory.get_many(keys.values())
+        out: dict[str, EngineOutput] = {}
+        for text, key in keys.items():
+            if key in cached:
+                out[text] = EngineOutput(cached[key]["hypotheses"], cached[key].get("unrendered", []))
+        self.hits += len(out)
+        misses = [t for t in keys if t not in out]
+        total = len(misses)
+        if self.progress and total:
+            self.progress(phase, 0, total)
+        for start in range(0, total, self.batch_size):
+            batch = misses[start:start + self.batch_size]
+            results = self.engine.translate(batch, num_hypotheses=n)
+            rows = []
+            for text, result in zip(batch, results):
+                out[text] = result
+                rows.append((keys[text], self.identity, text,
+                             {"hypotheses": result.hypotheses, "unrendered": result.unrendered}))
+            self.memory.put_many(rows)       # committed per batch: a killed run keeps these
+            self.misses += len(batch)
+            self.missed.update(batch)
+            if self.progress:
+                self.progress(phase, min(start + len(batch), total), total)
+        return out
+
+
+def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, n: int) -> list[Finding]:
+    """Translate, verify and restore every segment; fall back where the lock broke."""
+    findings: list[Finding] = []
+    to_translate = [s.masked for s in segments if s.needs_mt]
+    outputs = runner.run(to_translate, n, "translating") if to_translate else {}
+    need_pieces: list[tuple[Segment, list[str], list[str]]] = []
+    # children (inside emphasis and links) come after their parents in walk order:
+    # restore in reverse so a parent sees its children's English
+    for seg in reversed(segments):
+        if not seg.needs_mt:
+            template = seg.template or seg.masked
+            if has_cjk_punct(template):
+                template = english_of_punctuation(template)
+            seg.english = restore(seg, template, escape=False)
+            seg.status = "copied"
+            continue
+        output = outputs[seg.masked]
+        for problem in output.unrendered:
+            findings.append(Finding("unrendered", "warning",
+                                    f"the engine could not render {problem!r}; it is left out of "
+                                    "the English", seg.file, seg.line,
+                                    extra={"segment": seg.id, "source": seg.source}))
+        reasons = []
+        for k, hypothesis in enumerate(output.hypotheses):
+            reason = check_hypothesis(seg, hypothesis, glossary)
+            if reason is None:
+                seg.english = restore(seg, hypothesis)
+                seg.status = "ok" if k == 0 else "hypothesis"
+                break
+            reasons.append(reason)
+        else:
+            seg.problems = reasons
+            need_pieces.append((seg, split_pieces(seg), reasons))
+    if need_pieces:
+        pieces = [p.strip() for _, ps, _ in need_pieces for p in ps if has_cjk(p)]
+        piece_out = runner.run(pieces, 1, "re-translating pieces")
+        translated = {p: o.hypotheses[0] if o.hypotheses else "" for p, o in piece_out.items()}
+        for seg, ps, reasons in reversed(need_pieces):
+            joined = join_pieces(seg, ps, translated)
+            seg.english = joined
+            bad = forbidden_in(" ".join(translated.get(p.strip(), "") for p in ps), glossary)
+            if bad:
+                seg.status = "failed"
+                findings.append(Finding(
+                    "lock-failed", "error",
+                    f"segment {seg.id}: every hypothesis broke the term lock ({'; '.join(reasons)}) "
+                    f"and translating the pieces between terms still gives the forbidden {bad!r}; "
+                    "edit the English in the parallel file", seg.file, seg.line,
+                    extra={"segment": seg.id, "source": seg.source, "english": joined}))
+            else:
+                seg.status = "pieces"
+    return findings
+
+
+def has_cjk_punct(text: str) -> bool:
+    return any(ch in text for ch in "，。！？；：、（）【】《》「」『』")
+
+
+def translate_paths(paths: list[Path], glossary_option: Path | None,
+                    options: TranslateOptions | None = None,
+                    progress: Progress | None = None, engine: Engine | None = None) -> TranslateReport:
+    options = options or TranslateOptions()
+    glossary_path = resolve_glossary(glossary_option)
+    glossary = load_glossary(glossary_path, strict=True)
+    notes = collect_notes(paths)
+    notices: list[str] = []
+    if engine is None:
+        engine, notices = make_engine(options.engine, glossary, options.threads)
+    memory = Memory(state_dir(glossary_path.parent) / "memory.sqlite") if options.use_memory \
+        else NoMemory()
+    notices += memory.notices
+    try:
+        return _translate(notes, glossary, engine, memory, options, progress, notices)
+    finally:
+        memory.close()
+
+
+def _translate(notes, glossary, engine, memory, options, progress, notices) -> TranslateReport:
+    files: list[FileResult] = []
+    findings: list[Finding] = []
+    parsed = []
+    for note in notes:
+        result = FileResult(note.display)
+        files.append(result)
+        if is_generated(note.path):
+            result.error = f"{note.display} is a generated translation; translate its source note"
+            continue
+        try:
+            text = read_note(note.path, options.encoding)
+        except NoteReadError as exc:
+            result.error = str(exc)
+            continue
+        doc = parse_document(text)
+        plans = plan_document(doc, glossary, note.display)
+        for plan in plans:
+            if plan.region.error:
+                findings.append(Finding("unparsed", "warning",
+                                        f"could not locate this block's text ({plan.region.error}); "
+                                        "it is copied untranslated", note.display, plan.region.line + 1))
+        parsed.append((note, result, doc, plans))
+
+    segments = [s for _, _, _, plans in parsed for plan in plans for top in plan.segments
+                for s in top.walk()]
+    n = 1 if engine.reliable_placeholders else max(1, options.num_hypotheses)
+    runner = _Runner(engine, memory, options.batch_size, progress)
+    findings += lock_segments(segments, glossary, runner, n)
+
+    describe = engine.describe()
+    for note, result, doc, plans in parsed:
+        leaves = leaf_texts(doc, plans)
+        en_path, par_path = _output_paths(note, options.out_dir)
+        header = (f"<!-- zhen: English of {note.path.name}, engine: {describe}. Generated file: "
+                  f"edit {par_path.name} instead. -->")
+        result.segments = sum(1 for plan in plans for top in plan.segments for _ in top.walk())
+        try:
+            write_atomic(en_path, render_english(doc, leaves, header))
+            write_atomic(par_path, render_parallel(leaves, note.path.name, describe))
+        except OutputError as exc:
+            result.error = str(exc)
+            continue
+        result.english, result.parallel = str(en_path), str(par_path)
+
+    statuses = [s.status for s in segments]
+    fresh = sum(1 for s in segments if s.needs_mt and (
+        s.masked in runner.missed or any(p.strip() in runner.missed for p in split_pieces(s)
+                                         if s.status in ("pieces", "failed"))))
+    stats = {
+        "files": sum(1 for f in files if not f.error),
+        "failed_files": sum(1 for f in files if f.error),
+        "segments": len(segments),
+        "from_memory": sum(1 for s in segments if s.needs_mt) - fresh,
+        "translated": fresh,
+        "engine_calls": runner.misses,
+        "terms_locked": sum(1 for s in segments for slot in s.slots if slot.kind == "term"),
+        "lock_fallbacks": sum(st in ("hypothesis", "pieces") for st in statuses),
+        "lock_failures": statuses.count("failed"),
+        "copied": statuses.count("copied"),
+        "engine": describe,
+        "model": runner.identity,
+    }
+    return TranslateReport(files, findings, stats, notices)
