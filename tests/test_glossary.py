@@ -157,7 +157,8 @@ def test_find_glossary_upwards(tmp_path, monkeypatch):
     deep = tmp_path / "a" / "b"
     deep.mkdir(parents=True)
     monkeypatch.chdir(deep)
-    assert find_glossary() == tmp_path / "glossary.yaml"
+    assert find_glossary().resolve() == tmp_path / "glossary.yaml"
+    assert str(find_glossary()) == "../../glossary.yaml"
 
 
 def test_find_glossary_missing(tmp_path, monkeypatch):

@@ -171,7 +171,8 @@ def find_glossary(start: Path | None = None) -> Path:
     for folder in (here, *here.parents):
         candidate = folder / GLOSSARY_NAME
         if candidate.is_file():
-            return candidate
+            relative = Path(os.path.relpath(candidate))
+            return relative if len(str(relative)) < len(str(candidate)) else candidate
     raise GlossaryNotFound(
         f"No {GLOSSARY_NAME} found in {here} or any parent directory. "
         f"Pass one with --glossary FILE, or create {GLOSSARY_NAME} at your project root "

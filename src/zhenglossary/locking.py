@@ -80,7 +80,8 @@ class Segment:
     slots: list[Slot]            # slots[i] is placeholder i + 1
     start: int                   # offsets into the region's raw content
     end: int
-    template: str = ""           # masked text with the source's own spacing (for copying)
+    template: list = field(default_factory=list, repr=False)   # text pieces and slot numbers,
+                                 # with the source's own spacing (for copying without an engine)
     english: str | None = None
     status: str = "pending"      # copied | ok | hypothesis | pieces | failed
     problems: list[str] = field(default_factory=list)
@@ -259,15 +260,18 @@ class _Builder:
         if not atoms:
             return None
         parts: list[str] = []
+        template: list = []
         slots: list[Slot] = []
         for i, atom in enumerate(atoms):
             if atom.kind == "text":
                 parts.append(atom.text)
+                template.append(atom.text)
             elif atom.kind == "break":       # a hard-wrap inside the sentence
                 before = parts[-1][-1:] if parts and parts[-1] else ""
                 after = atoms[i + 1].text[:1] if i + 1 < len(atoms) and atoms[i + 1].kind == "text" else "x"
                 cjk_join = re.match(f"[{CJK_CLASS}]", before or "a") and re.match(f"[{CJK_CLASS}]", after or "a")
                 parts.append("" if cjk_join else " ")
+                template.append(parts[-1])
             else:
                 slot = atom.slot
                 prev = atoms[i - 1] if i else None
@@ -278,6 +282,7 @@ class _Builder:
                     continue
                 slots.append(slot)
                 parts.append(placeholder(len(slots)))
+                template.append(len(slots))
                 if slot.nodes is not None:
                     slot.children, slot.separators = self.segments(slot.nodes,
                                                                    f"{seg_id}.{len(slots)}")
@@ -286,7 +291,7 @@ class _Builder:
         start, end = atoms[0].start, atoms[-1].end
         line = self.region.line_of(start) + 1
         return Segment(seg_id, self.file, line, self.raw[start:end], masked, slots, start, end,
-                       "".join(parts))
+                       template)
 
 
 def _join_parts(parts: list[str]) -> str:
@@ -327,6 +332,25 @@ def english_of_punctuation(text: str) -> str:
     text = re.sub(r" +([,.;:!?)\]])", r"\1", text)
     text = re.sub(r"([(\[]) +", r"\1", text)
     return text.strip()
+
+
+def copy_english(segment: Segment) -> str:
+    """The segment without an engine: its own text (Chinese punctuation made English) with
+    each slot restored in place."""
+    out = []
+    for piece in segment.template:
+        if isinstance(piece, int):
+            out.append(slot_english(segment.slots[piece - 1]))
+        else:
+            out.append(piece)
+    text = "".join(out)
+    if any(ch in text for ch in PUNCT_MAP):
+        text = english_of_punctuation(text)
+    text = text.strip()
+    first = segment.template[0] if segment.template else None
+    if isinstance(first, int) and segment.slots[first - 1].kind == "term" and text[:1].islower():
+        text = text[0].upper() + text[1:]       # a term that starts the sentence
+    return text
 
 
 def slot_english(slot: Slot) -> str:

@@ -18,8 +18,8 @@ from .errors import ModelError, NoteReadError, OutputError, ZhenError
 from .fileio import write_atomic
 from .findings import Finding
 from .glossary import Glossary, load_glossary, resolve_glossary
-from .locking import (Segment, check_hypothesis, english_of_punctuation, forbidden_in,
-                      join_pieces, plan_document, restore, split_pieces)
+from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, join_pieces,
+                      plan_document, restore, split_pieces)
 from .memory import Memory, NoMemory, memory_key
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .paths import state_dir
@@ -41,7 +41,7 @@ class TranslateOptions:
     threads: int = 0
     encoding: str | None = None
     num_hypotheses: int = 4              # asked of engines whose placeholders may break
-    batch_size: int = 512                # segments per engine call (and per memory commit)
+    batch_size: int = 128                # segments per engine call (and per memory commit)
 
 
 @dataclass
@@ -128,7 +128,8 @@ class _Runner:
             if key in cached:
                 out[text] = EngineOutput(cached[key]["hypotheses"], cached[key].get("unrendered", []))
         self.hits += len(out)
-        misses = [t for t in keys if t not in out]
+        # similar lengths in one batch waste less padding; each batch is committed on its own
+        misses = sorted((t for t in keys if t not in out), key=len)
         total = len(misses)
         if self.progress and total:
             self.progress(phase, 0, total)
@@ -158,10 +159,7 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
     # restore in reverse so a parent sees its children's English
     for seg in reversed(segments):
         if not seg.needs_mt:
-            template = seg.template or seg.masked
-            if has_cjk_punct(template):
-                template = english_of_punctuation(template)
-            seg.english = restore(seg, template, escape=False)
+            seg.english = copy_english(seg)
             seg.status = "copied"
             continue
         output = outputs[seg.masked]
@@ -200,10 +198,6 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
             else:
                 seg.status = "pieces"
     return findings
-
-
-def has_cjk_punct(text: str) -> bool:
-    return any(ch in text for ch in "，。！？；：、（）【】《》「」『』")
 
 
 def translate_paths(paths: list[Path], glossary_option: Path | None,
@@ -262,9 +256,10 @@ def _translate(notes, glossary, engine, memory, options, progress, notices) -> T
         header = (f"<!-- zhen: English of {note.path.name}, engine: {describe}. Generated file: "
                   f"edit {par_path.name} instead. -->")
         result.segments = sum(1 for plan in plans for top in plan.segments for _ in top.walk())
+        empty = not doc.text.strip()          # an empty note gives empty outputs
         try:
-            write_atomic(en_path, render_english(doc, leaves, header))
-            write_atomic(par_path, render_parallel(leaves, note.path.name, describe))
+            write_atomic(en_path, "" if empty else render_english(doc, leaves, header))
+            write_atomic(par_path, "" if empty else render_parallel(leaves, note.path.name, describe))
         except OutputError as exc:
             result.error = str(exc)
             continue
