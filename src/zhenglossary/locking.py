@@ -324,29 +324,33 @@ def plan_document(doc: Document, glossary: Glossary, file: str) -> list[RegionPl
 # ---------------------------------------------------------------- restoring
 
 
-def english_of_punctuation(text: str) -> str:
+def english_of_punctuation(text: str, strip: bool = True) -> str:
     """Chinese punctuation → English, spaces tidied (for text no engine touched)."""
     for zh, en in PUNCT_MAP.items():
         text = text.replace(zh, en)
     text = re.sub(r"[ \t]{2,}", " ", text)
     text = re.sub(r" +([,.;:!?)\]])", r"\1", text)
     text = re.sub(r"([(\[]) +", r"\1", text)
-    return text.strip()
+    return text.strip() if strip else text
 
 
 def copy_english(segment: Segment) -> str:
     """The segment without an engine: its own text (Chinese punctuation made English) with
     each slot restored in place."""
+    convert = any(ch in p for p in segment.template if isinstance(p, str) for ch in PUNCT_MAP)
     out = []
     for piece in segment.template:
         if isinstance(piece, int):
             out.append(slot_english(segment.slots[piece - 1]))
+        elif convert:
+            # only the segment's own text changes; restored spans keep their bytes
+            converted = english_of_punctuation(piece, strip=False)
+            if out and out[-1].endswith(" ") and converted.startswith(" "):
+                converted = converted[1:]
+            out.append(converted)
         else:
             out.append(piece)
-    text = "".join(out)
-    if any(ch in text for ch in PUNCT_MAP):
-        text = english_of_punctuation(text)
-    text = text.strip()
+    text = "".join(out).strip()
     first = segment.template[0] if segment.template else None
     if isinstance(first, int) and segment.slots[first - 1].kind == "term" and text[:1].islower():
         text = text[0].upper() + text[1:]       # a term that starts the sentence
@@ -453,10 +457,9 @@ def restore(segment: Segment, hypothesis: str, *, escape: bool = True) -> str:
         n = int(match.group(1))
         return values[n - 1] if 1 <= n <= len(values) else match.group(0)
 
-    text = PLACEHOLDER_RE.sub(put, hypothesis)
     if escape:
-        text = re.sub(r"[ \t]{2,}", " ", text)
-    text = text.strip()
+        hypothesis = re.sub(r"[ \t]{2,}", " ", hypothesis)     # engine text only
+    text = PLACEHOLDER_RE.sub(put, hypothesis).strip()
     if segment.slots and segment.slots[0].kind == "term" and hypothesis.lstrip().lower().startswith("zx1") \
             and segment.masked.startswith(placeholder(1)) and text[:1].islower():
         text = text[0].upper() + text[1:]
