@@ -160,6 +160,27 @@ class Memory:
             self.conn.execute("ROLLBACK")
             raise
 
+    def approve(self, file: str, source_hash: str, source: str, english: str,
+                machine: str = "") -> None:
+        """Keep a person's English for a source block of one file."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("INSERT OR REPLACE INTO approved VALUES (?, ?, ?, ?, ?, ?)",
+                              (source_hash, file, source, english, machine, time.time()))
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+
+    def unapprove(self, file: str, source_hash: str) -> None:
+        self.conn.execute("DELETE FROM approved WHERE file = ? AND source_hash = ?",
+                          (file, source_hash))
+
+    def approved(self, file: str) -> dict[str, str]:
+        """source block hash → approved English, for one file."""
+        return dict(self.conn.execute(
+            "SELECT source_hash, english FROM approved WHERE file = ?", (file,)))
+
     def count(self) -> int:
         return self.conn.execute("SELECT count(*) FROM mt").fetchone()[0]
 
@@ -177,6 +198,15 @@ class NoMemory:
 
     def put_many(self, rows):
         pass
+
+    def approve(self, *args, **kwargs):
+        pass
+
+    def unapprove(self, *args, **kwargs):
+        pass
+
+    def approved(self, file):
+        return {}
 
     def close(self):
         pass

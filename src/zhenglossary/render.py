@@ -64,12 +64,13 @@ class LeafText:
     source: str              # the leaf's source lines
     english: str             # the same lines in English
     translated: bool         # False: nothing to translate, english == source
+    status: str = "machine"  # machine | approved | stale (a person's English is kept)
 
 
 def leaf_texts(doc: Document, plans: list[RegionPlan],
-               overrides: dict[int, str] | None = None) -> list[LeafText]:
-    """Source and English of each leaf. ``overrides`` maps a leaf index to English a
-    person approved (kept instead of the machine English)."""
+               overrides: dict[int, tuple[str, str]] | None = None) -> list[LeafText]:
+    """Source and English of each leaf. ``overrides`` maps a leaf index to (English a
+    person approved, status), kept instead of the machine English."""
     replacements = region_replacements(plans)
     translated_leaves = {p.leaf for p in plans if p.translatable and p.segments}
     out = []
@@ -83,10 +84,11 @@ def leaf_texts(doc: Document, plans: list[RegionPlan],
                 mine.append(replacements[r])
             r += 1
         english = apply(source, mine, start)
+        status = "machine"
         if overrides and i in overrides:
-            english = overrides[i]
+            english, status = overrides[i]
         out.append(LeafText(i + 1, leaf.kind, leaf.start_line + 1, leaf.end_line, source, english,
-                            i in translated_leaves))
+                            i in translated_leaves or status != "machine", status))
     return out
 
 
@@ -101,6 +103,18 @@ def render_english(doc: Document, leaves: list[LeafText], header: str) -> str:
     body = "".join(parts)
     newline = "\r\n" if "\r\n" in doc.text else "\n"
     return header + newline + body if header else body
+
+
+def reindent(block: str, like: str) -> str:
+    """Put a block of the parallel file (dedented, no trailing newline) back in place of
+    ``like`` (the leaf's source lines): same indentation, line endings and trailing
+    newlines."""
+    _, n = _dedent(like.replace("\r\n", "\n"))
+    newline = "\r\n" if "\r\n" in like else "\n"
+    body = like.rstrip("\r\n")
+    trailing = like[len(body):]
+    lines = [(" " * n + line) if line.strip() else line for line in block.split("\n")]
+    return newline.join(lines) + trailing
 
 
 def _dedent(text: str) -> tuple[str, int]:
@@ -128,8 +142,9 @@ def render_parallel(leaves: list[LeafText], source_name: str, engine: str) -> st
             out += [f"<!-- zhen:same {leaf.index} {lines} sha={short_hash(leaf.source)} -->", source, ""]
             continue
         english = _block_text(leaf.english)
+        status = "" if leaf.status == "machine" else f" status={leaf.status}"
         out += [f"<!-- zhen:src {leaf.index} {lines} sha={short_hash(leaf.source)} -->", source,
-                f"<!-- zhen:en {leaf.index} sha={short_hash(english)} -->", english, ""]
+                f"<!-- zhen:en {leaf.index} sha={short_hash(english)}{status} -->", english, ""]
     return "\n".join(out)
 
 
@@ -145,6 +160,7 @@ class ParallelBlock:
     english: str
     english_sha: str         # the hash zhen wrote; differs from short_hash(english) after an edit
     same: bool
+    status: str = ""         # "" (machine), approved or stale, as zhen wrote it
 
     @property
     def edited(self) -> bool:
@@ -176,7 +192,7 @@ def read_parallel(text: str) -> list[ParallelBlock]:
             en_fields = dict(re.findall(r"(\w+)=(\S+)", en_attrs))
             blocks.append(ParallelBlock(index, lines, fields.get("sha", ""), text_body,
                                         "\n".join(en_body).strip("\n"), en_fields.get("sha", ""),
-                                        False))
+                                        False, en_fields.get("status", "")))
             i += 1
         i += 1
     return blocks

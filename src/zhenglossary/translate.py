@@ -23,7 +23,8 @@ from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, joi
 from .memory import Memory, NoMemory, memory_key
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .paths import state_dir
-from .render import leaf_texts, render_english, render_parallel
+from .render import (leaf_texts, read_parallel, reindent, render_english, render_parallel,
+                     short_hash)
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
@@ -99,6 +100,71 @@ def make_engine(choice: str, glossary: Glossary, threads: int = 0) -> tuple[Engi
                              + argos.INSTALL_HINT + ".") from exc
         return GlossEngine(glossary.form_map), notices
     raise ZhenError(f"unknown engine {choice!r}; use auto, argos or gloss")
+
+
+def kept_edits(doc, par_path: Path, memory, file_key: str, display: str,
+               notices: list[str]) -> tuple[dict[int, tuple[str, str]], list[Finding]]:
+    """English a person wrote in the parallel file, to keep instead of the machine's.
+
+    An edited English block (its text no longer matches the hash zhen wrote) is approved:
+    stored in the memory under its source block's hash and used from then on. Emptying an
+    edited block gives the machine translation back. When a source block with approved
+    English changes, the English is kept and marked ``stale`` until a person edits it.
+    """
+    import difflib
+
+    old = []
+    if par_path.is_file():
+        try:
+            old = [b for b in read_parallel(par_path.read_text("utf-8")) if not b.same]
+        except (OSError, UnicodeDecodeError) as exc:
+            notices.append(f"{par_path}: cannot read it ({exc}); edits in it are not kept")
+    approved = memory.approved(file_key)
+    stale: dict[str, str] = {}
+    for block in old:
+        if block.edited:
+            if block.english.strip():
+                memory.approve(file_key, block.source_sha, block.source, block.english)
+                approved[block.source_sha] = block.english
+            else:
+                memory.unapprove(file_key, block.source_sha)
+                approved.pop(block.source_sha, None)
+        elif block.status == "approved":
+            approved.setdefault(block.source_sha, block.english)
+        elif block.status == "stale":
+            stale[block.source_sha] = block.english
+    leaves = []
+    for leaf in doc.leaves:
+        start, end = doc.span(leaf.start_line, leaf.end_line)
+        leaves.append(doc.text[start:end])
+    hashes = [short_hash(text) for text in leaves]
+    overrides: dict[int, tuple[str, str]] = {}
+    findings: list[Finding] = []
+    for i, digest in enumerate(hashes):
+        if digest in approved:
+            overrides[i] = (reindent(approved[digest], leaves[i]), "approved")
+        elif digest in stale:
+            overrides[i] = (reindent(stale[digest], leaves[i]), "stale")
+    # a changed source block whose English a person wrote: pair old and new blocks
+    matcher = difflib.SequenceMatcher(None, [b.source_sha for b in old], hashes, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "replace":
+            continue
+        for k in range(min(i2 - i1, j2 - j1)):
+            block, j = old[i1 + k], j1 + k
+            human = block.source_sha in approved or block.status in ("approved", "stale")
+            if j not in overrides and human and block.english.strip():
+                overrides[j] = (reindent(block.english, leaves[j]), "stale")
+    for i, (_, status) in sorted(overrides.items()):
+        if status == "stale":
+            leaf = doc.leaves[i]
+            findings.append(Finding(
+                "stale", "warning",
+                f"block {i + 1}: its source changed after its English was edited by hand; the "
+                f"edited English is kept — review it in {par_path.name} (edit it to approve it, "
+                "or empty it for a new machine translation)", display, leaf.start_line + 1,
+                extra={"segment": f"b{i + 1}", "source": leaves[i].strip()}))
+    return overrides, findings
 
 
 def _output_paths(note: NoteFile, out_dir: Path | None) -> tuple[Path, Path]:
@@ -214,12 +280,21 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
         else NoMemory()
     notices += memory.notices
     try:
-        return _translate(notes, glossary, engine, memory, options, progress, notices)
+        return _translate(notes, glossary, engine, memory, options, progress, notices,
+                          glossary_path.parent)
     finally:
         memory.close()
 
 
-def _translate(notes, glossary, engine, memory, options, progress, notices) -> TranslateReport:
+def _file_key(note: NoteFile, root: Path) -> str:
+    """How the memory names a note: its path from the project root."""
+    import os
+
+    return os.path.relpath(note.path.resolve(), root.resolve())
+
+
+def _translate(notes, glossary, engine, memory, options, progress, notices,
+               root: Path) -> TranslateReport:
     files: list[FileResult] = []
     findings: list[Finding] = []
     parsed = []
@@ -250,9 +325,15 @@ def _translate(notes, glossary, engine, memory, options, progress, notices) -> T
     findings += lock_segments(segments, glossary, runner, n)
 
     describe = engine.describe()
+    kept = stale = 0
     for note, result, doc, plans in parsed:
-        leaves = leaf_texts(doc, plans)
         en_path, par_path = _output_paths(note, options.out_dir)
+        overrides, edit_findings = kept_edits(doc, par_path, memory, _file_key(note, root),
+                                              note.display, notices)
+        findings += edit_findings
+        kept += sum(1 for _, st in overrides.values() if st == "approved")
+        stale += sum(1 for _, st in overrides.values() if st == "stale")
+        leaves = leaf_texts(doc, plans, overrides)
         header = (f"<!-- zhen: English of {note.path.name}, engine: {describe}. Generated file: "
                   f"edit {par_path.name} instead. -->")
         result.segments = sum(1 for plan in plans for top in plan.segments for _ in top.walk())
@@ -280,6 +361,8 @@ def _translate(notes, glossary, engine, memory, options, progress, notices) -> T
         "lock_fallbacks": sum(st in ("hypothesis", "pieces") for st in statuses),
         "lock_failures": statuses.count("failed"),
         "copied": statuses.count("copied"),
+        "kept_edits": kept,
+        "stale_edits": stale,
         "engine": describe,
         "model": runner.identity,
     }

@@ -1,0 +1,102 @@
+"""Human edits in x.zh-en.md survive `zhen translate`, flow into x.en.md, and are flagged
+stale when their source changes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from conftest import GLOSSARY, write
+from zhenglossary.cli import app
+from zhenglossary.render import read_parallel
+
+NOTE = """# 混合精度推理
+
+第一段：我们使用混合精度训练模型。
+
+- 第二段在列表里：数据并行。
+  - 嵌套的第三段：张量核心。
+
+第四段：吞吐提升了 2.7 倍。
+"""
+
+
+@pytest.fixture
+def proj(tmp_path, monkeypatch):
+    root = tmp_path / "proj"
+    write(root / "notes" / "a.md", NOTE)
+    write(root / "notes" / "b.md", "# 另一个文件\n\n第一段：我们使用混合精度训练模型。\n")
+    shutil.copy(GLOSSARY, root / "glossary.yaml")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
+    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))   # gloss engine
+    return root
+
+
+def translate(runner):
+    result = runner.invoke(app, ["translate", "notes/", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def edit_block(path, contains: str, new_english: str) -> None:
+    text = path.read_text("utf-8")
+    [block] = [b for b in read_parallel(text) if not b.same and contains in b.source]
+    path.write_text(text.replace(block.english, new_english, 1), "utf-8")
+
+
+def test_an_edit_survives_and_changes_nothing_else(runner, proj):
+    translate(runner)
+    a_en, b_en = proj / "notes" / "a.en.md", proj / "notes" / "b.en.md"
+    before_a, before_b = a_en.read_text("utf-8"), b_en.read_text("utf-8")
+    edit_block(proj / "notes" / "a.zh-en.md", "嵌套的第三段", "- Nested third paragraph: a Tensor Core.")
+    data = translate(runner)
+    assert data["summary"]["kept_edits"] == 1 and data["summary"]["translated"] == 0
+    after_a = a_en.read_text("utf-8")
+    assert "  - Nested third paragraph: a Tensor Core.\n" in after_a        # re-indented
+    changed = [(x, y) for x, y in zip(before_a.splitlines(), after_a.splitlines()) if x != y]
+    assert len(changed) == 1                                             # nothing else
+    assert b_en.read_text("utf-8") == before_b     # the same sentence in b.md is untouched
+    [block] = [b for b in read_parallel((proj / "notes" / "a.zh-en.md").read_text("utf-8"))
+               if "嵌套的第三段" in b.source]
+    assert block.status == "approved" and not block.edited
+    # kept on later runs, and from the memory even when the parallel file is gone
+    translate(runner)
+    (proj / "notes" / "a.zh-en.md").unlink()
+    data = translate(runner)
+    assert data["summary"]["kept_edits"] == 1
+    assert "Nested third paragraph: a Tensor Core." in a_en.read_text("utf-8")
+
+
+def test_edit_goes_stale_when_its_source_changes(runner, proj):
+    translate(runner)
+    edit_block(proj / "notes" / "a.zh-en.md", "第四段", "Fourth: throughput went up 2.7×.")
+    translate(runner)
+    note = proj / "notes" / "a.md"
+    note.write_text(note.read_text("utf-8").replace("提升了 2.7 倍", "提升了 3.1 倍"), "utf-8")
+    data = translate(runner)
+    assert data["summary"]["stale_edits"] == 1
+    [finding] = [f for f in data["findings"] if f["check"] == "stale"]
+    assert finding["file"] == "notes/a.md" and finding["line"] == 8
+    assert "edit it to approve it" in finding["message"]
+    assert "Fourth: throughput went up 2.7×." in (proj / "notes" / "a.en.md").read_text("utf-8")
+    # still stale next time; approving it (editing again) clears it
+    data = translate(runner)
+    assert data["summary"]["stale_edits"] == 1
+    edit_block(proj / "notes" / "a.zh-en.md", "第四段", "Fourth: throughput went up 3.1×.")
+    data = translate(runner)
+    assert data["summary"]["stale_edits"] == 0 and data["summary"]["kept_edits"] == 1
+    assert "3.1×." in (proj / "notes" / "a.en.md").read_text("utf-8")
+
+
+def test_emptying_an_edit_brings_machine_english_back(runner, proj):
+    translate(runner)
+    machine = (proj / "notes" / "a.en.md").read_text("utf-8")
+    edit_block(proj / "notes" / "a.zh-en.md", "第一段", "My own words.")
+    translate(runner)
+    edit_block(proj / "notes" / "a.zh-en.md", "第一段", "")
+    data = translate(runner)
+    assert data["summary"]["kept_edits"] == 0
+    assert (proj / "notes" / "a.en.md").read_text("utf-8") == machine
