@@ -10,6 +10,7 @@ from .errors import NoteReadError, PathNotFound
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import collect_notes, read_note
+from .pairs import pairs_for, parallel_path
 from .prose import prose_view
 
 declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
@@ -68,21 +69,45 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     if not paths:
         paths = default_note_paths(glossary_path)
     notes, findings = load_notes(paths)
-    translations = {}
+    translations, pairs, untranslated = {}, [], {}
     for note in notes:
+        parallel = parallel_path(note.path)
         en = translation_path(note.path)
-        if en.is_file():
-            try:
+        try:
+            if parallel.is_file():
+                note_pairs = pairs_for(note.path, note.display, note.text, parallel,
+                                       read_note(parallel), glossary)
+                pairs.append(note_pairs)
+                untranslated[note.display] = _untranslated_lines(note.text, note_pairs)
+            elif en.is_file():
                 translations[note.display] = (str(en), read_note(en))
-            except NoteReadError as exc:
-                findings.append(Finding("note-unreadable", "error", exc.detail, str(en)))
-    ctx = CheckContext(glossary, notes, translations)
+        except NoteReadError as exc:
+            findings.append(Finding("note-unreadable", "error", exc.detail, exc.path))
+    ctx = CheckContext(glossary, notes, translations, pairs=pairs,
+                       untranslated_blocks=untranslated)
     findings += [f for f in glossary.findings if only is None or f.check in only]
     findings += run_checks(ctx, only)
     from .checks.notes import usage_counts
 
     return CheckReport(glossary, notes, sort_findings(findings), usage_counts(ctx),
-                       len(translations))
+                       len(translations) + len(pairs))
+
+
+def _untranslated_lines(text: str, note_pairs) -> list[int]:
+    """Lines of the note's Chinese blocks that its parallel file does not hold."""
+    from .document import parse_document
+    from .render import short_hash
+    from .textutil import has_cjk
+
+    known = {p.source_sha for p in note_pairs.pairs}
+    doc = parse_document(text)
+    out = []
+    for leaf in doc.leaves:
+        start, end = doc.span(leaf.start_line, leaf.end_line)
+        block = text[start:end]
+        if short_hash(block) not in known and leaf.kind != "code" and has_cjk(prose_view(block)):
+            out.append(leaf.start_line + 1)
+    return out
 
 
 def suggest_project(paths: list[Path] | None, glossary_option: Path | None,

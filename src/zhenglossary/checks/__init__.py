@@ -53,8 +53,11 @@ class CheckContext:
     glossary: Glossary
     notes: list[NoteText]
     translations: dict[str, tuple[str, str]] = field(default_factory=dict)
-    # note display → (translation display path, translation text)
+    # note display → (x.en.md display path, its text), for notes without a parallel file
     usage: dict[str, dict[str, int]] = field(default_factory=dict)
+    pairs: list = field(default_factory=list)          # pairs.NotePairs per translated note
+    untranslated_blocks: dict[str, list[int]] = field(default_factory=dict)
+    # note display → lines of Chinese blocks the parallel file does not have yet
 
 
 declare("yaml-syntax", "error", "glossary", "The glossary is valid YAML without anchors or aliases")

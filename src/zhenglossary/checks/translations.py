@@ -1,20 +1,75 @@
-"""Checks over existing translations (``x.en.md`` beside ``x.md``)."""
+"""Checks over translations, pair by pair, across all notes.
+
+Pairs come from the parallel files ``x.zh-en.md`` (see pairs.py). For a note with only an
+``x.en.md`` (no parallel file), ``term-forbidden`` still scans that file. Every finding
+names the note and source line, the block (``segment``), and carries both texts in full
+in JSON; the message shows them truncated.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from ..findings import Finding
-from ..prose import prose_view
-from ..textutil import LineIndex
+from ..locking import _LATIN_RE, _HAS_LETTER
+from ..pairs import Pair
+from ..prose import INLINE_CODE_RE, find_urls, prose_view
+from ..textutil import CJK_CLASS, CJK_RE, LineIndex
 from . import CheckContext, check
+
+SNIPPET = 40
+
+
+def _short(text: str, n: int = SNIPPET) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
+def _finding(check_id: str, severity: str, message: str, pair: Pair, **extra) -> Finding:
+    data = {"segment": pair.id, "source": pair.source, "english": pair.english,
+            "parallel": f"{pair.parallel}:{pair.en_line}", "status": pair.status}
+    data.update(extra)
+    return Finding(check_id, severity, message, pair.note, pair.line, None, data)
+
+
+def _translated(ctx: CheckContext) -> Iterable[Pair]:
+    for note in ctx.pairs:
+        for pair in note.pairs:
+            if pair.status != "same":
+                yield pair
+
+
+@check("term-missing", "error", "translations")
+def term_missing(ctx: CheckContext) -> Iterable[Finding]:
+    """A glossary term in the source, its `en` absent from the English."""
+    for pair in _translated(ctx):
+        english = pair.english.lower()
+        missing = []
+        for match in pair.terms:
+            if match.term.en.lower() not in english and match.term not in missing:
+                missing.append(match.term)
+        for term in missing:
+            yield _finding("term-missing", "error",
+                           f"{term.zh} must be rendered {term.en!r}, which the English "
+                           f"{_short(pair.english)!r} lacks", pair, zh=term.zh, en=term.en)
 
 
 @check("term-forbidden", "error", "translations")
 def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
-    """A `forbid` rendering appears in a translation."""
+    """A `forbid` rendering appears in the English."""
     patterns = [(term, phrase, pattern) for term in ctx.glossary.terms
                 for phrase, pattern in term.forbid_patterns()]
+    for pair in _translated(ctx):
+        english = prose_view(pair.english)
+        for term, phrase, pattern in patterns:
+            match = pattern.search(english)
+            if match and not pattern.search(pair.source):
+                yield _finding("term-forbidden", "error",
+                               f"{match.group(0)!r} is forbidden for {term.zh}; write {term.en!r} "
+                               f"(glossary line {term.line})", pair, zh=term.zh, en=term.en,
+                               forbidden=phrase)
+    # notes translated without a parallel file: scan x.en.md itself
     for display, text in ctx.translations.values():
         prose = prose_view(text)
         index = LineIndex(text)
@@ -26,3 +81,138 @@ def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
                               f"{term.en!r} (glossary line {term.line})",
                               display, line, column,
                               {"zh": term.zh, "en": term.en, "forbidden": phrase})
+
+
+@check("untranslated", "error", "translations")
+def untranslated(ctx: CheckContext) -> Iterable[Finding]:
+    """Chinese left in the English outside code."""
+    for pair in _translated(ctx):
+        left = re.findall(f"[{CJK_CLASS}]+", prose_view(pair.english))
+        if left:
+            yield _finding("untranslated", "error",
+                           f"Chinese left in the English: {_short('、'.join(left), 30)}", pair,
+                           chinese=left)
+
+
+_NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*%?(?![\d万亿千百])")
+
+
+def protected_items(source: str) -> list[str]:
+    """Numbers, URLs, inline code and Latin-script runs of a source block's prose."""
+    items: list[str] = []
+    items += [m.group(0) for m in INLINE_CODE_RE.finditer(source)]
+    prose = prose_view(source)
+    items += [source[s:e] for s, e in find_urls(source)]
+    for match in _LATIN_RE.finditer(prose):
+        if _HAS_LETTER.search(match.group(0)):
+            items.append(match.group(0).strip())
+    latin = " ".join(items)
+    for match in _NUMBER_RE.finditer(prose):
+        # a number inside a Latin run (A100, 64K2) is already covered
+        if match.group(0) not in latin:
+            items.append(match.group(0))
+    return items
+
+
+@check("protected-changed", "warning", "translations")
+def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
+    """A number, URL, inline code span or Latin-script run of the source is missing or
+    altered in the English."""
+    for pair in _translated(ctx):
+        missing = [item for item in protected_items(pair.source) if item not in pair.english]
+        if missing:
+            shown = ", ".join(repr(m) for m in missing[:4]) + (" …" if len(missing) > 4 else "")
+            yield _finding("protected-changed", "warning",
+                           f"the English lacks {shown} from the source", pair, missing=missing)
+
+
+_ZH_END = re.compile(r"(?<=[。！？；!?])")
+_EN_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])")
+_PUNCT_NORM = str.maketrans("，。！？；：（）“”‘’、", ",.!?;:()\"\"''，")
+
+
+def _norm_zh(text: str) -> str:
+    return re.sub(r"\s+", "", text.translate(_PUNCT_NORM)).strip(".,;:!?").lower()
+
+
+def _norm_en(text: str) -> str:
+    return " ".join(text.split()).strip(" .,;:!?").lower()
+
+
+def _sentences(pair: Pair) -> list[tuple[str, str, str]]:
+    """(source sentence, English sentence, id), aligned when the counts agree, else the
+    whole block as one."""
+    zh = [s for s in _ZH_END.split(pair.source.replace("\n", "")) if s.strip()]
+    en = [s for s in _EN_END.split(pair.english.replace("\n", " ")) if s.strip()]
+    if len(zh) == len(en) and len(zh) > 1:
+        return [(z, e, f"{pair.id}.s{i + 1}") for i, (z, e) in enumerate(zip(zh, en))]
+    return [(pair.source, pair.english, pair.id)]
+
+
+@check("inconsistent", "warning", "translations")
+def inconsistent(ctx: CheckContext) -> Iterable[Finding]:
+    """The same source translated differently in different places (and, as info, one
+    English for different sources)."""
+    by_source: dict[str, list[tuple[Pair, str, str, str]]] = {}
+    by_english: dict[str, list[tuple[Pair, str, str, str]]] = {}
+    for pair in _translated(ctx):
+        for zh, en, seg_id in _sentences(pair):
+            key = _norm_zh(zh)
+            if len(key) < 4 or not CJK_RE.search(key):
+                continue
+            item = (pair, zh, en, seg_id)
+            by_source.setdefault(key, []).append(item)
+            by_english.setdefault(_norm_en(en), []).append(item)
+    for items in by_source.values():
+        renderings: dict[str, list] = {}
+        for item in items:
+            renderings.setdefault(_norm_en(item[2]), []).append(item)
+        if len(renderings) < 2:
+            continue
+        places = [f"{p.note}:{p.line} ({seg}) {_short(en, 30)!r}" for group in renderings.values()
+                  for p, _, en, seg in group]
+        pair, zh, en, seg_id = items[0]
+        yield _finding("inconsistent", "warning",
+                       f"{_short(zh, 24)!r} is translated {len(renderings)} ways: "
+                       + "; ".join(places), pair, segment=seg_id, places=places,
+                       renderings=[group[0][2] for group in renderings.values()])
+    for english, items in by_english.items():
+        sources = {_norm_zh(zh) for _, zh, _, _ in items}
+        if len(sources) < 2 or len(english) < 12:
+            continue
+        places = [f"{p.note}:{p.line} ({seg}) {_short(zh, 20)!r}" for p, zh, _, seg in items]
+        pair, zh, en, seg_id = items[0]
+        yield Finding("inconsistent", "info",
+                      f"one English {_short(en, 30)!r} for {len(sources)} different sources: "
+                      + "; ".join(places), pair.note, pair.line, None,
+                      {"segment": seg_id, "source": zh, "english": en, "places": places})
+
+
+@check("stale", "warning", "translations")
+def stale(ctx: CheckContext) -> Iterable[Finding]:
+    """The source changed after its translation was made."""
+    for note in ctx.pairs:
+        outdated = [p for p in note.pairs if not p.current]
+        for pair in outdated:
+            yield _finding("stale", "warning",
+                           f"the source changed after this translation was made; run "
+                           f"`zhen translate {note.note}`", pair)
+        for pair in note.pairs:
+            if pair.status == "stale" and pair.current:
+                yield _finding("stale", "warning",
+                               "this English was edited by hand before its source changed; "
+                               f"review it in {pair.parallel} (edit it to approve it)", pair)
+        for line in ctx.untranslated_blocks.get(note.note, []):
+            yield Finding("stale", "warning",
+                          f"this block has no translation yet; run `zhen translate {note.note}`",
+                          note.note, line)
+
+
+@check("edited", "info", "translations")
+def edited(ctx: CheckContext) -> Iterable[Finding]:
+    """A translation edited by a person."""
+    for pair in _translated(ctx):
+        if pair.status in ("edited", "approved"):
+            state = "kept by zhen translate" if pair.status == "approved" else \
+                "not yet taken in: run zhen translate"
+            yield _finding("edited", "info", f"English edited by a person ({state})", pair)

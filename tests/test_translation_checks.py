@@ -1,0 +1,121 @@
+"""Translation checks in `zhen glossary check`, read pair by pair from the parallel files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from conftest import GLOSSARY, write
+from zhenglossary.cli import app
+from zhenglossary.render import read_parallel
+
+A = """# 混合精度推理
+
+第一段：我们使用混合精度训练模型。
+
+第二段：数据并行。
+
+第三段：张量核心提升了 2.7 倍，见 `max_batch_size`。
+"""
+B = "# 另一个文件\n\n第一段：我们使用混合精度训练模型。\n"
+
+
+@pytest.fixture
+def translated(runner, tmp_path, monkeypatch):
+    root = tmp_path / "proj"
+    write(root / "notes" / "a.md", A)
+    write(root / "notes" / "b.md", B)
+    shutil.copy(GLOSSARY, root / "glossary.yaml")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
+    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
+    result = runner.invoke(app, ["translate", "notes/"])
+    assert result.exit_code == 0, result.output
+    return root
+
+
+def check(runner, *args):
+    result = runner.invoke(app, ["glossary", "check", "--format", "json", *args])
+    return result.exit_code, json.loads(result.stdout)
+
+
+def edit(path, contains, change):
+    text = path.read_text("utf-8")
+    [block] = [b for b in read_parallel(text) if not b.same and contains in b.source]
+    path.write_text(text.replace(block.english, change(block.english), 1), "utf-8")
+
+
+def of(data, check_id, severity=None):
+    return [f for f in data["findings"] if f["check"] == check_id
+            and (severity is None or f["severity"] == severity)]
+
+
+def test_fresh_translation_checks_clean(runner, translated):
+    code, data = check(runner)
+    assert code == 0
+    assert data["summary"]["error"] == 0 and data["summary"]["warning"] == 0
+    assert data["summary"]["translations"] == 2
+
+
+def test_each_planted_problem_is_one_finding_naming_the_place(runner, translated):
+    a, b = translated / "notes" / "a.zh-en.md", translated / "notes" / "b.zh-en.md"
+    edit(a, "第二段", lambda en: en.replace("data parallelism", "data-parallel stuff"))
+    edit(a, "第三段", lambda en: en + " With hybrid precision.")
+    edit(a, "# 混合精度推理", lambda en: en + " 中文")
+    edit(b, "第一段", lambda en: en.replace("First", "Firstly"))
+    code, data = check(runner)
+    assert code == 1
+    [missing] = of(data, "term-missing")
+    assert (missing["file"], missing["line"], missing["segment"]) == ("notes/a.md", 5, "b3")
+    assert missing["en"] == "data parallelism" and "data-parallel stuff" in missing["english"]
+    assert missing["source"] == "第二段：数据并行。"
+    [forbidden] = of(data, "term-forbidden")
+    assert (forbidden["file"], forbidden["line"]) == ("notes/a.md", 7)
+    assert "'hybrid precision' is forbidden for 混合精度" in forbidden["message"]
+    [left] = of(data, "untranslated")
+    assert (left["file"], left["line"], left["chinese"]) == ("notes/a.md", 1, ["中文"])
+    [diverging] = of(data, "inconsistent", "warning")
+    assert "translated 2 ways" in diverging["message"]
+    assert any(p.startswith("notes/a.md:3") for p in diverging["places"])
+    assert any(p.startswith("notes/b.md:3") for p in diverging["places"])
+    assert len(of(data, "edited")) == 4
+    assert of(data, "protected-changed") == []
+    # the table shows each, truncated
+    result = runner.invoke(app, ["glossary", "check"])
+    assert result.exit_code == 1
+    for check_id in ("term-missing", "term-forbidden", "untranslated", "inconsistent"):
+        assert check_id in result.stdout
+
+
+def test_protected_span_changed(runner, translated):
+    edit(translated / "notes" / "a.zh-en.md", "第三段",
+         lambda en: en.replace("2.7", "2,7").replace("`max_batch_size`", "`max batch size`"))
+    code, data = check(runner)
+    [f] = of(data, "protected-changed")
+    assert f["severity"] == "warning" and set(f["missing"]) == {"2.7", "`max_batch_size`"}
+    assert code == 0                              # a warning
+    assert check(runner, "--strict")[0] == 1
+
+
+def test_stale_when_the_note_changes(runner, translated):
+    note = translated / "notes" / "a.md"
+    note.write_text(note.read_text("utf-8").replace("第二段：数据并行。", "第二段：数据并行和模型并行。")
+                    + "\n第四段：新加的。\n", "utf-8")
+    code, data = check(runner)
+    stale = of(data, "stale")
+    assert {(f["line"]) for f in stale} == {5, 9}
+    assert all("run `zhen translate notes/a.md`" in f["message"] for f in stale)
+    runner.invoke(app, ["translate", "notes/"])
+    assert of(check(runner)[1], "stale") == []
+
+
+def test_list_checks_has_the_translation_checks(runner):
+    result = runner.invoke(app, ["glossary", "check", "--list-checks", "--format", "json"])
+    checks = {c["id"]: c for c in json.loads(result.stdout)}
+    for check_id, severity in (("term-missing", "error"), ("term-forbidden", "error"),
+                               ("untranslated", "error"), ("protected-changed", "warning"),
+                               ("inconsistent", "warning"), ("stale", "warning"),
+                               ("edited", "info")):
+        assert checks[check_id]["severity"] == severity and checks[check_id]["title"]
