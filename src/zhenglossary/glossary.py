@@ -42,6 +42,8 @@ from .findings import Finding
 from .textutil import has_cjk, normalize_english, whole_phrase_re
 
 GLOSSARY_NAME = "glossary.yaml"
+# libyaml's parser when PyYAML has it (about 10x faster); both are safe loaders
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 TERM_KEYS = ("zh", "en", "variants", "forbid", "note", "tags")
 TOP_KEYS = ("source", "target", "terms")
 MAX_GLOSSARY_BYTES = 20 * 1024 * 1024
@@ -132,6 +134,8 @@ class Glossary:
     target: str = "en"
     findings: list[Finding] = field(default_factory=list)
     _matcher: TermMatcher | None = field(default=None, repr=False)
+    _forbidden: list | None = field(default=None, repr=False)
+    _forbid_any: object = field(default=None, repr=False)
 
     @property
     def form_map(self) -> dict[str, Term]:
@@ -150,6 +154,28 @@ class Glossary:
 
     def find(self, text: str) -> list[Match]:
         return self.matcher.find(text)
+
+    @property
+    def forbidden(self) -> list[tuple[Term, str, re.Pattern[str]]]:
+        """Every (term, forbidden phrase, pattern), compiled once."""
+        if self._forbidden is None:
+            self._forbidden = [(t, phrase, pattern) for t in self.terms
+                               for phrase, pattern in t.forbid_patterns()]
+        return self._forbidden
+
+    def first_forbidden(self, text: str) -> tuple[Term, str] | None:
+        """The first forbidden rendering in ``text`` (one combined scan)."""
+        if self._forbid_any is None:
+            phrases = sorted({p for _, p, _ in self.forbidden}, key=len, reverse=True)
+            body = "|".join(r"\s+".join(re.escape(w) for w in p.split()) for p in phrases)
+            self._forbid_any = re.compile(rf"(?<![A-Za-z0-9])(?:{body})(?![A-Za-z0-9])",
+                                          re.IGNORECASE) if phrases else False
+        if not self._forbid_any or not self._forbid_any.search(text):
+            return None
+        for term, phrase, pattern in self.forbidden:
+            if pattern.search(text):
+                return term, phrase
+        return None
 
     def by_zh(self, zh: str) -> Term | None:
         return self.form_map.get(zh)
@@ -250,14 +276,14 @@ class _Loader:
 
     def _compose(self):
         try:
-            for event in yaml.parse(self.text, Loader=yaml.SafeLoader):
+            for event in yaml.parse(self.text, Loader=_LOADER):
                 if isinstance(event, yaml.AliasEvent):
                     self.add("yaml-syntax", "error",
                              "YAML anchors and aliases (&name / *name) are not allowed in a "
                              "glossary; write each entry out in full",
                              line=event.start_mark.line + 1, column=event.start_mark.column + 1)
                     return None
-            root = yaml.compose(self.text, Loader=yaml.SafeLoader)
+            root = yaml.compose(self.text, Loader=_LOADER)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             problem = exc.problem or "invalid YAML"
@@ -443,17 +469,27 @@ def validate_terms(terms: list[Term], path: str) -> list[Finding]:
                 add("cjk-in-en", "error",
                     f"forbid of {term.zh} contains Chinese characters: {phrase!r}", term.line)
 
-    # a forbid rendering that another entry requires can never be satisfied
+    # a forbid rendering that another entry requires can never be satisfied: search each
+    # forbid phrase once over all `en` texts joined (linear in the glossary size)
+    ens = "\n".join(t.en for t in terms)
+    starts, pos = [], 0
+    for t in terms:
+        starts.append(pos)
+        pos += len(t.en) + 1
+    import bisect
+
     for term in terms:
         for phrase, pattern in term.forbid_patterns():
-            for other in terms:
-                if other is term or normalize_english(phrase) == normalize_english(term.en):
+            if normalize_english(phrase) == normalize_english(term.en):
+                continue
+            for match in pattern.finditer(ens):
+                other = terms[bisect.bisect_right(starts, match.start()) - 1]
+                if other is term:
                     continue
-                if pattern.search(other.en):
-                    add("forbid-conflict", "warning",
-                        f"{term.zh} forbids {phrase!r}, but {other.zh} (line {other.line}) must "
-                        f"be rendered {other.en!r}; a sentence with both terms cannot pass",
-                        term.line)
+                add("forbid-conflict", "warning",
+                    f"{term.zh} forbids {phrase!r}, but {other.zh} (line {other.line}) must "
+                    f"be rendered {other.en!r}; a sentence with both terms cannot pass",
+                    term.line)
 
     # one English for two entries: probably variants of one concept
     by_en: dict[str, list[Term]] = {}
@@ -474,9 +510,16 @@ def _overlaps(seen: dict[str, tuple[Term, int, int]], path: str) -> list[Finding
     """Forms inside longer forms (info). Overlaps in running text are a notes check."""
     out: list[Finding] = []
     forms = sorted(seen)
+    # every substring of every form, looked up in the form set: linear in total form length
+    longer_of: dict[str, list[str]] = {}
+    for form in forms:
+        subs = {form[i:j] for i in range(len(form)) for j in range(i + 1, len(form) + 1)}
+        for sub in subs:
+            if sub != form and sub in seen and seen[sub][0] is not seen[form][0]:
+                longer_of.setdefault(sub, []).append(form)
     for short in forms:
         term, line, col = seen[short]
-        longer = [f for f in forms if f != short and short in f and seen[f][0] is not term]
+        longer = sorted(longer_of.get(short, []))
         if longer:
             listed = ", ".join(f"{f} (line {seen[f][1]})" for f in longer[:6])
             more = f" and {len(longer) - 6} more" if len(longer) > 6 else ""

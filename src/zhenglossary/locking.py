@@ -39,6 +39,7 @@ _MATH_RE = re.compile(r"\$\$.+?\$\$|(?<![\\$\w])\$(?=\S)[^$\n]*?\S\$(?![\w$])", 
 _TOKEN = r"(?:[A-Za-z0-9]|\\[!-/:-@\[-`{-~])(?:[A-Za-z0-9_.+\-/#@&'’%×*]|\\[!-/:-@\[-`{-~])*"
 _LATIN_RE = re.compile(rf"{_TOKEN}(?:(?:[ \t]+|[ \t]*,[ \t]*){_TOKEN})*")
 _HAS_LETTER = re.compile(r"[A-Za-z]")
+_LITERAL_RE = re.compile(r"[*_~]+")
 _SENTENCE_END = re.compile(r"(?:[。！？；!?;]|…+|\.(?=\s|$))+[”’」』）)\]】\"']*")
 _SOFT_WRAP_MIN = 50      # a line at least this long, not ending a sentence, was hard-wrapped
 _LINE_END_PUNCT = set("。！？；：:!?;…，,、）)】」』”\"'")
@@ -129,12 +130,11 @@ class _Atom:
 
 
 class _Builder:
-    def __init__(self, glossary: Glossary, file: str, region: Region, doc_newline: str) -> None:
+    def __init__(self, glossary: Glossary, file: str, region: Region) -> None:
         self.glossary = glossary
         self.file = file
         self.region = region
         self.raw = region.raw
-        self.newline = doc_newline
 
     # atoms ---------------------------------------------------------------
     def atoms(self, nodes) -> list[_Atom]:
@@ -184,8 +184,11 @@ class _Builder:
         for m in _LATIN_RE.finditer(masked):
             if _HAS_LETTER.search(m.group(0)):
                 s, e = m.span()
-                # a trailing sentence period belongs to the sentence, not the run
                 take(s, e, Slot("latin", text[s:e]))
+        # emphasis characters the parser left literal must stay literal in any context
+        masked = "".join("\x00" if t else c for t, c in zip(taken, text))
+        for m in _LITERAL_RE.finditer(masked):
+            take(m.start(), m.end(), Slot("literal", m.group(0)))
         spans.sort(key=lambda x: x[0])
         out: list[_Atom] = []
         pos = 0
@@ -233,16 +236,19 @@ class _Builder:
                 continue
             groups[-1].append(atom)
 
+        groups, boundaries = _split_long(groups, boundaries)
         segments: list[Segment] = []
         separators: list[str] = []
         pending_sep = ""
         for group, boundary in zip(groups, boundaries):
             if boundary is not None:
+                # the source's own line ending at this break (mixed endings are kept)
+                newline = self.region.ending_before(boundary.end)
                 if boundary.hard:
                     pending_sep = self.raw[boundary.start:boundary.end].rstrip(" \t").replace(
-                        "\n", self.newline) + self.region.prefix_after(boundary.end)
+                        "\n", newline) + self.region.prefix_after(boundary.end)
                 else:
-                    pending_sep = self.newline + self.region.prefix_after(boundary.end)
+                    pending_sep = newline + self.region.prefix_after(boundary.end)
             seg = self.segment(group, f"{id_prefix}.{len(segments) + 1}")
             if seg is None:
                 continue
@@ -294,6 +300,35 @@ class _Builder:
                        template)
 
 
+MAX_SEGMENT_CHARS = 400      # longer sentences are cut (models have a length limit)
+_SOFT_CUT = re.compile(r"[，、：,:；;）)]\s*|\s+")
+
+
+def _split_long(groups, boundaries):
+    """Cut sentences longer than MAX_SEGMENT_CHARS at a comma or space near the limit (or
+    anywhere, for a 100,000-character line without punctuation)."""
+    out_groups, out_bounds = [], []
+    for group, boundary in zip(groups, boundaries):
+        current: list[_Atom] = []
+        size = 0
+        first = True
+        for atom in group:
+            while atom.kind == "text" and size + len(atom.text) > MAX_SEGMENT_CHARS:
+                room = max(1, MAX_SEGMENT_CHARS - size)
+                cuts = [m.end() for m in _SOFT_CUT.finditer(atom.text, 0, room)]
+                cut = cuts[-1] if cuts and cuts[-1] > room // 2 else room
+                current.append(_Atom("text", atom.start, atom.start + cut, atom.text[:cut]))
+                out_groups.append(current)
+                out_bounds.append(boundary if first else None)
+                first, current, size = False, [], 0
+                atom = _Atom("text", atom.start + cut, atom.end, atom.text[cut:])
+            current.append(atom)
+            size += len(atom.text) if atom.kind == "text" else 4
+        out_groups.append(current)
+        out_bounds.append(boundary if first else None)
+    return out_groups, out_bounds
+
+
 def _join_parts(parts: list[str]) -> str:
     """Join text and placeholders so a placeholder never touches a letter or digit
     (ZX1ZX2 or ZX18 would be ambiguous)."""
@@ -308,14 +343,13 @@ def _join_parts(parts: list[str]) -> str:
 
 def plan_document(doc: Document, glossary: Glossary, file: str) -> list[RegionPlan]:
     """Every inline region of ``doc`` cut into segments."""
-    newline = "\r\n" if "\r\n" in doc.text else "\n"
     plans: list[RegionPlan] = []
     for leaf_index, leaf in enumerate(doc.leaves):
         for region_index, region in enumerate(leaf.regions):
             if region.error is not None or not has_cjk(region.raw):
                 plans.append(RegionPlan(leaf_index, region, [], [], False))
                 continue
-            builder = _Builder(glossary, file, region, newline)
+            builder = _Builder(glossary, file, region)
             segments, separators = builder.segments(region.nodes, f"{leaf_index + 1}.{region_index + 1}")
             plans.append(RegionPlan(leaf_index, region, segments, separators, True))
     return plans
@@ -360,6 +394,8 @@ def copy_english(segment: Segment) -> str:
 def slot_english(slot: Slot) -> str:
     if slot.kind == "term":
         return slot.term.en
+    if slot.kind == "literal":
+        return "".join("\\" + ch for ch in slot.raw)
     if slot.children or slot.open:
         inner = assemble(slot.children, slot.separators)
         return slot.open + inner + slot.close
@@ -407,12 +443,8 @@ def check_hypothesis(segment: Segment, hypothesis: str, glossary: Glossary) -> s
 
 
 def forbidden_in(text: str, glossary: Glossary) -> str | None:
-    text = PLACEHOLDER_RE.sub(" ", text)
-    for term in glossary.terms:
-        for phrase, pattern in term.forbid_patterns():
-            if pattern.search(text):
-                return phrase
-    return None
+    hit = glossary.first_forbidden(PLACEHOLDER_RE.sub(" ", text))
+    return hit[1] if hit else None
 
 
 _MD_INLINE = re.compile(r"([\\`*\[\]<>|])|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
@@ -471,8 +503,8 @@ def split_pieces(segment: Segment) -> list[str]:
     return [p for p in re.split(r"(ZX\d+)", segment.masked) if p.strip()]
 
 
-def join_pieces(segment: Segment, pieces: list[str], translated: dict[str, str]) -> str:
-    """Join piece translations around the restored placeholders."""
+def join_pieces(pieces: list[str], translated: dict[str, str]) -> str:
+    """Join piece translations around the placeholders (escaped, not yet restored)."""
     out = []
     for piece in pieces:
         if re.fullmatch(r"ZX\d+", piece):
@@ -484,4 +516,4 @@ def join_pieces(segment: Segment, pieces: list[str], translated: dict[str, str])
     text = " ".join(p.strip() for p in out if p.strip())
     text = re.sub(r" +([,.;:!?)\]])", r"\1", text)
     text = re.sub(r"([(\[]) +", r"\1", text)
-    return restore(segment, text, escape=False)
+    return text

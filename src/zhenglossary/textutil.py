@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from functools import lru_cache
 
 # CJK ideographs (URO + extension A + compatibility) — what "Chinese text" means here.
 CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -96,6 +97,7 @@ def is_abbreviation(text: str) -> bool:
     return upper >= 2 and upper >= lower
 
 
+@lru_cache(maxsize=None)
 def whole_phrase_re(phrase: str) -> re.Pattern[str]:
     """A case-insensitive pattern for ``phrase`` as whole words (spaces may vary)."""
     parts = [re.escape(p) for p in phrase.split()]

@@ -146,7 +146,9 @@ def kept_edits(doc, par_path: Path, memory, file_key: str, display: str,
         elif digest in stale:
             overrides[i] = (reindent(stale[digest], leaves[i]), "stale")
     # a changed source block whose English a person wrote: pair old and new blocks
-    matcher = difflib.SequenceMatcher(None, [b.source_sha for b in old], hashes, autojunk=False)
+    human_blocks = any(b.source_sha in approved or b.status in ("approved", "stale") for b in old)
+    matcher = difflib.SequenceMatcher(None, [b.source_sha for b in old] if human_blocks else [],
+                                      hashes, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "replace":
             continue
@@ -216,17 +218,19 @@ class _Runner:
 
 
 def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, n: int) -> list[Finding]:
-    """Translate, verify and restore every segment; fall back where the lock broke."""
+    """Translate, verify and restore every segment; fall back where the lock broke.
+
+    Three phases: choose a hypothesis for each segment (or mark it for the piece-wise
+    fallback), translate the pieces, then restore — children (text inside emphasis and
+    links, which follow their parent in walk order) before their parents.
+    """
     findings: list[Finding] = []
     to_translate = [s.masked for s in segments if s.needs_mt]
     outputs = runner.run(to_translate, n, "translating") if to_translate else {}
+    chosen: dict[int, tuple[str, bool]] = {}         # id(segment) → (English with ZXn, escape)
     need_pieces: list[tuple[Segment, list[str], list[str]]] = []
-    # children (inside emphasis and links) come after their parents in walk order:
-    # restore in reverse so a parent sees its children's English
-    for seg in reversed(segments):
+    for seg in segments:
         if not seg.needs_mt:
-            seg.english = copy_english(seg)
-            seg.status = "copied"
             continue
         output = outputs[seg.masked]
         for problem in output.unrendered:
@@ -238,7 +242,7 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
         for k, hypothesis in enumerate(output.hypotheses):
             reason = check_hypothesis(seg, hypothesis, glossary)
             if reason is None:
-                seg.english = restore(seg, hypothesis)
+                chosen[id(seg)] = (hypothesis, True)
                 seg.status = "ok" if k == 0 else "hypothesis"
                 break
             reasons.append(reason)
@@ -249,20 +253,31 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
         pieces = [p.strip() for _, ps, _ in need_pieces for p in ps if has_cjk(p)]
         piece_out = runner.run(pieces, 1, "re-translating pieces")
         translated = {p: o.hypotheses[0] if o.hypotheses else "" for p, o in piece_out.items()}
-        for seg, ps, reasons in reversed(need_pieces):
-            joined = join_pieces(seg, ps, translated)
-            seg.english = joined
+        for seg, ps, reasons in need_pieces:
+            chosen[id(seg)] = (join_pieces(ps, translated), False)
             bad = forbidden_in(" ".join(translated.get(p.strip(), "") for p in ps), glossary)
+            seg.status = "failed" if bad else "pieces"
             if bad:
-                seg.status = "failed"
                 findings.append(Finding(
                     "lock-failed", "error",
                     f"segment {seg.id}: every hypothesis broke the term lock ({'; '.join(reasons)}) "
                     f"and translating the pieces between terms still gives the forbidden {bad!r}; "
                     "edit the English in the parallel file", seg.file, seg.line,
-                    extra={"segment": seg.id, "source": seg.source, "english": joined}))
-            else:
-                seg.status = "pieces"
+                    extra={"segment": seg.id, "source": seg.source}))
+    for seg in reversed(segments):
+        if not seg.needs_mt:
+            seg.english = copy_english(seg)
+            seg.status = "copied"
+            continue
+        text, escape = chosen[id(seg)]
+        seg.english = restore(seg, text, escape=escape)
+        if not seg.english.strip(" .,;:!?\"'*_~`"):
+            # the engine gave nothing (a lone particle): keep the source, never an empty block
+            seg.english = copy_english(seg)
+            findings.append(Finding("empty-translation", "warning",
+                                    f"segment {seg.id}: the engine returned no English; the "
+                                    "source is kept — translate it in the parallel file",
+                                    seg.file, seg.line, extra={"segment": seg.id, "source": seg.source}))
     return findings
 
 

@@ -58,8 +58,7 @@ def term_missing(ctx: CheckContext) -> Iterable[Finding]:
 @check("term-forbidden", "error", "translations")
 def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
     """A `forbid` rendering appears in the English."""
-    patterns = [(term, phrase, pattern) for term in ctx.glossary.terms
-                for phrase, pattern in term.forbid_patterns()]
+    patterns = ctx.glossary.forbidden
     for pair in _translated(ctx):
         english = prose_view(pair.english)
         for term, phrase, pattern in patterns:
