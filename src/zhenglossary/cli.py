@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -61,6 +62,16 @@ def handle_errors(fn):
         except KeyboardInterrupt:
             err.print("interrupted", style="bold red")
             raise typer.Exit(130) from None
+        except (typer.Exit, typer.Abort, SystemExit):
+            raise
+        except Exception as exc:                      # a bug: say so, briefly
+            if os.environ.get("ZHEN_DEBUG"):
+                raise
+            err.print("error: ", style="bold red", end="")
+            err.print(f"unexpected failure ({type(exc).__name__}: {exc}). This is a bug in zhen; "
+                      "please report it with the command you ran (ZHEN_DEBUG=1 shows the "
+                      "traceback)", markup=False, highlight=False)
+            raise typer.Exit(3) from None
     return wrapper
 
 
@@ -320,6 +331,14 @@ def model_install(
 
 app.add_typer(glossary_app, name="glossary")
 app.add_typer(model_app, name="model")
+
+from .cli_exchange import register as _register_exchange  # noqa: E402
+
+_register_exchange(app, glossary_app)
+
+from .cli_review import register as _register_review  # noqa: E402
+
+_register_review(app)
 
 
 def main() -> None:

@@ -271,6 +271,12 @@ class Region:
     raw: str                     # the content lines joined with "\n"
     nodes: list = field(default_factory=list)
     error: str | None = None     # set when the region could not be aligned (left verbatim)
+    endings: list[str] = field(default_factory=list)   # the source's line ending after each line
+
+    def ending_before(self, offset: int) -> str:
+        """The source line ending of the line that ends before ``offset``."""
+        k = self.raw.count("\n", 0, offset) - 1
+        return self.endings[k] if 0 <= k < len(self.endings) and self.endings[k] else "\n"
 
     def line_of(self, offset: int) -> int:
         """0-based document line of an offset into ``raw``."""
@@ -350,8 +356,15 @@ def _region(text, starts, kind, first_line, content_lines, env) -> Region:
         prefixes.append(text[line_start:start])
     raw = "\n".join(text[s:e] for s, e in zip(r_starts, r_ends))
     region = Region(kind, first_line, r_starts, r_ends, prefixes, raw)
+    region.endings = [_ending(text, starts, first_line + k) for k in range(len(content_lines))]
     region.nodes = align_inline(raw, env)
     return region
+
+
+def _ending(text: str, starts: list[int], line: int) -> str:
+    _, end = _content_line(text, starts, line)
+    stop = starts[line + 1] if line + 1 < len(starts) else len(text)
+    return text[end:stop]
 
 
 def _split_row(row: str) -> list[tuple[int, int]]:

@@ -12,6 +12,12 @@ from pathlib import Path
 from .errors import OutputError
 
 
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
 def write_atomic(path: Path, text: str, newline: str = "") -> None:
     data = text.encode("utf-8")
     folder = path.parent
@@ -22,6 +28,12 @@ def write_atomic(path: Path, text: str, newline: str = "") -> None:
         raise OutputError(f"cannot write in {folder}: {exc.strerror}; check that the directory "
                           "is writable or pass --out-dir", path=str(path)) from exc
     try:
+        # mkstemp makes 0600 files; give the output the mode a plain open() would
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except OSError:
+            mode = 0o666 & ~_umask()
+        os.chmod(tmp, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

@@ -62,12 +62,12 @@ def collect_notes(paths: list[Path]) -> list[NoteFile]:
                     f"{given} holds no Markdown notes (*.md, not counting generated *.en.md and "
                     "*.zh-en.md); pass the directory your notes are in")
             for path in found:
-                key = path.resolve()
+                key = Path(os.path.realpath(path))      # never raises on symlink loops
                 if key not in seen:
                     seen.add(key)
                     out.append(NoteFile(path, given))
         else:
-            key = given.resolve()
+            key = Path(os.path.realpath(given))
             if key not in seen:
                 seen.add(key)
                 out.append(NoteFile(given, given.parent))
@@ -89,9 +89,21 @@ def decode_note(raw: bytes, display: str, encoding: str | None = None) -> str:
             "is UTF-16; zhen reads UTF-8 notes. Convert it with "
             f"`iconv -f UTF-16 -t UTF-8 {display} > converted.md`, or pass --encoding utf-16",
             path=display)
-    if b"\x00" in raw[:8192]:
-        raise NoteReadError("looks binary (it contains NUL bytes); is it really a Markdown note?",
-                            path=display)
+    if b"\x00" in raw:
+        if _looks_utf16(raw):
+            raise NoteReadError(
+                "looks like UTF-16 without a byte-order mark; zhen reads UTF-8 notes. Convert it "
+                f"with `iconv -f UTF-16LE -t UTF-8 {display} > converted.md` (or UTF-16BE), or "
+                "pass --encoding utf-16-le", path=display)
+        try:
+            raw.decode("utf-8")
+            line = raw[:raw.index(b"\x00")].count(b"\n") + 1
+            raise NoteReadError(
+                f"contains {raw.count(0)} NUL byte(s), the first on line {line}; remove them, e.g. "
+                f"`tr -d '\\000' < {display} > cleaned.md`", path=display)
+        except UnicodeDecodeError:
+            raise NoteReadError("looks binary (NUL bytes, not UTF-8 text); is it really a "
+                                "Markdown note?", path=display) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -105,6 +117,21 @@ def decode_note(raw: bytes, display: str, encoding: str | None = None) -> str:
             hint = " Re-save it as UTF-8 in your editor."
         raise NoteReadError(f"line {line} is not valid UTF-8 (byte offset {exc.start}).{hint}",
                             path=display) from exc
+
+
+def _looks_utf16(raw: bytes) -> bool:
+    """Text in UTF-16 without a BOM: decodes cleanly to printable characters."""
+    sample = raw[:8192] if len(raw) % 2 == 0 else raw[:8191]
+    sample = sample[:len(sample) // 2 * 2]
+    for codec in ("utf-16-le", "utf-16-be"):
+        try:
+            text = sample.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        printable = sum(ch.isprintable() or ch in "\r\n\t" for ch in text)
+        if text and printable / len(text) > 0.95:
+            return True
+    return False
 
 
 def read_note(path: Path, encoding: str | None = None) -> str:

@@ -101,7 +101,8 @@ def render_english(doc: Document, leaves: list[LeafText], header: str) -> str:
         pos = end
     parts.append(doc.text[pos:])
     body = "".join(parts)
-    newline = "\r\n" if "\r\n" in doc.text else "\n"
+    first = re.search(r"\r\n|\n|\r", doc.text)
+    newline = first.group(0) if first else "\n"
     return header + newline + body if header else body
 
 

@@ -77,6 +77,8 @@ class ArgosPackage:
 
     @property
     def is_zh_en(self) -> bool:
+        if not self.metadata:      # unreadable metadata: judge by the folder name
+            return self.name.startswith("translate-zh_en")
         return self.from_code.lower().startswith("zh") and self.to_code.lower() == "en"
 
     @property
