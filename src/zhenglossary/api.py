@@ -52,6 +52,8 @@ class CheckReport:
     findings: list[Finding]
     usage: dict[str, dict[str, int]] = field(default_factory=dict)
     translations: int = 0
+    pairs: dict = field(default_factory=dict)     # note display → pairs.NotePairs
+    problems: dict = field(default_factory=dict)  # note display → why it has no pairs
 
     @property
     def summary(self) -> dict:
@@ -69,7 +71,7 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     if not paths:
         paths = default_note_paths(glossary_path)
     notes, findings = load_notes(paths)
-    translations, pairs, untranslated = {}, [], {}
+    translations, pairs, untranslated, problems = {}, [], {}, {}
     for note in notes:
         parallel = parallel_path(note.path)
         en = translation_path(note.path)
@@ -79,10 +81,13 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                                        read_note(parallel), glossary)
                 pairs.append(note_pairs)
                 untranslated[note.display] = _untranslated_lines(note.text, note_pairs)
-            elif en.is_file():
-                translations[note.display] = (str(en), read_note(en))
+            else:
+                problems[note.display] = f"not translated yet — run `zhen translate {note.display}`"
+                if en.is_file():
+                    translations[note.display] = (str(en), read_note(en))
         except NoteReadError as exc:
             findings.append(Finding("note-unreadable", "error", exc.detail, exc.path))
+            problems[note.display] = f"cannot read its translation: {exc.detail}"
     ctx = CheckContext(glossary, notes, translations, pairs=pairs,
                        untranslated_blocks=untranslated)
     findings += [f for f in glossary.findings if only is None or f.check in only]
@@ -90,7 +95,7 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     from .checks.notes import usage_counts
 
     return CheckReport(glossary, notes, sort_findings(findings), usage_counts(ctx),
-                       len(translations) + len(pairs))
+                       len(translations) + len(pairs), {p.note: p for p in pairs}, problems)
 
 
 def _untranslated_lines(text: str, note_pairs) -> list[int]:

@@ -17,6 +17,7 @@ Status of a pair:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,6 +58,10 @@ class NotePairs:
     note: str
     parallel: str | None
     pairs: list[Pair]
+    engine: str = ""          # as named on the parallel file's first line
+
+
+_ENGINE_RE = re.compile(r'^<!-- zhen:parallel v\d+ .*?engine="(?P<engine>[^"]*)"')
 
 
 def parallel_path(note: Path, out_dir: Path | None = None, root: Path | None = None) -> Path:
@@ -98,4 +103,5 @@ def pairs_for(note_path: Path, display: str, note_text: str, parallel: Path,
         pairs.append(Pair(display, str(parallel), block.index, block.lines, block.source,
                           block.english, status, block.source_sha, en_lines.get(block.index, 0),
                           still, glossary.find(prose_view(block.source))))
-    return NotePairs(display, str(parallel), pairs)
+    first = _ENGINE_RE.match(parallel_text.split("\n", 1)[0])
+    return NotePairs(display, str(parallel), pairs, first.group("engine") if first else "")

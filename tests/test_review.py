@@ -1,0 +1,384 @@
+"""`zhen review`: the HTML review page — pure rendering, the command, and a real browser."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import GLOSSARY, MINI_GLOSSARY, write
+from zhenglossary.cli import app
+from zhenglossary.cli_review import register
+from zhenglossary.findings import Finding
+from zhenglossary.glossary import load_glossary, load_glossary_text
+from zhenglossary.pairs import Pair
+from zhenglossary.prose import prose_view
+from zhenglossary.render import read_parallel
+from zhenglossary.review import (ReviewInputs, ReviewNote, english_term_spans, render_review,
+                                 review_counts)
+
+register(app)          # idempotent: cli.py may already have done it
+
+GLOSS = load_glossary_text(MINI_GLOSSARY.replace(
+    "    en: Tensor Core\n", "    en: Tensor Core\n    note: NVIDIA's matrix units <fast>\n"),
+    "glossary.yaml")
+
+
+def pair(index: int, source: str, english: str, status: str = "machine", note: str = "notes/a.md",
+         lines: str | None = None) -> Pair:
+    return Pair(note, note.replace(".md", ".zh-en.md"), index, lines or f"L{index * 2 - 1}",
+                source, english, status, f"sha{index}", en_line=index * 4,
+                terms=[] if status == "same" else GLOSS.find(prose_view(source)))
+
+
+def inputs(*notes: ReviewNote, findings=()) -> ReviewInputs:
+    return ReviewInputs(GLOSS, list(notes), list(findings))
+
+
+def note(pairs, name="notes/a.md", engine="gloss (dictionary, not machine translation)"):
+    return ReviewNote(name, name.replace(".md", ".zh-en.md"), engine, pairs)
+
+
+def en_columns(page: str) -> list[str]:
+    return re.findall(r'<div class="en text" lang="en">(.*?)</div>', page, re.S)
+
+
+def src_columns(page: str) -> list[str]:
+    return re.findall(r'<div class="src text" lang="zh-CN">(.*?)</div>', page, re.S)
+
+
+def count(page: str, key: str) -> int:
+    return int(re.search(rf'id="count-{key}">(\d+)<', page).group(1))
+
+
+def row(page: str, note_id: str, block: str) -> str:
+    start = page.index(f'id="{note_id}-{block}"')
+    end = page.find('<div class="pair', start)
+    return page[start:end if end > 0 else len(page)]
+
+
+CORRECT = [
+    pair(1, "# 混合精度推理", "# Mixed precision inference"),
+    pair(2, "我们使用混合精度训练模型，混合精度计算很快。",
+         "We train the model with mixed precision; mixed precision is fast."),
+    pair(3, "数据并行和并行，张量核心。", "Data parallelism and parallel, Tensor Core."),
+    pair(4, "```python\nx = 1  # 混合精度\n```", "```python\nx = 1  # 混合精度\n```", status="same"),
+    pair(5, "张量核心提升了 2.7 倍。", "The Tensor Core gives 2.7 times (tensor core is nice).",
+         status="edited"),
+]
+
+
+# --------------------------------------------------------------------------- render_review
+
+def test_highlights_in_the_english_equal_the_locked_terms():
+    page = render_review(inputs(note(CORRECT)))
+    locked = sum(len(p.terms) for p in CORRECT if p.status != "same")
+    assert locked == 7
+    assert sum(col.count('<mark class="term"') for col in en_columns(page)) == locked
+    assert sum(col.count('<mark class="term"') for col in src_columns(page)) == locked
+    assert count(page, "locked_terms") == count(page, "terms_in_english") == locked
+    # at most as many as locked: "tensor core" is in b5 twice, locked once
+    assert en_columns(page)[3].count("<mark") == 1
+    # longest rendering first: "parallel" is the free-standing one, not inside "parallelism"
+    b3 = en_columns(page)[2]
+    assert re.search(r'<mark [^>]*data-zh="数据并行"[^>]*>Data parallelism</mark>', b3)
+    assert re.search(r'and <mark [^>]*data-zh="并行"[^>]*>parallel</mark>,', b3)
+
+
+def test_highlight_has_zh_en_and_note_in_its_tooltip():
+    page = render_review(inputs(note(CORRECT)))
+    mark = re.search(r'<mark class="term" data-zh="张量核心"[^>]*>', page).group(0)
+    assert 'data-en="Tensor Core"' in mark
+    assert 'title="张量核心 → Tensor Core\nNVIDIA&#x27;s matrix units &lt;fast&gt;"' in mark
+    # a variant says which entry it belongs to
+    variant = re.search(r'<mark class="term" data-zh="混合精度"[^>]*>混合精度计算</mark>', page)
+    assert variant and "混合精度计算 (混合精度) → mixed precision" in variant.group(0)
+
+
+def test_english_spans_are_capped_and_whitespace_flexible():
+    [m] = GLOSS.find("混合精度")
+    spans = english_term_spans("Mixed\nprecision, mixed precision and `mixed precision`", [m])
+    assert [(s, e) for s, e, _ in spans] == [(0, 15)]
+    twice = GLOSS.find("混合精度和混合精度")
+    spans = english_term_spans("x `mixed precision` mixed precision, MIXED PRECISION", twice)
+    assert [s for s, _, _ in spans] == [20, 37]        # never inside inline code
+
+
+def test_a_missing_term_shows_short_and_in_the_counts():
+    broken = CORRECT[:2] + [pair(3, "数据并行和并行，张量核心。", "Data-parallel stuff and parallel, Tensor Core.")]
+    page = render_review(inputs(note(broken)))
+    assert count(page, "locked_terms") == 6 and count(page, "terms_in_english") == 5
+    assert 'class="count terms-short"' in row(page, "note-1", "b3")
+    assert "terms 2/3" in row(page, "note-1", "b3")
+    assert 'class="mismatch"' in page
+
+
+def test_everything_is_escaped():
+    evil = [pair(1, "注意 <script>alert('zh')</script> 和 <b>粗</b>",
+                 "Note <script>alert('en')</script> and <b>bold</b> & more")]
+    finding = Finding("untranslated", "error", "Chinese left: <script>alert(1)</script>",
+                      "notes/<i>x</i>.md", 1, None, {"segment": "b1"})
+    page = render_review(inputs(note(evil, name="notes/<i>x</i>.md"), findings=[finding]),
+                         title="<title>")
+    assert page.count("<script") == 1                        # ours, at the end
+    assert "&lt;script&gt;alert(&#x27;zh&#x27;)&lt;/script&gt;" in page
+    assert "&lt;script&gt;alert(&#x27;en&#x27;)&lt;/script&gt;" in page
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; more" in page
+    assert "Chinese left: &lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "notes/&lt;i&gt;x&lt;/i&gt;.md" in page and "<i>" not in page
+    assert "<title>&lt;title&gt;</title>" in page
+
+
+def test_counts_in_the_header():
+    two = [note(CORRECT), note([pair(1, "数据并行。", "Data parallelism.", status="approved",
+                                     note="notes/b.md")], name="notes/b.md"),
+           ReviewNote("notes/c.md", problem="not translated yet — run `zhen translate notes/c.md`")]
+    findings = [Finding("term-missing", "error", "m", "notes/a.md", 3, None, {"segment": "b2"}),
+                Finding("stale", "warning", "s", "notes/a.md", 5),
+                Finding("edited", "info", "e", "notes/a.md", 9, None, {"segment": "b5"}),
+                Finding("same-en", "info", "g", "glossary.yaml", 4)]
+    data = inputs(*two, findings=findings)
+    page = render_review(data)
+    expected = {"notes": 3, "translated_notes": 2, "blocks": 5, "unchanged_blocks": 1,
+                "locked_terms": 8, "terms_in_english": 8, "error": 1, "warning": 1, "info": 2,
+                "edited_blocks": 2}
+    assert {key: count(page, key) for key in expected} == expected
+    assert {k: v for k, v in review_counts(data).items() if k in expected} == expected
+    assert "engine: gloss (dictionary, not machine translation)" in page
+    # several notes: an index linking to each section
+    index = re.search(r'<nav class="index" id="index">(.*?)</nav>', page, re.S).group(1)
+    assert [h for h in re.findall(r'href="#(note-\d)"', index)] == ["note-1", "note-2", "note-3"]
+    assert all(f'id="{n}"' in page for n in ("note-1", "note-2", "note-3"))
+    assert "not translated yet — run `zhen translate notes/c.md`" in page
+    # one note: no index
+    assert 'class="index"' not in render_review(inputs(note(CORRECT)))
+
+
+def test_findings_are_placed_at_their_block():
+    findings = [
+        Finding("term-missing", "error", "数据并行 must be 'data parallelism'", "notes/a.md", 5,
+                None, {"segment": "b3"}),
+        Finding("inconsistent", "warning", "two ways", "notes/a.md", 3, None, {"segment": "b2.s1"}),
+        Finding("parenthetical-disagrees", "warning", "by line", "notes/a.md", 9),
+        Finding("stale", "warning", "no translation yet", "notes/a.md", 40),
+        Finding("same-en", "info", "glossary thing", "glossary.yaml", 4),
+    ]
+    page = render_review(inputs(note(CORRECT), findings=findings))
+    b3 = row(page, "note-1", "b3")
+    assert ('<li class="finding sev-error" data-check="term-missing" data-severity="error">'
+            in b3 and "数据并行 must be &#x27;data parallelism&#x27;" in b3)
+    assert 'data-findings="1" data-checks="term-missing" data-worst="error"' in b3
+    assert "two ways" in row(page, "note-1", "b2")
+    assert "by line" in row(page, "note-1", "b5")               # L9 is b5's line
+    section = page[page.index('id="note-1"'):page.index('id="note-1-b1"')]
+    assert "no translation yet" in section                      # the note's, at no block
+    other = page[page.index('id="other-findings"'):page.index('id="note-1"')]
+    assert "glossary thing" in other and "glossary.yaml:4" in other
+    assert 'data-findings="0"' in row(page, "note-1", "b1")
+
+
+def test_filters_and_script_are_in_the_page_and_allowed_by_its_policy():
+    findings = [Finding("term-missing", "error", "m", "notes/a.md", 3, None, {"segment": "b2"}),
+                Finding("edited", "info", "e", "notes/a.md", 9, None, {"segment": "b5"})]
+    page = render_review(inputs(note(CORRECT), findings=findings))
+    for control in ('id="f-findings"', 'id="f-edited"', 'id="f-check"', 'id="f-severity"',
+                    'id="f-same"', 'id="shown"'):
+        assert control in page
+    assert '<option value="term-missing">term-missing (1)</option>' in page
+    assert '<option value="edited">edited (1)</option>' in page
+    # no network: nothing external, and the CSP allows exactly our style and script
+    assert not re.search(r'(?:src|href)="(?:https?:)?//', page)
+    assert "@import" not in page and "url(" not in page
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    assert "default-src &#x27;none&#x27;" in csp
+    for tag in ("style", "script"):
+        body = re.search(rf"<{tag}>(.*?)</{tag}>", page, re.S).group(1)
+        digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+        assert f"sha256-{digest}" in csp
+    # same blocks: dimmed, collapsed, one column; edited rows carry their status
+    assert '<details><summary>unchanged: ```python' in row(page, "note-1", "b4")
+    assert 'data-status="edited"' in row(page, "note-1", "b5")
+
+
+# --------------------------------------------------------------------------- the command
+
+A = """# 混合精度推理
+
+第一段：我们使用混合精度训练模型。
+
+第二段：数据并行。
+
+第三段：张量核心提升了 2.7 倍，见 `max_batch_size` 和 https://example.org/a/very/long/path/that/should/wrap/in/the/column/without/overflowing/anything/at/all?x=1&y=2 。
+
+第四段：注意 <script>alert('x')</script> 不是代码，混合精度也不是。
+
+```python
+print("混合精度")  # 代码不翻译
+```
+"""
+B = "# 另一个文件\n\n第一段：我们使用混合精度训练模型，张量核心很快。\n"
+
+
+@pytest.fixture
+def translated(runner, tmp_path, monkeypatch):
+    root = tmp_path / "proj"
+    write(root / "notes" / "a.md", A)
+    write(root / "notes" / "b.md", B)
+    shutil.copy(GLOSSARY, root / "glossary.yaml")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
+    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
+    result = runner.invoke(app, ["translate", "notes/"])
+    assert result.exit_code == 0, result.output
+    return root
+
+
+def drop_term(parallel: Path, contains: str, en: str, instead: str) -> None:
+    text = parallel.read_text("utf-8")
+    [block] = [b for b in read_parallel(text) if not b.same and contains in b.source]
+    assert en in block.english
+    parallel.write_text(text.replace(block.english, block.english.replace(en, instead), 1), "utf-8")
+
+
+def locked_in_sources(root: Path) -> int:
+    """Independently of the page: glossary matches in the translated source blocks."""
+    glossary = load_glossary(root / "glossary.yaml")
+    return sum(len(glossary.find(prose_view(b.source)))
+               for parallel in sorted((root / "notes").glob("*.zh-en.md"))
+               for b in read_parallel(parallel.read_text("utf-8")) if not b.same)
+
+
+def test_review_command_writes_the_page(runner, translated):
+    write(translated / "notes" / "c.md", "# 未翻译\n\n还没有翻译。\n")
+    result = runner.invoke(app, ["review", "notes/"])
+    assert result.exit_code == 0, result.output
+    page_path = translated / "review.html"              # default: the current directory
+    assert result.stdout.startswith("wrote review.html — 3 note(s)")
+    assert "warning: notes/c.md: not translated yet — run `zhen translate notes/c.md`" in result.stderr
+    page = page_path.read_text("utf-8")
+    assert "not translated yet — run `zhen translate notes/c.md`" in page
+    assert count(page, "notes") == 3 and count(page, "translated_notes") == 2
+    assert count(page, "locked_terms") == count(page, "terms_in_english") == locked_in_sources(translated)
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in page and page.count("<script") == 1
+    assert not list(translated.glob(".review.html.*"))   # written atomically, no temp left
+
+
+def test_review_command_errors(runner, translated, tmp_path, monkeypatch):
+    result = runner.invoke(app, ["review", "missing/", "--out", "x.html"])
+    assert result.exit_code == 2 and "missing does not exist" in result.stderr
+    assert not (translated / "x.html").exists()
+    bare = tmp_path / "bare"
+    write(bare / "notes" / "a.md", A)
+    monkeypatch.chdir(bare)
+    result = runner.invoke(app, ["review", "notes/"])
+    assert result.exit_code == 2 and "glossary.yaml" in result.stderr
+
+
+# --------------------------------------------------------------------------- in a browser
+
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+
+
+@pytest.fixture
+def browser(tmp_path):
+    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
+        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (Debian packages chromium "
+                    "and chromium-driver; .ci/apt-packages lists them)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--window-size=1400,1000",
+                f"--user-data-dir={tmp_path / 'chromium-profile'}"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def visible(driver, selector: str) -> list:
+    return driver.execute_script(
+        "return Array.prototype.filter.call(document.querySelectorAll(arguments[0]),"
+        " function (e) { return e.getClientRects().length > 0; });", selector)
+
+
+def test_review_page_in_headless_chromium(runner, translated, browser, tmp_path):
+    from selenium.common.exceptions import NoAlertPresentException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    started = time.monotonic()
+    page = translated / "page.html"
+    locked = locked_in_sources(translated)
+    assert locked >= 8
+
+    # 1. a correct translation: as many highlighted terms in the English as locked terms
+    result = runner.invoke(app, ["review", "notes/", "--out", "page.html"])
+    assert result.exit_code == 0, result.output
+    browser.get(page.as_uri())
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-filtered") == "yes"
+    src = browser.find_element(By.CSS_SELECTOR, "#note-1 .pair .src")
+    en = browser.find_element(By.CSS_SELECTOR, "#note-1 .pair .en")
+    for column in (src, en):
+        assert column.is_displayed() and column.size["width"] > 100 and column.size["height"] > 10
+    assert src.location["x"] < en.location["x"] and src.location["y"] == en.location["y"]
+    assert len(visible(browser, ".pair .en mark.term")) == locked
+    assert len(visible(browser, ".pair .src mark.term")) == locked
+    assert int(browser.find_element(By.ID, "count-locked_terms").text) == locked
+    assert int(browser.find_element(By.ID, "count-terms_in_english").text) == locked
+    # nothing overflows the page; the note's <script> is text, not code
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    with pytest.raises(NoAlertPresentException):
+        browser.switch_to.alert.text
+    assert "<script>alert('x')</script>" in browser.find_element(By.ID, "note-1").text
+
+    # 2. plant a finding: the English of 第二段 loses "data parallelism"
+    drop_term(translated / "notes" / "a.zh-en.md", "第二段", "data parallelism", "data-parallel stuff")
+    result = runner.invoke(app, ["review", "notes/", "--out", "page.html"])
+    assert result.exit_code == 0, result.output
+    browser.get(page.as_uri())
+    assert len(visible(browser, ".pair .en mark.term")) == locked - 1
+    assert int(browser.find_element(By.ID, "count-terms_in_english").text) == locked - 1
+    planted = browser.find_element(By.CSS_SELECTOR, "#note-1 .pair:has(.finding[data-check=term-missing])")
+    assert planted.get_attribute("id") == "note-1-b3"
+    finding = planted.find_element(By.CSS_SELECTOR, ".finding[data-check=term-missing]")
+    assert finding.is_displayed() and "data parallelism" in finding.text
+    assert "第二段：数据并行。" in planted.find_element(By.CSS_SELECTOR, ".src").text
+    # the finding sits right under its own block: below its source and English, above the next
+    next_row = browser.find_element(By.ID, "note-1-b4")
+    assert planted.find_element(By.CSS_SELECTOR, ".en").location["y"] < finding.location["y"] \
+        < next_row.location["y"]
+    browser.save_screenshot(str(tmp_path / "review.png"))
+
+    rows = len(browser.find_elements(By.CSS_SELECTOR, ".pair"))
+    assert len(visible(browser, ".pair")) == rows
+    # 3. "only blocks with findings" hides the others
+    browser.find_element(By.ID, "f-findings").click()
+    shown = visible(browser, ".pair")
+    assert planted in shown and 0 < len(shown) < rows
+    assert all(int(r.get_attribute("data-findings")) > 0 for r in shown)
+    assert browser.find_element(By.ID, "shown").text == f"{len(shown)} of {rows} blocks shown"
+    # by check: only the planted block
+    Select(browser.find_element(By.ID, "f-check")).select_by_value("term-missing")
+    assert visible(browser, ".pair") == [planted]
+    browser.find_element(By.ID, "f-findings").click()
+    Select(browser.find_element(By.ID, "f-check")).select_by_value("")
+    assert len(visible(browser, ".pair")) == rows
+    # only edited blocks: the one edited by hand
+    browser.find_element(By.ID, "f-edited").click()
+    assert visible(browser, ".pair") == [planted]
+
+    shot = tmp_path / "review.png"
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+    print(f"browser test body: {time.monotonic() - started:.1f}s")
