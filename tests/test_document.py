@@ -138,3 +138,11 @@ def test_align_inline_offsets():
     link = nodes[3]
     assert raw[link.open[0]:link.close[1]] == "[链接](http://a.b/c_(d))"
     assert raw[nodes[5].start:nodes[5].end] == "`x_y`"
+
+
+def test_abbreviation_given_twice_is_said_once():
+    glossary = load_glossary(NOTES.parent / "glossary.yaml")
+    english, _, _, _ = translate_text(
+        "Tenplex通过引入可并行张量集合（PTC）来实现这一点。\n\n数据传输节点 DTN 是关键设施。\n", glossary)
+    assert english.count("(PTC)") == 1 and "parallelizable tensor collection (PTC)" in english
+    assert "ata transfer node (DTN) ‹" in english      # not "(DTN) DTN"

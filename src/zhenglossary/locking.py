@@ -371,9 +371,15 @@ def english_of_punctuation(text: str, strip: bool = True) -> str:
 def copy_english(segment: Segment) -> str:
     """The segment without an engine: its own text (Chinese punctuation made English) with
     each slot restored in place."""
-    convert = any(ch in p for p in segment.template if isinstance(p, str) for ch in PUNCT_MAP)
+    template = segment.template
+    if any(s.kind == "term" and s.term.en.endswith(")") for s in segment.slots):
+        joined = drop_repeated_abbreviation(segment, "".join(
+            f"ZX{p}" if isinstance(p, int) else p for p in template))
+        template = [int(x[2:]) if re.fullmatch(r"ZX\d+", x) else x
+                    for x in re.split(r"(ZX\d+)", joined) if x]
+    convert = any(ch in p for p in template if isinstance(p, str) for ch in PUNCT_MAP)
     out = []
-    for piece in segment.template:
+    for piece in template:
         if isinstance(piece, int):
             out.append(slot_english(segment.slots[piece - 1]))
         elif convert:
@@ -385,7 +391,7 @@ def copy_english(segment: Segment) -> str:
         else:
             out.append(piece)
     text = "".join(out).strip()
-    first = segment.template[0] if segment.template else None
+    first = template[0] if template else None
     if isinstance(first, int) and segment.slots[first - 1].kind == "term" and text[:1].islower():
         text = text[0].upper() + text[1:]       # a term that starts the sentence
     return text
@@ -470,6 +476,28 @@ def escape_block_start(text: str) -> str:
     return text
 
 
+_REPEAT = re.compile(r"ZX(\d+)(?:\s*[（(]\s*ZX(\d+)\s*[）)]|\s+ZX(\d+)(?![\w-]))")
+
+
+def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
+    """A term whose ``en`` ends in an abbreviation, followed in the note by exactly that
+    abbreviation (可并行张量集合（PTC）, 数据传输节点 DTN): say it once —
+    ``parallelizable tensor collection (PTC)``, not ``… (PTC) (PTC)``. Works on
+    placeholders, so only a protected span equal to the abbreviation can go."""
+    def fold(match: re.Match) -> str:
+        a = int(match.group(1))
+        b = int(match.group(2) or match.group(3))
+        if not (1 <= a <= len(segment.slots) and 1 <= b <= len(segment.slots)):
+            return match.group(0)
+        first, second = segment.slots[a - 1], segment.slots[b - 1]
+        if first.kind == "term" and second.kind == "latin" and \
+                first.term.en.endswith(f"({second.raw})"):
+            after = match.string[match.end():match.end() + 1]
+            return f"ZX{a}" + (" " if after.isalnum() else "")   # never ZX1ZX3
+        return match.group(0)
+    return _REPEAT.sub(fold, text)
+
+
 def restore(segment: Segment, hypothesis: str, *, escape: bool = True) -> str:
     """Put each slot's English (terms) or exact source (protected spans) back. Engine text
     is Markdown-escaped (``escape``); copied source text is not."""
@@ -491,7 +519,7 @@ def restore(segment: Segment, hypothesis: str, *, escape: bool = True) -> str:
 
     if escape:
         hypothesis = re.sub(r"[ \t]{2,}", " ", hypothesis)     # engine text only
-    text = PLACEHOLDER_RE.sub(put, hypothesis).strip()
+    text = PLACEHOLDER_RE.sub(put, drop_repeated_abbreviation(segment, hypothesis)).strip()
     if segment.slots and segment.slots[0].kind == "term" and hypothesis.lstrip().lower().startswith("zx1") \
             and segment.masked.startswith(placeholder(1)) and text[:1].islower():
         text = text[0].upper() + text[1:]

@@ -1,0 +1,51 @@
+"""Ten random source/English pairs of the shipped notes, glossed with the gloss engine.
+
+    python scripts/gloss_samples.py [--seed 2026] [--n 10]
+
+Translates notes/ into a temporary directory (the notes and the memory are not touched)
+and prints pairs chosen by a seeded random generator, so others can judge readability.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--n", type=int, default=10)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["ZHEN_HOME"] = str(Path(tmp) / "home")
+        from zhenglossary.glossary import load_glossary
+        from zhenglossary.pairs import pairs_for
+        from zhenglossary.textutil import has_cjk
+        from zhenglossary.translate import TranslateOptions, translate_paths
+
+        out = Path(tmp) / "out"
+        translate_paths([ROOT / "notes"], ROOT / "glossary.yaml",
+                        TranslateOptions(engine="gloss", out_dir=out, use_memory=False))
+        glossary = load_glossary(ROOT / "glossary.yaml")
+        pairs = []
+        for note in sorted((ROOT / "notes").glob("*.md")):
+            if note.name.endswith((".en.md", ".zh-en.md")):
+                continue
+            parallel = out / note.name.replace(".md", ".zh-en.md")
+            found = pairs_for(note, f"notes/{note.name}", note.read_text("utf-8"), parallel,
+                              parallel.read_text("utf-8"), glossary)
+            pairs += [p for p in found.pairs if p.status != "same" and has_cjk(p.source)]
+        for pair in random.Random(args.seed).sample(pairs, args.n):
+            print(f"{pair.note}:{pair.line}")
+            print(f"  zh: {pair.source}")
+            print(f"  en: {pair.english}\n")
+
+
+if __name__ == "__main__":
+    main()
