@@ -387,3 +387,21 @@ def test_broken_installed_package_is_named(runner, small_project, argos_dir):
     assert result.exit_code == 2
     assert "is broken: model/model.bin is missing" in result.stderr
     assert "zhen model install" in result.stderr
+
+
+def test_target_prefix_is_honoured(runner, small_project, tmp_path, monkeypatch):
+    """A package with a target_prefix: zhen passes it to CTranslate2 and strips it, and
+    decodes with sentencepiece itself (argos' own decode would turn its '_' into spaces)."""
+    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "prefixed"))
+    corpus = load_corpus(NOTES / "sosp24.md")
+    install_package_file(build_package(tmp_path / "p.argosmodel", corpus, size="tiny",
+                                       target_prefix="__en__"))
+    from zhenglossary.engines.argos import ArgosEngine, find_zh_en
+
+    engine = ArgosEngine(find_zh_en())
+    [out] = engine.translate(["我们使用数据并行训练模型。"], num_hypotheses=2)
+    assert len(out.hypotheses) == 2
+    assert not any("__en__" in h or " en " in f" {h} " for h in out.hypotheses)
+    result, data = run_json(runner, "notes/", "--engine", "argos")
+    assert result.exit_code == 0
+    assert "__en__" not in (small_project / "notes" / "a.en.md").read_text("utf-8")
