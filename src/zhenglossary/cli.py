@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from . import __version__
 from .errors import ZhenError
@@ -32,15 +30,33 @@ model_app = typer.Typer(help="List and install argos zh→en translation models.
 
 class _Out:
     """stdout console made at print time (so CliRunner's captured stdout is used); wide when
-    piped, so each table row stays one greppable line."""
+    piped, so each table row stays one greppable line. rich loads on first use, not at
+    start-up (`zhen --help` stays fast)."""
 
     def __getattr__(self, name):
+        from rich.console import Console
+
         console = Console(highlight=False, width=None if sys.stdout.isatty() else 400)
         return getattr(console, name)
 
 
+class _Err:
+    """stderr console, made at print time like _Out."""
+
+    def __getattr__(self, name):
+        from rich.console import Console
+
+        return getattr(Console(stderr=True, highlight=False, soft_wrap=True), name)
+
+
+def Table(*columns, **options):
+    from rich.table import Table as RichTable
+
+    return RichTable(*columns, **options)
+
+
 out = _Out()
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+err = _Err()
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -258,18 +274,19 @@ class _progress:
     """A rich progress bar on stderr when it is a terminal; nothing otherwise."""
 
     def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled and err.is_terminal
+        self.enabled = enabled and sys.stderr.isatty()
         self.bar = None
         self.tasks: dict[str, int] = {}
 
     def __enter__(self):
         if not self.enabled:
             return None
+        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
         self.bar = Progress("[progress.description]{task.description}", BarColumn(),
-                            MofNCompleteColumn(), TimeRemainingColumn(), console=err,
-                            transient=True)
+                            MofNCompleteColumn(), TimeRemainingColumn(),
+                            console=Console(stderr=True), transient=True)
         self.bar.start()
         return self.update
 

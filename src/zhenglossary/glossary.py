@@ -276,7 +276,9 @@ class _Loader:
 
     def _compose(self):
         try:
-            for event in yaml.parse(self.text, Loader=_LOADER):
+            # an alias needs a `*`: only then pay for a second pass over the events
+            events = yaml.parse(self.text, Loader=_LOADER) if "*" in self.text else ()
+            for event in events:
                 if isinstance(event, yaml.AliasEvent):
                     self.add("yaml-syntax", "error",
                              "YAML anchors and aliases (&name / *name) are not allowed in a "
@@ -469,27 +471,32 @@ def validate_terms(terms: list[Term], path: str) -> list[Finding]:
                 add("cjk-in-en", "error",
                     f"forbid of {term.zh} contains Chinese characters: {phrase!r}", term.line)
 
-    # a forbid rendering that another entry requires can never be satisfied: search each
-    # forbid phrase once over all `en` texts joined (linear in the glossary size)
-    ens = "\n".join(t.en for t in terms)
-    starts, pos = [], 0
-    for t in terms:
-        starts.append(pos)
-        pos += len(t.en) + 1
-    import bisect
-
+    # a forbid rendering that another entry requires can never be satisfied: one scan of
+    # all `en` texts with every forbid phrase at once (linear in the glossary size)
+    forbidders: dict[str, list[tuple[Term, str]]] = {}
     for term in terms:
-        for phrase, pattern in term.forbid_patterns():
-            if normalize_english(phrase) == normalize_english(term.en):
-                continue
-            for match in pattern.finditer(ens):
-                other = terms[bisect.bisect_right(starts, match.start()) - 1]
-                if other is term:
-                    continue
-                add("forbid-conflict", "warning",
-                    f"{term.zh} forbids {phrase!r}, but {other.zh} (line {other.line}) must "
-                    f"be rendered {other.en!r}; a sentence with both terms cannot pass",
-                    term.line)
+        for phrase in term.forbid:
+            if normalize_english(phrase) != normalize_english(term.en):
+                forbidders.setdefault(" ".join(phrase.lower().split()), []).append((term, phrase))
+    if forbidders:
+        import bisect
+
+        ens = "\n".join(t.en for t in terms)
+        starts, pos = [], 0
+        for t in terms:
+            starts.append(pos)
+            pos += len(t.en) + 1
+        body = "|".join(r"\s+".join(re.escape(w) for w in p.split())
+                        for p in sorted(forbidders, key=len, reverse=True))
+        combined = re.compile(rf"(?<![A-Za-z0-9])(?:{body})(?![A-Za-z0-9])", re.IGNORECASE)
+        for match in combined.finditer(ens):
+            other = terms[bisect.bisect_right(starts, match.start()) - 1]
+            for term, phrase in forbidders.get(" ".join(match.group(0).lower().split()), []):
+                if other is not term:
+                    add("forbid-conflict", "warning",
+                        f"{term.zh} forbids {phrase!r}, but {other.zh} (line {other.line}) must "
+                        f"be rendered {other.en!r}; a sentence with both terms cannot pass",
+                        term.line)
 
     # one English for two entries: probably variants of one concept
     by_en: dict[str, list[Term]] = {}

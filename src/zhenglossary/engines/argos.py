@@ -242,7 +242,7 @@ class ArgosEngine:
     reliable_placeholders = False
 
     def __init__(self, package: ArgosPackage, *, threads: int = 0, beam_size: int = 4,
-                 max_batch_tokens: int = 4096, max_decoding_length: int | None = None,
+                 max_batch_tokens: int = 1024, max_decoding_length: int | None = None,
                  chunk_size: int = 256) -> None:
         if package.problems:
             raise ModelError(f"the argos package {package.path} is broken: "
