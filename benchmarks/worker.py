@@ -1,0 +1,338 @@
+"""One measurement per process: ``python -m benchmarks.worker TASK PARAMS_JSON OUT_JSON``.
+
+The suite starts a fresh interpreter for every measurement so each has its own peak RSS
+and nothing (loaded models, jieba tokenizers, memoised glosses) carries over. A task
+prepares untimed (imports, model load, fixtures), times only the work, and writes a
+JSON object to OUT_JSON: ``seconds`` plus task details, or ``error``. With
+``"profile": true`` the timed region runs under cProfile and the result carries the top
+functions by cumulative time instead of a meaningful ``seconds``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import cProfile
+import io
+import json
+import os
+import pstats
+import sys
+import time
+import traceback
+from collections import defaultdict
+from pathlib import Path
+
+from .fixtures import paragraph_segments
+
+# Heavy third-party modules that `zhen --help` should not need.
+HEAVY = ("jieba", "ctranslate2", "sentencepiece", "markdown_it", "numpy", "argostranslate", "yaml")
+
+# argostranslate's defaults (argostranslate.settings / translate.apply_packaged_translation)
+ARGOS_BATCH_TOKENS = 32          # ARGOS_BATCH_SIZE, with batch_type="tokens"
+ARGOS_BEAM = 4                   # ARGOS_BEAM_SIZE
+
+
+# ---------------------------------------------------------------- timing helpers
+
+
+@contextlib.contextmanager
+def timed(result: dict, profile: bool = False, top: int = 20):
+    """Time the block into ``result["seconds"]`` (wall) and ``result["cpu_s"]`` (CPU time
+    of all the process's threads: cpu_s / seconds is how many cores it kept busy); with
+    ``profile``, also cProfile it."""
+    profiler = cProfile.Profile() if profile else None
+    start, cpu = time.perf_counter(), time.process_time()
+    if profiler:
+        profiler.enable()
+    try:
+        yield
+    finally:
+        if profiler:
+            profiler.disable()
+        result["seconds"] = time.perf_counter() - start
+        result["cpu_s"] = time.process_time() - cpu
+        if profiler:
+            result["profile"] = top_functions(profiler, top)
+
+
+def _where(filename: str, line: int, name: str) -> str:
+    """``module-ish/path.py:line(function)``, trimmed to the part after site-packages/src."""
+    for marker in ("site-packages/", "/src/", "/lib/python"):
+        if marker in filename:
+            filename = filename.split(marker, 1)[1]
+            break
+    return f"{filename}:{line}({name})" if line else name
+
+
+def top_functions(profiler: cProfile.Profile, top: int) -> dict:
+    """The profile's heaviest functions (harness excluded): by cumulative time, by own
+    time, and zhen's own functions by cumulative time (the actionable ones, which deep
+    library call chains would otherwise push off the list)."""
+    stats = pstats.Stats(profiler).stats          # {(file, line, fn): (cc, nc, tt, ct, callers)}
+    rows = [{"function": _where(*key), "calls": nc, "own_s": round(tt, 4), "cumulative_s": round(ct, 4)}
+            for key, (cc, nc, tt, ct, _) in stats.items()
+            if "benchmarks/" not in key[0] and "contextlib" not in key[0]
+            and key[2] not in ("<method 'disable' of '_lsprof.Profiler' objects>",)]
+    total = max((r["cumulative_s"] for r in rows), default=0.0)
+    by_cumulative = sorted(rows, key=lambda r: -r["cumulative_s"])
+    return {"total_s": round(total, 4),
+            "by_cumulative": by_cumulative[:top],
+            "zhen_by_cumulative": [r for r in by_cumulative
+                                   if r["function"].startswith("zhenglossary/")][:top],
+            "by_own_time": sorted(rows, key=lambda r: -r["own_s"])[:top]}
+
+
+class Clock:
+    """Inclusive time per name, accumulated by wrapping functions and methods."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+
+    def wrap(self, name: str, fn):
+        def timed_call(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.seconds[name] += time.perf_counter() - start
+                self.calls[name] += 1
+        return timed_call
+
+    def wrap_module(self, module, names) -> None:
+        for name in names:
+            setattr(module, name, self.wrap(name, getattr(module, name)))
+
+    def wrap_method(self, cls, method: str, name: str) -> None:
+        setattr(cls, method, self.wrap(name, getattr(cls, method)))
+
+
+# ---------------------------------------------------------------- tasks
+
+
+def task_build_model(p: dict) -> dict:
+    """Build the fake argos package folder into the package directory."""
+    from zhenglossary.fakemodel import build_package_dir, load_corpus
+
+    corpus = [line for note in p["notes"] for line in load_corpus(note)]
+    result: dict = {}
+    with timed(result):
+        pkg = build_package_dir(Path(p["dest"]), corpus, size=p["size"])
+    result["path"] = str(pkg)
+    result["model_bin_mb"] = round((pkg / "model" / "model.bin").stat().st_size / 1e6, 1)
+    result["corpus_lines"] = len(corpus)
+    return result
+
+
+def task_warmup(p: dict) -> dict:
+    """Untimed: fill the bytecode cache, jieba's cache and the CC-CEDICT index cache, so
+    no measured process pays a first-ever cost the others do not."""
+    import ctranslate2  # noqa: F401
+    import sentencepiece  # noqa: F401
+
+    import zhenglossary.cli  # noqa: F401
+    from zhenglossary.api import check_project
+    from zhenglossary.engines.argos import ArgosEngine, find_zh_en
+    from zhenglossary.translate import TranslateOptions, translate_paths
+
+    os.chdir(p["project"])
+    check_project([Path("notes")], Path("glossary.yaml"))
+    ArgosEngine(find_zh_en(), max_decoding_length=4).translate(["预热"])
+    result = {"gloss": "ok"}
+    try:
+        translate_paths([Path("notes")], Path("glossary.yaml"),
+                        TranslateOptions(engine="gloss", use_memory=False, out_dir=Path("out")))
+    except Exception as exc:                     # reported by the gloss rows themselves
+        result["gloss"] = f"{type(exc).__name__}: {exc}"
+    return result
+
+
+def argos_loop(model_dir: Path, sp_model: Path, max_len: int, num_hypotheses: int = 1):
+    """argostranslate's per-paragraph path, as ``apply_packaged_translation`` does it: one
+    ``translate_batch`` per paragraph with argos' settings, then the paragraph's tokens
+    decoded together. Loads the model now and returns ``run(paragraphs)``, so loading
+    stays untimed."""
+    import ctranslate2
+    import sentencepiece
+
+    # the Translator arguments argostranslate uses (inter 1, intra 0 = all cores)
+    translator = ctranslate2.Translator(str(model_dir), device="cpu", inter_threads=1,
+                                        intra_threads=0)
+    sp = sentencepiece.SentencePieceProcessor(model_file=str(sp_model))
+
+    def run(paragraphs: list[list[str]]) -> None:
+        for sentences in paragraphs:
+            tokenized = [sp.encode(s, out_type=str) for s in sentences]
+            batches = translator.translate_batch(
+                tokenized, replace_unknowns=True, max_batch_size=ARGOS_BATCH_TOKENS,
+                batch_type="tokens", beam_size=max(num_hypotheses, ARGOS_BEAM),
+                num_hypotheses=num_hypotheses, length_penalty=0.2, return_scores=True,
+                max_decoding_length=max_len)   # the one addition: random weights never stop
+            for i in range(num_hypotheses):
+                sp.decode([t for b in batches for t in b.hypotheses[i]])
+
+    return run
+
+
+def task_mt(p: dict) -> dict:
+    """Item 1: the same segments through zhen's batched engine or argos' paragraph loop."""
+    from zhenglossary.engines.argos import ArgosEngine, find_zh_en
+
+    paragraphs = paragraph_segments(Path(p["project"]))[:p.get("paragraphs") or None]
+    texts = [t for para in paragraphs for t in para]
+    package = find_zh_en()
+    result: dict = {"segments": len(texts), "paragraphs": len(paragraphs),
+                    "distinct_segments": len(set(texts))}
+    warm = [paragraphs[0][:1]]                    # one short untimed call first, both sides
+    if p["variant"] == "batched":
+        engine = ArgosEngine(package, max_decoding_length=p["max_len"])
+        engine.load()
+        engine.translate(warm[0], num_hypotheses=p["n"])
+        result["source_tokens"] = sum(len(t) for t in engine.tokenize(texts))
+        with timed(result, p.get("profile", False)):
+            engine.translate(texts, num_hypotheses=p["n"])
+    else:
+        run = argos_loop(package.path / "model", package.path / "sentencepiece.model",
+                         p["max_len"], num_hypotheses=p["n"])
+        run(warm)
+        with timed(result, p.get("profile", False)):
+            run(paragraphs)
+    result["segments_per_s"] = len(texts) / result["seconds"]
+    return result
+
+
+# names in zhenglossary.translate's namespace that translate_paths calls, by phase
+PHASES = {
+    "glossary load": ["resolve_glossary", "load_glossary"],
+    "collect + read notes": ["collect_notes", "read_note"],
+    "parse (markdown-it + alignment)": ["parse_document"],
+    "plan (segment + mask terms)": ["plan_document"],
+    "lock check / restore / pieces": ["check_hypothesis", "restore", "split_pieces",
+                                      "join_pieces", "forbidden_in", "copy_english"],
+    "memory (keys, get/put)": ["memory_key"],     # + Memory.get_many/put_many
+    "render": ["leaf_texts", "render_english", "render_parallel"],
+    "write files": ["write_atomic"],
+}
+
+
+def task_translate(p: dict) -> dict:
+    """Items 2–4: ``translate_paths`` over a project, end to end.
+
+    engine "argos": the fake model with a fixed ``max_decoding_length``; with
+    ``instrument``, every phase of the run and the engine's methods are timed by wrapping
+    them (``translate_tokens`` is the pure CTranslate2 call). engine "gloss": as the CLI
+    makes it (``--engine gloss``).
+    """
+    import zhenglossary.translate as zt
+    from zhenglossary.engines.argos import ArgosEngine, find_zh_en
+    from zhenglossary.memory import Memory, NoMemory
+
+    os.chdir(p["project"])
+    options = zt.TranslateOptions(engine=p["engine"], use_memory=p["use_memory"],
+                                  out_dir=Path("out"))
+    engine = None
+    clock = Clock()
+    if p["engine"] == "argos":
+        engine = ArgosEngine(find_zh_en(), max_decoding_length=p["max_len"])
+    if p.get("instrument") and not p.get("profile"):
+        for names in PHASES.values():
+            clock.wrap_module(zt, names)
+        for cls in (Memory, NoMemory):
+            clock.wrap_method(cls, "get_many", "memory_get")
+            clock.wrap_method(cls, "put_many", "memory_put")
+        if engine is not None:
+            for method in ("load", "tokenize", "decode", "translate"):
+                setattr(engine, method, clock.wrap(f"engine.{method}", getattr(engine, method)))
+            raw = engine.translate_tokens
+
+            def translate_tokens(batch, num_hypotheses):   # CTranslate2 time, per pass
+                name = f"ct2[n={num_hypotheses}]"
+                clock.calls[f"ct2 segments[n={num_hypotheses}]"] += len(batch)
+                return clock.wrap(name, raw)(batch, num_hypotheses)
+            engine.translate_tokens = translate_tokens
+
+    result: dict = {}
+    with timed(result, p.get("profile", False)):
+        report = zt.translate_paths([Path("notes")], Path("glossary.yaml"), options, engine=engine)
+    result["stats"] = {k: v for k, v in report.stats.items() if isinstance(v, (int, str))}
+    result["failed_files"] = [f.error for f in report.files if f.error][:3]
+    if clock.seconds:
+        result["clock"] = dict(clock.seconds)
+        result["calls"] = dict(clock.calls)
+    return result
+
+
+def task_check(p: dict) -> dict:
+    """Item 4: ``zhen glossary check`` through ``zhenglossary.api.check_project``."""
+    from zhenglossary.api import check_project
+
+    os.chdir(p["project"])
+    result: dict = {}
+    with timed(result, p.get("profile", False)):
+        report = check_project([Path("notes")], Path("glossary.yaml"))
+    result["summary"] = report.summary
+    return result
+
+
+def task_plan(p: dict) -> dict:
+    """Item 4: translation planning, what ``translate_paths`` does before any engine call:
+    load the glossary (strict), then parse, segment and mask every note (which builds the
+    term matcher). ``seconds`` is both; ``load_s`` and ``plan_s`` are the two parts."""
+    from zhenglossary.document import parse_document
+    from zhenglossary.glossary import load_glossary
+    from zhenglossary.locking import plan_document
+    from zhenglossary.notes import collect_notes, read_note
+
+    os.chdir(p["project"])
+    result: dict = {}
+    segments = 0
+    with timed(result, p.get("profile", False)):
+        start = time.perf_counter()
+        glossary = load_glossary(Path("glossary.yaml"), strict=True)
+        loaded = time.perf_counter()
+        for note in collect_notes([Path("notes")]):
+            for plan in plan_document(parse_document(read_note(note.path)), glossary, note.display):
+                segments += sum(1 for top in plan.segments for _ in top.walk())
+        result["load_s"] = loaded - start
+        result["plan_s"] = time.perf_counter() - loaded
+    result["segments"] = segments
+    result["terms"] = len(glossary.terms)
+    return result
+
+
+def task_imports(p: dict) -> dict:
+    """Item 5: which heavy modules ``import zhenglossary.cli`` and ``zhen --help`` load."""
+    import zhenglossary.cli as cli
+
+    result = {"after_import": [m for m in HEAVY if m in sys.modules]}
+    sys.argv = ["zhen", "--help"]
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            cli.main()
+        except SystemExit:
+            pass
+    result["after_help"] = [m for m in HEAVY if m in sys.modules]
+    result["modules_loaded"] = len(sys.modules)
+    return result
+
+
+TASKS = {"build_model": task_build_model, "warmup": task_warmup, "mt": task_mt,
+         "translate": task_translate, "check": task_check, "plan": task_plan,
+         "imports": task_imports}
+
+
+def main(argv: list[str]) -> int:
+    task, params, out = argv[0], json.loads(argv[1]), Path(argv[2])
+    try:
+        result = TASKS[task](params)
+        code = 0
+    except Exception as exc:           # reported as the row's error, with the traceback
+        result = {"error": f"{type(exc).__name__}: {exc}",
+                  "traceback": traceback.format_exc(limit=8)}
+        code = 1
+    out.write_text(json.dumps(result, ensure_ascii=False, default=str), "utf-8")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
