@@ -1,4 +1,4 @@
-"""Ten random source/English pairs of the shipped notes, glossed with the gloss engine.
+"""Ten random sentences of the shipped notes with their gloss (the gloss engine).
 
     python scripts/gloss_samples.py [--seed 2026] [--n 10]
 
@@ -24,6 +24,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["ZHEN_HOME"] = str(Path(tmp) / "home")
+        from zhenglossary.checks.translations import _sentences
         from zhenglossary.glossary import load_glossary
         from zhenglossary.pairs import pairs_for
         from zhenglossary.textutil import has_cjk
@@ -40,11 +41,14 @@ def main() -> None:
             parallel = out / note.name.replace(".md", ".zh-en.md")
             found = pairs_for(note, f"notes/{note.name}", note.read_text("utf-8"), parallel,
                               parallel.read_text("utf-8"), glossary)
-            pairs += [p for p in found.pairs if p.status != "same" and has_cjk(p.source)]
-        for pair in random.Random(args.seed).sample(pairs, args.n):
+            for pair in found.pairs:
+                if pair.status != "same" and has_cjk(pair.source):
+                    # sentence pairs where the block's sentences align, else the block
+                    pairs += [(pair, zh, en) for zh, en, _ in _sentences(pair) if has_cjk(zh)]
+        for pair, zh, en in random.Random(args.seed).sample(pairs, args.n):
             print(f"{pair.note}:{pair.line}")
-            print(f"  zh: {pair.source}")
-            print(f"  en: {pair.english}\n")
+            print(f"  zh: {zh.strip()}")
+            print(f"  en: {en.strip()}\n")
 
 
 if __name__ == "__main__":

@@ -480,18 +480,25 @@ _REPEAT = re.compile(r"ZX(\d+)(?:\s*[（(]\s*ZX(\d+)\s*[）)]|\s+ZX(\d+)(?![\w-]
 
 
 def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
-    """A term whose ``en`` ends in an abbreviation, followed in the note by exactly that
-    abbreviation (可并行张量集合（PTC）, 数据传输节点 DTN): say it once —
-    ``parallelizable tensor collection (PTC)``, not ``… (PTC) (PTC)``. Works on
-    placeholders, so only a protected span equal to the abbreviation can go."""
+    """A term followed in the note by English its ``en`` already says: the abbreviation it
+    ends in (可并行张量集合（PTC）, 数据传输节点 DTN) or, in parentheses, words it contains
+    verbatim (分类头（classification head）). Say it once — ``parallelizable tensor
+    collection (PTC)``, not ``… (PTC) (PTC)``. Works on placeholders, and only drops a span
+    whose exact bytes the restored ``en`` holds."""
     def fold(match: re.Match) -> str:
         a = int(match.group(1))
         b = int(match.group(2) or match.group(3))
         if not (1 <= a <= len(segment.slots) and 1 <= b <= len(segment.slots)):
             return match.group(0)
         first, second = segment.slots[a - 1], segment.slots[b - 1]
-        if first.kind == "term" and second.kind == "latin" and \
-                first.term.en.endswith(f"({second.raw})"):
+        if first.kind != "term" or second.kind != "latin":
+            return match.group(0)
+        # 数据传输节点 DTN → "(DTN)" already ends the en; 分类头（classification head）→ the
+        # parenthesis repeats the en word for word (bytes kept: the en holds them)
+        repeated = first.term.en.endswith(f"({second.raw})") or (
+            match.group(2) is not None and re.search(
+                rf"(?<![A-Za-z0-9]){re.escape(second.raw)}(?![A-Za-z0-9])", first.term.en))
+        if repeated:
             after = match.string[match.end():match.end() + 1]
             return f"ZX{a}" + (" " if after.isalnum() else "")   # never ZX1ZX3
         return match.group(0)
