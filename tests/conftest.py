@@ -26,6 +26,19 @@ def project(tmp_path, monkeypatch) -> Path:
     return tmp_path
 
 
+def make_project(tmp_path: Path, monkeypatch, notes: dict[str, str]) -> Path:
+    """A project with these notes and the shipped glossary; the cwd is its root, ZHEN_HOME
+    is inside it, and no argos model is installed (so `--engine auto` is the gloss)."""
+    root = tmp_path / "proj"
+    for name, text in notes.items():
+        write(root / "notes" / name, text)
+    shutil.copy(GLOSSARY, root / "glossary.yaml")
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
+    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
+    return root
+
+
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")

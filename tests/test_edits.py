@@ -4,11 +4,10 @@ stale when their source changes."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
-from conftest import GLOSSARY, write
+from conftest import make_project
 from zhenglossary.cli import app
 from zhenglossary.render import read_parallel
 
@@ -25,14 +24,8 @@ NOTE = """# 混合精度推理
 
 @pytest.fixture
 def proj(tmp_path, monkeypatch):
-    root = tmp_path / "proj"
-    write(root / "notes" / "a.md", NOTE)
-    write(root / "notes" / "b.md", "# 另一个文件\n\n第一段：我们使用混合精度训练模型。\n")
-    shutil.copy(GLOSSARY, root / "glossary.yaml")
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
-    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))   # gloss engine
-    return root
+    return make_project(tmp_path, monkeypatch,
+                        {"a.md": NOTE, "b.md": "# 另一个文件\n\n第一段：我们使用混合精度训练模型。\n"})
 
 
 def translate(runner):

@@ -7,12 +7,11 @@ from __future__ import annotations
 import errno
 import json
 import os
-import shutil
 import sqlite3
 
 import pytest
 
-from conftest import GLOSSARY, MINI_GLOSSARY, write
+from conftest import GLOSSARY, MINI_GLOSSARY, make_project, write
 from engines import BracketEngine
 from mdcheck import protected, structure
 from zhenglossary.cli import app
@@ -23,13 +22,7 @@ NOTE = "# 混合精度\n\n我们使用混合精度训练模型。\n\n第二段�
 
 @pytest.fixture
 def proj(tmp_path, monkeypatch):
-    root = tmp_path / "proj"
-    write(root / "notes" / "ok.md", NOTE)
-    shutil.copy(GLOSSARY, root / "glossary.yaml")
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
-    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
-    return root
+    return make_project(tmp_path, monkeypatch, {"ok.md": NOTE})
 
 
 def translate(runner, *args):

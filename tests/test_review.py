@@ -5,13 +5,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import GLOSSARY, MINI_GLOSSARY, write
+from conftest import MINI_GLOSSARY, make_project, write
 from zhenglossary.cli import app
 from zhenglossary.cli_review import register
 from zhenglossary.findings import Finding
@@ -226,13 +225,7 @@ B = "# 另一个文件\n\n第一段：我们使用混合精度训练模型，张
 
 @pytest.fixture
 def translated(runner, tmp_path, monkeypatch):
-    root = tmp_path / "proj"
-    write(root / "notes" / "a.md", A)
-    write(root / "notes" / "b.md", B)
-    shutil.copy(GLOSSARY, root / "glossary.yaml")
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
-    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
+    root = make_project(tmp_path, monkeypatch, {"a.md": A, "b.md": B})
     result = runner.invoke(app, ["translate", "notes/"])
     assert result.exit_code == 0, result.output
     return root

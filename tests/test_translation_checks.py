@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
-from conftest import GLOSSARY, write
+from conftest import make_project
 from zhenglossary.cli import app
 from zhenglossary.render import read_parallel
 
@@ -24,13 +23,7 @@ B = "# 另一个文件\n\n第一段：我们使用混合精度训练模型。\n"
 
 @pytest.fixture
 def translated(runner, tmp_path, monkeypatch):
-    root = tmp_path / "proj"
-    write(root / "notes" / "a.md", A)
-    write(root / "notes" / "b.md", B)
-    shutil.copy(GLOSSARY, root / "glossary.yaml")
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
-    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
+    root = make_project(tmp_path, monkeypatch, {"a.md": A, "b.md": B})
     result = runner.invoke(app, ["translate", "notes/"])
     assert result.exit_code == 0, result.output
     return root
