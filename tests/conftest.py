@@ -39,6 +39,16 @@ def make_project(tmp_path: Path, monkeypatch, notes: dict[str, str]) -> Path:
     return root
 
 
+def translated_project(runner, tmp_path: Path, monkeypatch, notes: dict[str, str]) -> Path:
+    """make_project, then `zhen translate notes/` with the gloss engine (must exit 0)."""
+    from zhenglossary.cli import app
+
+    root = make_project(tmp_path, monkeypatch, notes)
+    result = runner.invoke(app, ["translate", "notes/"])
+    assert result.exit_code == 0, result.output
+    return root
+
+
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MINI_GLOSSARY, make_project, write
+from conftest import MINI_GLOSSARY, translated_project, write
 from zhenglossary.cli import app
 from zhenglossary.cli_review import register
 from zhenglossary.findings import Finding
@@ -225,10 +225,7 @@ B = "# 另一个文件\n\n第一段：我们使用混合精度训练模型，张
 
 @pytest.fixture
 def translated(runner, tmp_path, monkeypatch):
-    root = make_project(tmp_path, monkeypatch, {"a.md": A, "b.md": B})
-    result = runner.invoke(app, ["translate", "notes/"])
-    assert result.exit_code == 0, result.output
-    return root
+    return translated_project(runner, tmp_path, monkeypatch, {"a.md": A, "b.md": B})
 
 
 def drop_term(parallel: Path, contains: str, en: str, instead: str) -> None:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import make_project
+from conftest import translated_project
 from zhenglossary.cli import app
 from zhenglossary.render import read_parallel
 
@@ -23,10 +23,7 @@ B = "# 另一个文件\n\n第一段：我们使用混合精度训练模型。\n"
 
 @pytest.fixture
 def translated(runner, tmp_path, monkeypatch):
-    root = make_project(tmp_path, monkeypatch, {"a.md": A, "b.md": B})
-    result = runner.invoke(app, ["translate", "notes/"])
-    assert result.exit_code == 0, result.output
-    return root
+    return translated_project(runner, tmp_path, monkeypatch, {"a.md": A, "b.md": B})
 
 
 def check(runner, *args):

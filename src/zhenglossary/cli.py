@@ -17,6 +17,7 @@ from typing import List, Optional
 import typer
 
 from . import __version__
+from .cli_options import CheckFormat, glossary_option
 from .errors import ZhenError
 
 app = typer.Typer(
@@ -101,11 +102,6 @@ class EngineChoice(str, Enum):
     gloss = "gloss"
 
 
-class CheckFormat(str, Enum):
-    text = "text"
-    json = "json"
-
-
 class SuggestFormat(str, Enum):
     yaml = "yaml"
     json = "json"
@@ -127,8 +123,7 @@ def main_callback(
 
 PathsArg = typer.Argument(None, help="Notes: .md files or directories (default: notes/).",
                           show_default=False)
-GlossaryOpt = typer.Option(None, "--glossary", "-g",
-                           help="glossary.yaml to use (default: found upwards from here).")
+GlossaryOpt = glossary_option()
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 

@@ -21,6 +21,8 @@ from typing import List, Optional
 
 import typer
 
+from .cli_options import CheckFormat, glossary_option
+
 
 class TMFormat(str, Enum):
     tmx = "tmx"
@@ -30,16 +32,6 @@ class TMFormat(str, Enum):
 class GlossaryFormat(str, Enum):
     tbx = "tbx"
     tsv = "tsv"
-
-
-class ReportFormat(str, Enum):
-    text = "text"
-    json = "json"
-
-
-def _glossary_opt():
-    return typer.Option(None, "--glossary", "-g",
-                        help="glossary.yaml to use (default: found upwards from here).")
 
 
 def _out_opt():
@@ -75,7 +67,7 @@ def export_pairs(
     format: TMFormat = typer.Option(..., "--format", "-f",
                                     help="tmx (TMX 1.4) or xliff (XLIFF 1.2)."),
     out: Optional[Path] = _out_opt(),
-    glossary: Optional[Path] = _glossary_opt(),
+    glossary: Optional[Path] = glossary_option(),
 ) -> None:
     """Export the translated block pairs as a translation memory (TMX) or XLIFF for CAT tools."""
     from .errors import GlossaryNotFound, UsageError
@@ -110,7 +102,7 @@ def glossary_export(
                                           help="tbx (TBX-Basic, martif) or tsv (DeepL: "
                                                "source<TAB>target, no header)."),
     out: Optional[Path] = _out_opt(),
-    glossary: Optional[Path] = _glossary_opt(),
+    glossary: Optional[Path] = glossary_option(),
 ) -> None:
     """Export the glossary as TBX (CAT tools, termbases) or TSV (DeepL glossaries)."""
     from .exchange import export_glossary
@@ -133,7 +125,7 @@ def glossary_import(
         help="glossary.yaml to add to (default: found upwards from here); a path that does not "
              "exist yet is created."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Report only; write nothing."),
-    format: ReportFormat = typer.Option(ReportFormat.text, "--format", "-f", help="text or json."),
+    format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
 ) -> None:
     """Add the entries of a TBX/TSV/CSV glossary that glossary.yaml lacks; report conflicts."""
     from .cli import print_json
@@ -152,7 +144,7 @@ def glossary_import(
         written = True
     code = 1 if report.conflicts else 0
     warnings = imported.warnings + report.warnings
-    if format is ReportFormat.json:
+    if format is CheckFormat.json:
         data = report.to_json()
         data["summary"]["exit_code"] = code
         print_json({"glossary": str(path), "file": str(file), "format": imported.format,

@@ -19,6 +19,8 @@ from typing import List, Optional
 
 import typer
 
+from .cli_options import glossary_option
+
 DEFAULT_OUT = Path("review.html")
 
 
@@ -29,9 +31,7 @@ def review(
     out: Path = typer.Option(DEFAULT_OUT, "--out", "-o",
                              help="Write the page here (atomically); default review.html in "
                              "the current directory."),
-    glossary: Optional[Path] = typer.Option(None, "--glossary", "-g",
-                                            help="glossary.yaml to use (default: found upwards "
-                                            "from here)."),
+    glossary: Optional[Path] = glossary_option(),
 ) -> None:
     """Write an HTML page to review translations: source and English side by side,
     glossary terms highlighted, findings at their blocks, filters."""
