@@ -91,14 +91,16 @@ def worker_env(packages_dir: Path, pycache: Path) -> dict[str, str]:
       ``PYTHONPYCACHEPREFIX``, so start-up is measured with compiled modules, as users
       have them, without writing ``__pycache__`` into the source tree;
     * ``PYTHONPATH`` holds the repository root, so ``benchmarks.worker`` imports from
-      any working directory.
+      any working directory, and ``tests/``, for the test support package (``support``,
+      which holds the fake model builder and is not part of zhen's wheel).
     """
     env = dict(os.environ)
     for name in ("ZHEN_HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONSTARTUP", "PYTHONPROFILEIMPORTTIME"):
         env.pop(name, None)
     env["ARGOS_PACKAGES_DIR"] = str(packages_dir)
     env["PYTHONPYCACHEPREFIX"] = str(pycache)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), str(REPO / "tests"),
+                                                   os.environ.get("PYTHONPATH")) if p)
     return env
 
 

@@ -112,7 +112,7 @@ class Clock:
 
 def task_build_model(p: dict) -> dict:
     """Build the fake argos package folder into the package directory."""
-    from zhenglossary.fakemodel import build_package_dir, load_corpus
+    from support.fakemodel import build_package_dir, load_corpus
 
     corpus = [line for note in p["notes"] for line in load_corpus(note)]
     result: dict = {}

@@ -1,4 +1,4 @@
-"""Tests for zhenglossary.fakemodel: synthetic but real argos packages.
+"""Tests for tests/support/fakemodel.py: synthetic but real argos packages.
 
 How the argos install is isolated
 ---------------------------------
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from zhenglossary.fakemodel import (
+from support.fakemodel import (
     OPENNMT_SPECIALS,
     build_package,
     load_corpus,

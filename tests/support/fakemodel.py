@@ -264,7 +264,7 @@ def build_package_dir(
     corpus_digest = hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
     readme = f"""# {metadata['from_name']}-{metadata['to_name']} (SYNTHETIC TEST MODEL)
 
-This is a synthetic test package built by `zhenglossary.fakemodel`. It is NOT a
+This is a synthetic test package built by zhen's test support (`tests/support/fakemodel.py`). It is NOT a
 translation model: every weight is seeded random noise, so it produces
 deterministic nonsense. It exists so that tests and benchmarks can exercise the
 real argos-translate / CTranslate2 / SentencePiece code paths offline.
