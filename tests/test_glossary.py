@@ -278,3 +278,37 @@ def test_matcher_latin_edges_fall_back_to_a_shorter_form():
     assert [m.form for m in matcher.finditer("GPU内存AB")] == ["GPU内存"]
     assert [m.form for m in matcher.finditer("GPU内存A，")] == ["GPU内存A"]
     assert list(TermMatcher({}).finditer("数据")) == []
+
+
+# --------------------------------------------------------------------------- parse cache
+
+def test_parse_cache_gives_the_same_glossary_and_survives_damage(tmp_path, monkeypatch):
+    from zhenglossary import glossary as G
+
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path / "home"))
+    bad = MINI_GLOSSARY + "  - zh: 混合精度\n    en: hybrid\n"       # a conflicting-en error
+    path = write(tmp_path / "g.yaml", bad)
+    fresh = load_glossary_text(bad, str(path))
+    first = load_glossary(path)
+    files = list((tmp_path / "home" / "cache" / "glossaries").glob("*.marshal"))
+    assert len(files) == 1
+    for damage in (b"", b"\x00garbage", files[0].read_bytes()[:40], None):
+        if damage is not None:
+            files[0].write_bytes(damage)
+        again = load_glossary(path)
+        assert again.terms == fresh.terms == first.terms
+        assert [t.form_lines for t in again.terms] == [t.form_lines for t in fresh.terms]
+        assert again.findings == fresh.findings and again.errors
+        assert [f.extra for f in again.findings] == [f.extra for f in fresh.findings]
+    with pytest.raises(GlossaryError):
+        load_glossary(path, strict=True)
+    # an edit is a new entry, never the old result
+    write(tmp_path / "g.yaml", MINI_GLOSSARY)
+    assert not load_glossary(path).errors
+
+
+def test_parse_cache_unwritable_is_not_an_error(tmp_path, monkeypatch):
+    blocker = write(tmp_path / "file", "x")
+    monkeypatch.setenv("ZHEN_HOME", str(blocker))
+    path = write(tmp_path / "g.yaml", MINI_GLOSSARY)
+    assert load_glossary(path).by_zh("混合精度").en == "mixed precision"

@@ -84,3 +84,29 @@ def test_an_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
     monkeypatch.setenv("ZHEN_HOME", str(blocker))        # cache dir under a file: unwritable
     table = segment.TagTable(segment.tokenizer_for(()))
     assert table.get("计算") and table.get("不存在的词语组合") is None
+
+
+def test_glossary_check_loads_one_dictionary_and_no_cedict(project, tmp_path):
+    """A fresh process: `check_project` on the shipped notes reads jieba's dictionary once
+    (its cache), never CC-CEDICT, and never builds jieba.posseg's eager tag dict."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = """
+import json, sys
+from pathlib import Path
+from zhenglossary import cedict
+from zhenglossary.api import check_project
+check_project([Path("notes")], Path("glossary.yaml"))
+import jieba, jieba.posseg
+from zhenglossary.segment import TagTable
+print(json.dumps({"cedict": bool(cedict._loaded),
+                  "tags_lazy": isinstance(jieba.posseg.dt.word_tag_tab, TagTable),
+                  "jieba_loaded": jieba.dt.initialized}))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=project, env=dict(os.environ), check=True)
+    assert json.loads(out.stdout.splitlines()[-1]) == {
+        "cedict": False, "tags_lazy": True, "jieba_loaded": True}
