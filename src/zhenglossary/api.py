@@ -7,15 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .checks import CheckContext, NoteText, declare, run_checks
+from .checks import CheckContext, NoteText, run_checks
 from .errors import NoteReadError, PathNotFound
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import collect_notes, read_note
 from .pairs import pairs_for, parallel_path
 from .prose import prose_view
-
-declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
 
 
 def default_note_paths(glossary_path: Path) -> list[Path]:

@@ -72,12 +72,6 @@ class Term:
     def forms(self) -> tuple[str, ...]:
         return (self.zh, *self.variants)
 
-    def fingerprint(self) -> str:
-        """Stable hash of what a translation depends on: changing en or forbid changes it."""
-        payload = json.dumps({"zh": self.zh, "en": self.en, "forbid": sorted(self.forbid)},
-                             ensure_ascii=False, sort_keys=True)
-        return hashlib.sha256(payload.encode()).hexdigest()[:16]
-
     def forbid_patterns(self) -> list[tuple[str, re.Pattern[str]]]:
         return [(phrase, whole_phrase_re(phrase)) for phrase in self.forbid]
 
@@ -192,10 +186,6 @@ class Glossary:
 
     def by_zh(self, zh: str) -> Term | None:
         return self.form_map.get(zh)
-
-    def fingerprint(self) -> str:
-        payload = sorted(t.fingerprint() for t in self.terms)
-        return hashlib.sha256("\n".join(payload).encode()).hexdigest()[:16]
 
     @property
     def errors(self) -> list[Finding]:

@@ -17,7 +17,7 @@ class Check:
     id: str
     severity: str
     title: str
-    scope: str                       # glossary | notes | translations
+    scope: str                       # glossary | notes | translations | translate
     fn: Callable[["CheckContext"], Iterable[Finding]] | None = None
 
 
