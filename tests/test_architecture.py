@@ -1,5 +1,6 @@
 """The package's shape: imports go one way (no cycles, counting the imports inside
-functions too)."""
+functions too), no module imports another's private names, every finding kind is in the
+checks registry, and no module grows past ~500 lines without saying why at its top."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import zhenglossary
 
 PACKAGE = Path(zhenglossary.__file__).parent
+LONG = 500
 
 
 def _modules() -> dict[str, Path]:
@@ -156,3 +158,15 @@ def test_no_module_imports_another_modules_private_names():
                 private += [f"{name}: {a.name}" for a in node.names
                             if a.name.startswith("_") and not a.name.startswith("__")]
     assert not private, f"private names imported across modules: {private}"
+
+
+def test_long_modules_say_why():
+    unexplained = []
+    for name, path in _modules().items():
+        text = path.read_text("utf-8")
+        if text.count("\n") > LONG:
+            doc = ast.get_docstring(ast.parse(text)) or ""
+            if "Why this module is long" not in doc:
+                unexplained.append(f"{name} ({text.count(chr(10))} lines)")
+    assert not unexplained, ("modules over ~500 lines need a 'Why this module is long:' "
+                             "paragraph in their docstring: " + ", ".join(unexplained))

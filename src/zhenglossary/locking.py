@@ -15,6 +15,9 @@ restored placeholders (which cannot lose a term). A segment that still fails is 
 finding. Restoring puts each term's ``en`` and each protected span's exact source bytes
 back, so the invariant holds: every glossary term of a segment appears as its ``en``, and
 protected spans are byte-identical.
+
+Why this module is long: segmenting, masking, restoring and verifying are one contract
+(the placeholders) and each step must agree with the others byte for byte.
 """
 
 from __future__ import annotations
