@@ -170,3 +170,15 @@ def test_long_modules_say_why():
                 unexplained.append(f"{name} ({text.count(chr(10))} lines)")
     assert not unexplained, ("modules over ~500 lines need a 'Why this module is long:' "
                              "paragraph in their docstring: " + ", ".join(unexplained))
+
+
+FLOOR = {"glossary", "notes", "findings", "errors", "textutil", "segment", "cedict", "fileio",
+         "paths", "bilingual", "prose", "markdown"}
+
+
+def test_the_floor_imports_nothing_above_it():
+    """docs/architecture.md: data flows downward; the floor modules import only each other."""
+    floor = {f"zhenglossary.{name}" for name in FLOOR} | {"zhenglossary"}
+    graph = import_graph()
+    upward = {m: sorted(d for d in graph[m] if d not in floor) for m in floor if m in graph}
+    assert not {m: d for m, d in upward.items() if d}, upward
