@@ -17,7 +17,8 @@ from zhenglossary.document import parse_document
 from zhenglossary.glossary import load_glossary_text
 from zhenglossary.locking import plan_document
 from zhenglossary.memory import NoMemory
-from zhenglossary.render import leaf_texts, render_english, render_parallel
+from zhenglossary.parallel import render_parallel
+from zhenglossary.render import leaf_texts, render_english
 from zhenglossary.translate import _Runner, lock_segments
 
 GLOSSARY = load_glossary_text(MINI_GLOSSARY + "  - zh: 推理\n    en: inference\n    forbid: [reasoning]\n")

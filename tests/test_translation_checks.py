@@ -8,7 +8,7 @@ import pytest
 
 from conftest import translated_project
 from zhenglossary.cli import app
-from zhenglossary.render import read_parallel
+from zhenglossary.parallel import read_parallel
 
 A = """# 混合精度推理
 
@@ -58,11 +58,14 @@ def test_each_planted_problem_is_one_finding_naming_the_place(runner, translated
     code, data = check(runner)
     assert code == 1
     [missing] = of(data, "term-missing")
-    assert (missing["file"], missing["line"], missing["segment"]) == ("notes/a.md", 5, "b3")
+    # a person's English: reported where it is fixed, x.zh-en.md:line, naming the note too
+    assert (missing["file"], missing["note"], missing["segment"]) == ("notes/a.zh-en.md",
+                                                                      "notes/a.md:5", "b3")
+    assert a.read_text("utf-8").split("\n")[missing["line"] - 1].startswith("Second")
     assert missing["en"] == "data parallelism" and "data-parallel stuff" in missing["english"]
     assert missing["source"] == "第二段：数据并行。"
     [forbidden] = of(data, "term-forbidden")
-    assert (forbidden["file"], forbidden["line"]) == ("notes/a.md", 7)
+    assert (forbidden["file"], forbidden["note"]) == ("notes/a.zh-en.md", "notes/a.md:7")
     assert "'hybrid precision' is forbidden for 混合精度" in forbidden["message"]
     [left] = of(data, "untranslated")
     assert (left["file"], left["line"], left["chinese"]) == ("notes/a.md", 1, ["中文"])
@@ -84,7 +87,8 @@ def test_protected_span_changed(runner, translated):
          lambda en: en.replace("2.7", "2,7").replace("`max_batch_size`", "`max batch size`"))
     code, data = check(runner)
     [f] = of(data, "protected-changed")
-    assert f["severity"] == "warning" and set(f["missing"]) == {"2.7", "`max_batch_size`"}
+    assert f["severity"] == "warning" and f["missing"] == [
+        "inline code 'max_batch_size' lost", "inline code 'max batch size' added"]
     assert code == 0                              # a warning
     assert check(runner, "--strict")[0] == 1
 

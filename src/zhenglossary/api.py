@@ -10,7 +10,7 @@ from .errors import NoteReadError, PathNotFound
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import collect_notes, read_note
-from .pairs import pairs_for, parallel_path
+from .parallel import output_paths, pairs_for
 from .prose import prose_view
 
 declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
@@ -37,12 +37,8 @@ def load_notes(paths: list[Path], encoding: str | None = None) -> tuple[list[Not
         except NoteReadError as exc:
             findings.append(Finding("note-unreadable", "error", exc.detail, note.display))
             continue
-        notes.append(NoteText(note.path, note.display, text, prose_view(text)))
+        notes.append(NoteText(note.path, note.display, text, prose_view(text), note.relative))
     return notes, findings
-
-
-def translation_path(note: Path) -> Path:
-    return note.with_name(note.name[:-len(".md")] + ".en.md")
 
 
 @dataclass
@@ -65,7 +61,7 @@ class CheckReport:
 
 
 def check_project(paths: list[Path] | None, glossary_option: Path | None,
-                  only: set[str] | None = None) -> CheckReport:
+                  only: set[str] | None = None, out_dir: Path | None = None) -> CheckReport:
     glossary_path = resolve_glossary(glossary_option)
     glossary = load_glossary(glossary_path)
     if not paths:
@@ -73,8 +69,7 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     notes, findings = load_notes(paths)
     translations, pairs, untranslated, problems = {}, [], {}, {}
     for note in notes:
-        parallel = parallel_path(note.path)
-        en = translation_path(note.path)
+        en, parallel = output_paths(note.path, note.relative, out_dir)
         try:
             if parallel.is_file():
                 note_pairs = pairs_for(note.path, note.display, note.text, parallel,
@@ -83,8 +78,8 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                 untranslated[note.display] = _untranslated_lines(note.text, note_pairs)
             else:
                 problems[note.display] = f"not translated yet — run `zhen translate {note.display}`"
-                if en.is_file():
-                    translations[note.display] = (str(en), read_note(en))
+            if en.is_file():        # always read: a forbid typed into x.en.md is found
+                translations[note.display] = (str(en), read_note(en))
         except NoteReadError as exc:
             findings.append(Finding("note-unreadable", "error", exc.detail, exc.path))
             problems[note.display] = f"cannot read its translation: {exc.detail}"
@@ -95,22 +90,20 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     from .checks.notes import usage_counts
 
     return CheckReport(glossary, notes, sort_findings(findings), usage_counts(ctx),
-                       len(translations) + len(pairs), {p.note: p for p in pairs}, problems)
+                       len(set(translations) | {p.note for p in pairs}), {p.note: p for p in pairs}, problems)
 
 
 def _untranslated_lines(text: str, note_pairs) -> list[int]:
     """Lines of the note's Chinese blocks that its parallel file does not hold."""
     from .document import parse_document
-    from .render import short_hash
     from .textutil import has_cjk
 
     known = {p.source_sha for p in note_pairs.pairs}
     doc = parse_document(text)
     out = []
     for leaf in doc.leaves:
-        start, end = doc.span(leaf.start_line, leaf.end_line)
-        block = text[start:end]
-        if short_hash(block) not in known and leaf.kind != "code" and has_cjk(prose_view(block)):
+        block = doc.leaf_text(leaf)
+        if doc.leaf_hash(leaf) not in known and leaf.kind != "code" and has_cjk(prose_view(block)):
             out.append(leaf.start_line + 1)
     return out
 

@@ -17,7 +17,7 @@ from typing import List, Optional
 import typer
 
 from . import __version__
-from .cli_options import CheckFormat, glossary_option
+from .cli_options import CheckFormat, glossary_option, out_dir_option
 from .errors import ZhenError
 
 app = typer.Typer(
@@ -138,6 +138,7 @@ def glossary_check(
     show_info: bool = typer.Option(False, "--info", help="Also list info findings in the table."),
     usage: bool = typer.Option(False, "--usage", help="Print how often each term is used per note."),
     list_checks: bool = typer.Option(False, "--list-checks", help="List every check and exit."),
+    out_dir: Optional[Path] = out_dir_option(),
 ) -> None:
     """Check the glossary, the notes and their translations for terminology problems."""
     from .api import check_project
@@ -156,7 +157,7 @@ def glossary_check(
             out.print(table)
         raise typer.Exit(0)
 
-    report = check_project(paths, glossary)
+    report = check_project(paths, glossary, out_dir=out_dir)
     code = exit_code_for(report.findings, strict=strict)
     if format is CheckFormat.json:
         print_json({"findings": [f.to_json() for f in report.findings],

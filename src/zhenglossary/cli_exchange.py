@@ -21,7 +21,7 @@ from typing import List, Optional
 
 import typer
 
-from .cli_options import CheckFormat, glossary_option
+from .cli_options import CheckFormat, glossary_option, out_dir_option
 
 
 class TMFormat(str, Enum):
@@ -68,6 +68,7 @@ def export_pairs(
                                     help="tmx (TMX 1.4) or xliff (XLIFF 1.2)."),
     out: Optional[Path] = _out_opt(),
     glossary: Optional[Path] = glossary_option(),
+    out_dir: Optional[Path] = out_dir_option(),
 ) -> None:
     """Export the translated block pairs as a translation memory (TMX) or XLIFF for CAT tools."""
     from .errors import GlossaryNotFound, UsageError
@@ -81,7 +82,7 @@ def export_pairs(
             raise
         _warn("no glossary.yaml found; exporting without the glossary-term notes")
         gloss = Glossary([])
-    notes, warnings = collect_pairs(paths, gloss)
+    notes, warnings = collect_pairs(paths, gloss, out_dir=out_dir)
     for warning in warnings:
         _warn(warning)
     if not notes:

@@ -19,7 +19,7 @@ from typing import List, Optional
 
 import typer
 
-from .cli_options import glossary_option
+from .cli_options import glossary_option, out_dir_option
 
 DEFAULT_OUT = Path("review.html")
 
@@ -32,6 +32,7 @@ def review(
                              help="Write the page here (atomically); default review.html in "
                              "the current directory."),
     glossary: Optional[Path] = glossary_option(),
+    out_dir: Optional[Path] = out_dir_option(),
 ) -> None:
     """Write an HTML page to review translations: source and English side by side,
     glossary terms highlighted, findings at their blocks, filters."""
@@ -39,7 +40,7 @@ def review(
     from .fileio import write_atomic
     from .review import gather_review, render_review, review_counts
 
-    inputs = gather_review(paths, glossary)
+    inputs = gather_review(paths, glossary, out_dir)
     for problem in inputs.glossary.errors[:1]:
         err.print(f"warning: the glossary has errors ({problem.where}: {problem.message}); "
                   "the page lists them — run `zhen glossary check`", markup=False, highlight=False)

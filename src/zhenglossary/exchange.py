@@ -70,7 +70,7 @@ from .errors import GlossaryError, NoteReadError, UsageError
 from .fileio import write_atomic
 from .glossary import MAX_GLOSSARY_BYTES, Glossary, Term, load_glossary_text
 from .notes import collect_notes, read_note
-from .pairs import NotePairs, Pair, pairs_for, parallel_path
+from .parallel import NotePairs, Pair, output_paths, pairs_for
 from .textutil import has_cjk
 
 TM_FORMATS = ("tmx", "xliff")
@@ -101,9 +101,10 @@ _LANG_CODE = re.compile(r"^[a-z]{2,3}([-_][a-z0-9]{2,8})*$", re.IGNORECASE)
 # --------------------------------------------------------------------------- pairs
 
 
-def collect_pairs(paths: list[Path], glossary: Glossary,
-                  encoding: str | None = None) -> tuple[list[NotePairs], list[str]]:
-    """Pairs of every note under ``paths`` that has ``x.zh-en.md`` beside it.
+def collect_pairs(paths: list[Path], glossary: Glossary, encoding: str | None = None,
+                  out_dir: Path | None = None) -> tuple[list[NotePairs], list[str]]:
+    """Pairs of every note under ``paths`` that has ``x.zh-en.md`` beside it (or under
+    ``out_dir``, where ``zhen translate --out-dir`` wrote it).
 
     Returns the pairs and warnings (one line each, for stderr): a note without a parallel
     file, or one that cannot be read, is skipped and named.
@@ -111,7 +112,7 @@ def collect_pairs(paths: list[Path], glossary: Glossary,
     out: list[NotePairs] = []
     warnings: list[str] = []
     for note in collect_notes(paths):
-        parallel = parallel_path(note.path)
+        _, parallel = output_paths(note.path, note.relative, out_dir)
         if not parallel.is_file():
             warnings.append(f"{note.display}: skipped, no parallel file {parallel}; "
                             f"run `zhen translate {note.display}` first")

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import NoNotesFound, NoteReadError, PathNotFound
-
-GENERATED_SUFFIXES = (".en.md", ".zh-en.md")
+from .parallel import GENERATED_SUFFIXES
 MAX_NOTE_BYTES = 64 * 1024 * 1024
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from .findings import SEVERITIES, Finding, summarize
 from .glossary import Glossary, Match, Term
-from .pairs import Pair
+from .parallel import Pair
 from .prose import prose_view
 
 EDITED_STATUSES = ("edited", "approved", "stale")
@@ -62,12 +62,13 @@ class ReviewInputs:
         return [n for n in self.notes if n.parallel is None]
 
 
-def gather_review(paths: list[Path] | None, glossary_option: Path | None) -> ReviewInputs:
+def gather_review(paths: list[Path] | None, glossary_option: Path | None,
+                  out_dir: Path | None = None) -> ReviewInputs:
     """Run the checks and read every note's parallel file (``x.zh-en.md`` beside it) back
     into pairs, as ``check_project`` does. A note without one is kept, with ``problem``."""
     from .api import check_project
 
-    report = check_project(paths, glossary_option)
+    report = check_project(paths, glossary_option, out_dir=out_dir)
     notes = []
     for note in report.notes:
         pairs = report.pairs.get(note.display)
