@@ -26,7 +26,7 @@ from .paths import state_dir
 from .parallel import english_header, output_paths, read_parallel, render_parallel
 from .render import LeafText, leaf_texts, reindent, render_english
 from .checks import declare
-from .validate import compare_facts, first_difference, parse_blocks
+from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
@@ -216,7 +216,9 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     source = parse_blocks(doc.text)
     findings: list[Finding] = []
     reported: set[int] = set()
+    reverted: set[int] = set()
     invalid = 0
+    env: dict | None = None
 
     def fail(i: int, problems: list[str]) -> bool:
         """Report leaf ``i``; put its source back if the machine wrote it."""
@@ -226,6 +228,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
                  "english": leaf.english.strip(), "problems": problems}
         if leaf.status == "machine":
             leaf.english = leaf.source
+            reverted.add(i)
             invalid += 1
             findings.append(Finding(
                 "output-invalid", "error",
@@ -251,8 +254,28 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
             break
         # the block where the structure first differs, or the translated one before it
         culprit = next((by_line[b.line] for b in reversed(source.blocks[:k + 1])
-                        if b.line in by_line and leaves[by_line[b.line]].translated), None)
-        if culprit is None or not fail(culprit, ["block structure changed"]):
+                        if b.line in by_line and leaves[by_line[b.line]].translated
+                        and by_line[b.line] not in reverted), None)
+        env = env if env is not None else note_env(doc.text)
+
+        def alone(i: int) -> list[str]:
+            return check_block(leaves[i].source, leaves[i].english, env=env,
+                               what=frozenset({"structure", "protected"}))
+
+        machine = culprit is not None and leaves[culprit].status == "machine"
+        if machine and alone(culprit):
+            fail(culprit, ["block structure changed"] + alone(culprit))
+            continue
+        # damage that shows elsewhere (a broken footnote reference drops its definition):
+        # each translated block on its own
+        offenders = [(i, problems) for i, leaf in enumerate(leaves)
+                     if leaf.translated and i not in reverted and leaf.status == "machine"
+                     for problems in [alone(i)] if problems]
+        for i, problems in offenders:
+            fail(i, problems)
+        if not offenders and machine:
+            fail(culprit, ["block structure changed"])
+        elif not offenders:
             findings.append(Finding(
                 "output-invalid", "error",
                 f"the rendered English changes the note's block structure near line "
@@ -265,7 +288,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     changed = False
     for src_block, out_block in zip(source.blocks, out.blocks):
         i = by_line.get(src_block.line)
-        if i is None or not leaves[i].translated:
+        if i is None or not leaves[i].translated or i in reverted:
             continue
         problems = compare_facts(src_block.facts, out_block.facts, glossary, unrendered.get(i, ""))
         if problems:

@@ -215,7 +215,9 @@ def _env_copy(env: dict | None) -> dict:
     if "references" in env:
         out["references"] = dict(env["references"])
     if "footnotes" in env:
-        out["footnotes"] = {"refs": dict(env["footnotes"].get("refs", {}))}
+        notes = env["footnotes"]
+        out["footnotes"] = {"refs": dict(notes.get("refs", {})),
+                            "list": {k: dict(v) for k, v in notes.get("list", {}).items()}}
     return out
 
 
