@@ -123,3 +123,13 @@ def test_commonmark_cases_keep_structure_and_destinations(text, engine):
     english, _, _, _ = translate_text(text, GLOSSARY, engine=eng)
     body = english.split("\n", 1)[1]
     assert check_document(text, body) == [], body
+
+
+def test_english_words_chinese_wrote_without_a_space_are_spaced():
+    # found by the validator on a shipped note: "Transformer编码器" → "Transformerencoder"
+    glossary = load_glossary_text("terms:\n  - zh: 编码器\n    en: encoder\n"
+                                  "  - zh: 训练\n    en: training\n")
+    for source, english in [("4. Transformer编码器\n", "4. Transformer encoder"),
+                            ("编码器训练\n", "Encoder training"), ("编码器2\n", "Encoder 2")]:
+        out, _, _, _ = translate_text(source, glossary)
+        assert out.split("\n")[1] == english

@@ -21,7 +21,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from .markdown import ROLE_PREFIX, parser
+from .markdown import ROLE_PREFIX, parse_note, parser
 
 # ---------------------------------------------------------------- inline nodes
 
@@ -469,8 +469,7 @@ _VERBATIM = {"fence": "code", "code_block": "code", "html_block": "html", "hr": 
 
 def parse_document(text: str) -> Document:
     """Leaf blocks with their inline regions, in document order."""
-    env: dict = {}
-    tokens = parser().parse(text, env)
+    tokens, env = parse_note(text)
     starts = _line_starts(text)
     leaves: list[Leaf] = []
     i = 0

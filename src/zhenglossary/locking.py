@@ -424,11 +424,19 @@ def copy_english(segment: Segment) -> str:
                     for x in re.split(r"(ZX\d+)", joined) if x]
     convert = any(ch in p for p in template if isinstance(p, str) for ch in PUNCT_MAP)
     out = []
+    after_slot = False
     for piece in template:
         if isinstance(piece, int):
-            out.append(slot_english(segment.slots[piece - 1]))
+            value = slot_english(segment.slots[piece - 1])
+            if out and _touching(out[-1], value):
+                out.append(" ")         # Transformer编码器 → "Transformer encoder"
+            out.append(value)
+            after_slot = True
             continue
         piece = literal_angle(piece)
+        if after_slot and out and _touching(out[-1], piece):
+            out.append(" ")
+        after_slot = False
         if convert:
             # only the segment's own text changes; restored spans keep their bytes
             converted = english_of_punctuation(piece, strip=False)
@@ -442,6 +450,12 @@ def copy_english(segment: Segment) -> str:
     if isinstance(first, int) and segment.slots[first - 1].kind == "term" and text[:1].islower():
         text = text[0].upper() + text[1:]       # a term that starts the sentence
     return text
+
+
+def _touching(before: str, after: str) -> bool:
+    """Two English words that Chinese wrote without a space (混合精度训练 → two terms)."""
+    return bool(before) and bool(after) and before[-1].isascii() and before[-1].isalnum() \
+        and after[0].isascii() and after[0].isalnum()
 
 
 def literal_angle(text: str) -> str:

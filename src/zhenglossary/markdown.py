@@ -47,3 +47,11 @@ def parser():
 
 def parse_tokens(text: str, env: dict | None = None):
     return parser().parse(text, env if env is not None else {})
+
+
+@lru_cache(maxsize=4)
+def parse_note(text: str) -> tuple[tuple, dict]:
+    """Tokens and env of a whole note, parsed once for everyone who reads it (the
+    segmenter and the validator); callers must not change them."""
+    env: dict = {}
+    return tuple(parser().parse(text, env)), env

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from .document import dedent_block
 from .glossary import Glossary
-from .markdown import parse_tokens
+from .markdown import parse_note, parse_tokens
 
 _HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # a Sphinx role written before a code span: ":numref:" / ":py:func:" (ASCII, on purpose)
@@ -102,7 +102,8 @@ def parse_blocks(text: str, env: dict | None = None) -> Parsed:
     out = Parsed([], [], [], Facts())
     current: Block | None = None
     closer: str | None = None
-    for tok in parse_tokens(text, _env_copy(env) if env is not None else {}):
+    tokens = parse_note(text)[0] if env is None else parse_tokens(text, _env_copy(env))
+    for tok in tokens:
         if current is None and tok.type in _LEAF_OPEN:
             current = Block(tok.map[0] if tok.map else -1, Facts())
             out.blocks.append(current)
@@ -277,6 +278,8 @@ def _term_problems(source: str, english: str, glossary: Glossary) -> list[str]:
         have = _count(lowered, " ".join(en.split()))
         if have < n:
             problems.append(f"term {terms[en].zh} → {en!r} appears {have} of {n} times")
+    if glossary.first_forbidden(english) is None:       # one combined scan
+        return problems
     for term, phrase, pattern in glossary.forbidden:
         if pattern.search(english) and not pattern.search(source):
             problems.append(f"forbidden rendering {phrase!r} of {term.zh} (write {term.en!r})")
