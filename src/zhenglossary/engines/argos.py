@@ -256,7 +256,6 @@ class ArgosEngine:
         self.chunk_size = chunk_size
         self._translator = None
         self._sp = None
-        self.loads = 0
 
     def identity(self) -> str:
         meta = (self.package.path / "metadata.json").read_bytes()
@@ -283,7 +282,6 @@ class ArgosEngine:
             self._translator = None
             raise ModelError(f"cannot load the argos package {self.package.path}: {exc}. "
                              f"It may be damaged; reinstall it: {INSTALL_HINT}") from exc
-        self.loads += 1
 
     def tokenize(self, texts: Sequence[str]) -> list[list[str]]:
         self.load()

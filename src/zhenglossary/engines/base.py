@@ -2,7 +2,7 @@
 
 Engines translate *masked* Chinese segments: glossary terms and protected spans (inline
 code, URLs, Latin-script runs) have been replaced by placeholder tokens such as ``ZX3``
-(``locking.PLACEHOLDER_RE``: two capital letters and a number). An engine should pass
+(the contract is ``placeholders.py``). An engine should pass
 placeholders through unchanged; the locking layer verifies that it did and falls back
 when it did not. Bare numbers (``2.7``, ``30``, ``40%``) are *not* masked.
 
