@@ -96,12 +96,6 @@ def print_json(data) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
-class EngineChoice(str, Enum):
-    auto = "auto"
-    argos = "argos"
-    gloss = "gloss"
-
-
 class SuggestFormat(str, Enum):
     yaml = "yaml"
     json = "json"
@@ -121,6 +115,10 @@ def main_callback(
     """Offline Chinese→English translation of technical notes, terms locked to one glossary."""
 
 
+LLMEndpointOpt = typer.Option(None, "--endpoint", help="llm: the server's OpenAI-compatible URL "
+                              "(default http://127.0.0.1:11434/v1, Ollama's).")
+AllowRemoteOpt = typer.Option(False, "--allow-remote",
+                              help="llm: allow an endpoint that is not on this machine.")
 PathsArg = typer.Argument(None, help="Notes: .md files or directories (default: notes/).",
                           show_default=False)
 GlossaryOpt = glossary_option()
@@ -223,8 +221,9 @@ def translate(
     paths: List[Path] = typer.Argument(..., help="Notes: .md files or directories.",
                                        show_default=False),
     glossary: Optional[Path] = GlossaryOpt,
-    engine: EngineChoice = typer.Option(EngineChoice.auto, "--engine", "-e",
-                                        help="auto: argos if a zh→en model is installed, else gloss."),
+    engine: str = typer.Option("auto", "--engine", "-e",
+                               help="auto (argos if a zh→en model is installed, else gloss), argos, "
+                                    "gloss, llm or a plugin's engine; `zhen model list` lists them."),
     out_dir: Optional[Path] = typer.Option(None, "--out-dir", "-o",
                                            help="Write outputs here, mirroring relative paths."),
     no_memory: bool = typer.Option(False, "--no-memory", help="Neither read nor write the memory."),
@@ -232,12 +231,23 @@ def translate(
     encoding: Optional[str] = typer.Option(None, "--encoding",
                                            help="Read notes in this encoding (e.g. gb18030)."),
     format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
+    model: Optional[str] = typer.Option(None, "--model", help="llm: the model to ask."),
+    endpoint: Optional[str] = LLMEndpointOpt,
+    temperature: Optional[float] = typer.Option(None, "--temperature", min=0,
+                                                help="llm: sampling temperature (default 0)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="llm: seconds per request."),
+    concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1,
+                                              help="llm: requests in flight."),
+    allow_remote: bool = AllowRemoteOpt,
 ) -> None:
     """Translate notes to English: writes x.en.md and the parallel x.zh-en.md."""
     from .translate import TranslateOptions, translate_paths
 
-    options = TranslateOptions(engine=engine.value, out_dir=out_dir, use_memory=not no_memory,
-                               threads=threads, encoding=encoding)
+    settings = {"model": model, "endpoint": endpoint, "temperature": temperature,
+                "timeout": timeout, "concurrency": concurrency,
+                "allow_remote": True if allow_remote else None}
+    options = TranslateOptions(engine=engine, out_dir=out_dir, use_memory=not no_memory,
+                               threads=threads, encoding=encoding, engine_settings=settings)
     with _progress(format is CheckFormat.text) as progress:
         report = translate_paths(paths, glossary, options, progress=progress)
     for notice in report.notices:
@@ -299,17 +309,31 @@ class _progress:
 @handle_errors
 def model_list(
     format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
+    endpoint: Optional[str] = LLMEndpointOpt,
+    allow_remote: bool = AllowRemoteOpt,
 ) -> None:
-    """List installed argos translation packages."""
+    """List the engines (with the llm server's models) and installed argos packages."""
+    from .api import engine_statuses
     from .engines.argos import installed_packages, package_dirs
 
+    engines, problems = engine_statuses({"endpoint": endpoint,
+                                         "allow_remote": True if allow_remote else None})
+    for problem in problems:
+        err.print("warning: " + problem, markup=False, highlight=False)
     packages = installed_packages()
     if format is CheckFormat.json:
-        print_json({"package_dirs": [str(p) for p in package_dirs()],
+        print_json({"engines": [{"name": spec.name, "origin": spec.origin, "summary": spec.summary,
+                                 "ready": status.ready, "status": status.summary, **status.details}
+                                for spec, status in engines],
+                    "package_dirs": [str(p) for p in package_dirs()],
                     "packages": [{"name": p.name, "path": str(p.path), "from": p.from_code,
                                   "to": p.to_code, "version": p.version, "usable": p.usable,
                                   "problems": p.problems} for p in packages]})
         return
+    table = Table("engine", "ready", "status", "from", box=None, pad_edge=False)
+    for spec, status in engines:
+        table.add_row(spec.name, "yes" if status.ready else "no", status.summary, spec.origin)
+    out.print(table)
     if not packages:
         out.print(f"no argos packages in {', '.join(str(p) for p in package_dirs())}; "
                   "install one with `zhen model install`", markup=False)

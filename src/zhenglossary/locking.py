@@ -26,7 +26,7 @@ from .document import Break, Document, Raw, Region, Text, Wrap
 from .glossary import Glossary, Term
 from .prose import EMAIL_RE, find_urls
 from .placeholders import (EXACT_RE, PLACEHOLDER_RE, ends_with_placeholder, is_placeholder, number_of,
-                           placeholder, placeholder_problem, placeholders_in, split_exact,
+                           placeholder, placeholder_problem, split_exact,
                            starts_with_placeholder, without_placeholders)
 from .textutil import CJK_CLASS, has_cjk
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import ModelError
+from . import EngineContext, EngineSpec, EngineStatus
 from .base import EngineOutput
 
 INDEX_URL = "https://raw.githubusercontent.com/argosopentech/argospm-index/main/index.json"
@@ -325,3 +326,32 @@ class ArgosEngine:
             for i, result in zip(chunk, out):
                 results[i] = EngineOutput([self.decode(h) for h in result.hypotheses])
         return results  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------- registration
+
+
+def _create(context: EngineContext) -> ArgosEngine:
+    package = find_zh_en()
+    if package is None:
+        raise ModelError("no Chinese→English argos model is installed. " + INSTALL_HINT + ".")
+    if package.problems:
+        raise ModelError(f"the argos package {package.path} is broken: "
+                         + "; ".join(package.problems) + ". " + INSTALL_HINT + ".")
+    return ArgosEngine(package, threads=context.threads)
+
+
+def _status(context: EngineContext) -> EngineStatus:
+    package = find_zh_en()
+    dirs = [str(p) for p in package_dirs()]
+    if package is None:
+        return EngineStatus(False, f"no zh→en package in {', '.join(dirs)}", {"package_dirs": dirs})
+    if package.problems:
+        return EngineStatus(False, f"{package.path} is broken: " + "; ".join(package.problems),
+                            {"package_dirs": dirs, "package": str(package.path)})
+    return EngineStatus(True, f"{package.name} {package.version}",
+                        {"package_dirs": dirs, "package": str(package.path)})
+
+
+SPEC = EngineSpec("argos", "argos-translate zh→en model run by CTranslate2 (offline MT)",
+                  _create, _status)

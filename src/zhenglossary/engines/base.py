@@ -24,6 +24,9 @@ class EngineOutput:
     # source pieces the engine could not render into English (the gloss engine reports
     # Chinese it has no dictionary entry for); each becomes a finding
     unrendered: list[str] = field(default_factory=list)
+    # set when the engine could not translate the text itself and another engine did
+    # (says which and why); such an output becomes a finding and is not kept in the memory
+    fallback: str | None = None
 
 
 @runtime_checkable
@@ -38,4 +41,9 @@ class Engine(Protocol):
         """One line for summaries: 'argos translate-zh_en 1.9', 'gloss (dictionary, ...)'."""
 
     def translate(self, texts: Sequence[str], *, num_hypotheses: int = 1) -> list[EngineOutput]:
-        """Translate masked segments; one EngineOutput per text, in order."""
+        """Translate masked segments; one EngineOutput per text, in order.
+
+        An engine with ``glossary_aware = True`` also takes ``terms=``: per text, placeholder
+        number → the glossary Term it stands for (so a model can write the words around it).
+        An engine may set ``preferred_batch`` (texts per call; each call is committed to the
+        memory on its own)."""

@@ -45,8 +45,10 @@ from importlib import resources
 from typing import Iterable, Sequence
 
 from .. import cedict
+from ..errors import ZhenError
 from ..placeholders import EXACT, exact_in
 from ..textutil import CJK_CLASS, CJK_PUNCT
+from . import EngineContext, EngineSpec, EngineStatus
 from .base import EngineOutput
 
 # Bump when a rule in this file changes what the engine writes: it is part of identity().
@@ -1185,3 +1187,15 @@ def _scrub(english: str) -> tuple[str, list[str]]:
         english = re.sub(r" {2,}", " ", english)
         english = re.sub(r" ([,.;:!?)\]])", r"\1", english).strip()
     return english, leftovers
+
+
+def _status(context: EngineContext) -> EngineStatus:
+    try:
+        return EngineStatus(True, f"CC-CEDICT {cedict.package_version()}")
+    except ZhenError as exc:
+        return EngineStatus(False, str(exc))
+
+
+SPEC = EngineSpec(
+    "gloss", "word-by-word dictionary gloss from CC-CEDICT (not machine translation)",
+    lambda context: GlossEngine(context.glossary.form_map), _status)
