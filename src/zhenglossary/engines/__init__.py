@@ -92,9 +92,9 @@ def engine_specs() -> Registry:
     problems: list[str] = []
     installed = [ep for ep in entry_points(group=GROUP)
                  if getattr(ep, "dist", None) is None or ep.dist.name != "zhenglossary"]
-    for ep in [*BUILTIN, *installed]:
+    for k, ep in enumerate([*BUILTIN, *installed]):
         dist = getattr(ep, "dist", None)
-        origin = "built-in" if ep in BUILTIN else (
+        origin = "built-in" if k < len(BUILTIN) else (
             f"plugin {dist.name} {dist.version}" if dist is not None else "plugin")
         if ep.name in specs or ep.name == AUTO:
             problems.append(f"{origin}: the engine name {ep.name!r} is taken; rename it")
