@@ -17,16 +17,18 @@ installed, else gloss.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
-from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..errors import ModelError, UsageError
+from .base import EngineContext, EngineSpec, EngineStatus
 
 if TYPE_CHECKING:
-    from ..glossary import Glossary
     from .base import Engine
+
+__all__ = ["AUTO", "BUILTIN", "GROUP", "EngineContext", "EngineSpec", "EngineStatus",
+           "Registry", "create_engine", "engine_names", "engine_specs"]
 
 GROUP = "zhenglossary.engines"
 AUTO = "auto"
@@ -40,34 +42,6 @@ BUILTIN = (
 GLOSS_WARNING = ("no Chinese→English model is installed, so this is a dictionary gloss "
                  "(engine: gloss), not machine translation. For real MT run `zhen model install`, "
                  "or `zhen model install --file translate-zh_en.argosmodel`.")
-
-
-@dataclass
-class EngineContext:
-    """What a factory may use to build its engine."""
-
-    glossary: "Glossary"
-    threads: int = 0                                  # CPU threads (0: all cores)
-    root: Path | None = None                          # project root (where zhen.toml is)
-    overrides: dict = field(default_factory=dict)     # settings given as command-line flags
-
-
-@dataclass(frozen=True)
-class EngineStatus:
-    """What ``zhen model list`` says about an engine: can it run, and with what."""
-
-    ready: bool
-    summary: str                                      # one line
-    details: dict = field(default_factory=dict)       # for --format json
-
-
-@dataclass(frozen=True)
-class EngineSpec:
-    name: str
-    summary: str                                      # one line for listings
-    create: Callable[[EngineContext], "Engine"]
-    status: Callable[[EngineContext], EngineStatus] | None = None
-    origin: str = "built-in"                          # or the plugin's distribution
 
 
 @dataclass

@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import ModelError
-from . import EngineContext, EngineSpec, EngineStatus
-from .base import EngineOutput
+from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
 
 INDEX_URL = "https://raw.githubusercontent.com/argosopentech/argospm-index/main/index.json"
 INSTALL_HINT = ("Run `zhen model install` (downloads translate-zh_en), or "

@@ -13,7 +13,11 @@ can fix (a missing or broken model).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, Sequence, runtime_checkable
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence, runtime_checkable
+
+if TYPE_CHECKING:
+    from ..glossary import Glossary
 
 
 @dataclass
@@ -47,3 +51,35 @@ class Engine(Protocol):
         number → the glossary Term it stands for (so a model can write the words around it).
         An engine may set ``preferred_batch`` (texts per call; each call is committed to the
         memory on its own)."""
+
+
+# ---------------------------------------------------------------- registration
+# (the registry is engines/__init__.py)
+
+
+@dataclass
+class EngineContext:
+    """What a factory may use to build its engine."""
+
+    glossary: "Glossary"
+    threads: int = 0                                  # CPU threads (0: all cores)
+    root: Path | None = None                          # project root (where zhen.toml is)
+    overrides: dict = field(default_factory=dict)     # settings given as command-line flags
+
+
+@dataclass(frozen=True)
+class EngineStatus:
+    """What ``zhen model list`` says about an engine: can it run, and with what."""
+
+    ready: bool
+    summary: str                                      # one line
+    details: dict = field(default_factory=dict)       # for --format json
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    name: str
+    summary: str                                      # one line for listings
+    create: Callable[[EngineContext], Engine]
+    status: Callable[[EngineContext], EngineStatus] | None = None
+    origin: str = "built-in"                          # or the plugin's distribution

@@ -48,8 +48,7 @@ from .. import cedict
 from ..errors import ZhenError
 from ..placeholders import EXACT, exact_in
 from ..textutil import CJK_CLASS, CJK_PUNCT
-from . import EngineContext, EngineSpec, EngineStatus
-from .base import EngineOutput
+from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
 
 # Bump when a rule in this file changes what the engine writes: it is part of identity().
 RULES_VERSION = "1"
@@ -1089,9 +1088,9 @@ class GlossEngine:
 @lru_cache(maxsize=1)
 def _word_tags() -> dict[str, str]:
     """jieba's part-of-speech tags for its dictionary words (n, v, vn, a, d …)."""
-    import jieba.posseg
+    from ..segment import tag_table
 
-    return jieba.posseg.dt.word_tag_tab
+    return tag_table()
 
 
 def _last_word(out: list[_Piece]) -> _Piece | None:

@@ -44,8 +44,7 @@ from ..config import load_settings
 from ..errors import ModelError, UsageError
 from ..placeholders import placeholder, placeholder_problem, placeholders_in, without_placeholders
 from ..textutil import CJK_RE
-from . import EngineContext, EngineSpec, EngineStatus
-from .base import EngineOutput
+from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
 
 DEFAULT_ENDPOINT = "http://127.0.0.1:11434/v1"       # Ollama's
 # Bump when the prompt or the answer format changes: it is part of identity() (memory keys).
