@@ -136,6 +136,36 @@ def suggest_project(paths: list[Path] | None, glossary_option: Path | None,
     return suggest(glossary, notes, limit=limit), findings
 
 
+def engine_statuses(overrides: dict | None = None):
+    """Every registered engine with its status (can it run here, with what), and the
+    plugins that could not be loaded. Settings come from the project of the glossary
+    found from the current directory (or the current directory)."""
+    from .engines import EngineContext, engine_specs
+    from .errors import GlossaryNotFound
+
+    try:
+        root = resolve_glossary(None).parent
+    except GlossaryNotFound:
+        root = Path.cwd()
+    registry = engine_specs()
+    context = EngineContext(None, root=root, overrides={k: v for k, v in (overrides or {}).items()
+                                                        if v is not None})
+    statuses = []
+    for spec in registry.specs.values():
+        try:
+            status = spec.status(context) if spec.status else None
+        except Exception as exc:           # a plugin's status must not break the listing
+            from .engines import EngineStatus
+
+            status = EngineStatus(False, f"its status check failed ({type(exc).__name__}: {exc})")
+        if status is None:
+            from .engines import EngineStatus
+
+            status = EngineStatus(True, spec.summary)
+        statuses.append((spec, status))
+    return statuses, registry.problems
+
+
 def suggest_summary(suggestions) -> dict:
     return {"candidates": len(suggestions),
             "from_parentheticals": sum(s.source == "parenthetical" for s in suggestions),

@@ -51,18 +51,18 @@ from importlib import resources
 from typing import Iterable, Sequence
 
 from .. import cedict
+from ..errors import ZhenError
+from ..placeholders import EXACT, exact_in
 from ..textutil import CJK_CLASS, CJK_PUNCT
-from .base import EngineOutput
+from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
 
 # Bump when a rule in this file changes what the engine writes: it is part of identity().
 RULES_VERSION = "1"
 DATA_PREFIX = "gloss_"
 DOMAIN_FILE = "gloss_domain.tsv"
 
-PLACEHOLDER_RE = re.compile(r"(?<![A-Za-z])[A-Z]{2}\d+")
-
 _TOKEN_RE = re.compile(
-    r"(?P<ph>(?<![A-Za-z])[A-Z]{2}\d+)"
+    rf"(?P<ph>(?<![A-Za-z]){EXACT})"
     r"|(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
     r"|(?P<lat>[A-Za-z][A-Za-z0-9']*)"
     rf"|(?P<zh>[{CJK_CLASS}]+)"
@@ -567,7 +567,6 @@ class GlossEngine:
         self._tags: dict[str, str] = {}
         self._memo: dict[str, tuple[list[Gloss], tuple[str, ...]]] = {}
         self._identity: str | None = None
-        self.fallbacks = 0   # segments that hit the never-raise fallback (a bug; tests check)
 
     # ------------------------------------------------------------------ protocol
     def identity(self) -> str:
@@ -759,19 +758,18 @@ class GlossEngine:
     # ------------------------------------------------------------------ rendering
     def _translate_one(self, text: str) -> EngineOutput:
         unrendered: list[str] = []
-        placeholders = PLACEHOLDER_RE.findall(text)
+        placeholders = exact_in(text)
         try:
             source = unicodedata.normalize("NFKC", text)
             english = _join(self._render(self._lex(source), unrendered))
         except Exception:  # never raise on input: fall back to the bare placeholders
-            self.fallbacks += 1
             english = " ".join(placeholders)
             unrendered = _FORBIDDEN_RE.findall(text)
         english, leftovers = _scrub(english)
         unrendered.extend(leftovers)
         # the contract: every placeholder of the source exactly once
-        if sorted(PLACEHOLDER_RE.findall(english)) != sorted(placeholders):
-            self.fallbacks += 1                # cannot happen; never lose a placeholder
+        if sorted(exact_in(english)) != sorted(placeholders):
+            # cannot happen; never lose a placeholder
             english = " ".join(placeholders)
             unrendered = _FORBIDDEN_RE.findall(text)
         seen: list[str] = []
@@ -1356,3 +1354,15 @@ def _scrub(english: str) -> tuple[str, list[str]]:
         english = re.sub(r" {2,}", " ", english)
         english = re.sub(r" ([,.;:!?)\]])", r"\1", english).strip()
     return english, leftovers
+
+
+def _status(context: EngineContext) -> EngineStatus:
+    try:
+        return EngineStatus(True, f"CC-CEDICT {cedict.package_version()}")
+    except ZhenError as exc:
+        return EngineStatus(False, str(exc))
+
+
+SPEC = EngineSpec(
+    "gloss", "word-by-word dictionary gloss from CC-CEDICT (not machine translation)",
+    lambda context: GlossEngine(context.glossary.form_map), _status)
