@@ -171,7 +171,8 @@ def place_findings(notes: list[ReviewNote], findings: list[Finding]
     other: list[Finding] = []
     index = {n.note: n for n in notes}
     for finding in findings:
-        note = index.get(finding.file or "")
+        # a translation finding is placed in the parallel file and names its note
+        note = index.get(finding.extra.get("note") or finding.file or "")
         if note is None:
             other.append(finding)
             continue
@@ -179,9 +180,10 @@ def place_findings(notes: list[ReviewNote], findings: list[Finding]
         segment = str(finding.extra.get("segment") or "").split(".")[0]
         if segment:
             target = next((p for p in note.pairs if p.id == segment), None)
-        if target is None and finding.line:
+        line = finding.extra.get("note_line") or finding.line
+        if target is None and line:
             covering = [p for p in note.pairs
-                        if _line_range(p.lines)[0] <= finding.line <= _line_range(p.lines)[1]]
+                        if _line_range(p.lines)[0] <= line <= _line_range(p.lines)[1]]
             covering.sort(key=lambda p: p.status == "same")
             target = covering[0] if covering else None
         if target is None:
