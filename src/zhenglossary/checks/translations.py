@@ -16,6 +16,7 @@ from ..findings import Finding
 from ..locking import _LATIN_RE, _HAS_LETTER
 from ..pairs import Pair
 from ..prose import INLINE_CODE_RE, find_urls, prose_view
+from ..sentences import align
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex
 from . import CheckContext, check
 
@@ -136,8 +137,6 @@ def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
                            f"the English lacks {shown} from the source", pair, missing=missing)
 
 
-_ZH_END = re.compile(r"(?<=[。！？；!?])")
-_EN_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])")
 _PUNCT_NORM = str.maketrans("，。！？；：（）“”‘’、", ",.!?;:()\"\"''，")
 
 
@@ -152,10 +151,9 @@ def _norm_en(text: str) -> str:
 def _sentences(pair: Pair) -> list[tuple[str, str, str]]:
     """(source sentence, English sentence, id), aligned when the counts agree, else the
     whole block as one."""
-    zh = [s for s in _ZH_END.split(pair.source.replace("\n", "")) if s.strip()]
-    en = [s for s in _EN_END.split(pair.english.replace("\n", " ")) if s.strip()]
-    if len(zh) == len(en) and len(zh) > 1:
-        return [(z, e, f"{pair.id}.s{i + 1}") for i, (z, e) in enumerate(zip(zh, en))]
+    aligned = align(pair.source.replace("\n", ""), pair.english.replace("\n", " "))
+    if aligned is not None and len(aligned) > 1:
+        return [(z, e, f"{pair.id}.s{i + 1}") for i, (z, e) in enumerate(aligned)]
     return [(pair.source, pair.english, pair.id)]
 
 
