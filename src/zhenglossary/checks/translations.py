@@ -18,7 +18,7 @@ from ..pairs import Pair
 from ..prose import INLINE_CODE_RE, find_urls, prose_view
 from ..sentences import align
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex
-from . import CheckContext, check
+from .registry import CheckContext, check
 
 SNIPPET = 40
 

@@ -560,6 +560,7 @@ class GlossEngine:
         self._lock = threading.Lock()
         self._index: cedict.CedictIndex | None = None
         self._tokenizer = None
+        self._all_forms: frozenset[str] = frozenset()
         self._tags: dict[str, str] = {}
         self._memo: dict[str, tuple[list[Gloss], tuple[str, ...]]] = {}
         self._identity: str | None = None
@@ -591,7 +592,8 @@ class GlossEngine:
             index = cedict.load_index()
             base = segment.tokenizer_for(())
             extra = {w for w in domain_list() if len(w) > 1 and not base.FREQ.get(w)}
-            self._tokenizer = segment.tokenizer_for(self.forms | extra)
+            self._all_forms = self.forms | extra
+            self._tokenizer = segment.tokenizer_for(self._all_forms)
             self._tags = _word_tags()
             self._index = index
 
@@ -732,8 +734,10 @@ class GlossEngine:
             return (word in FUNCTION_WORDS or word in domain_list() or word in self.forms
                     or any(not e.proper for e in self._index.entries(word)))
 
-        return person_names(run, words, self._tokenizer, self._index, common,
-                            lambda c: c in FUNCTION_WORDS or c in _POSTPOSITIONS)
+        from ..segment import posseg
+
+        return person_names(run, words, lambda text: posseg(text, self._all_forms), self._index,
+                            common, lambda c: c in FUNCTION_WORDS or c in _POSTPOSITIONS)
 
     def _split_numeral(self, word: str, space: bool) -> list[_Tok]:
         """一个 → [num 一][zh 个]; 百余次 → [num 百余][zh 次]; 这项 → [zh 这][zh 项];
@@ -1105,9 +1109,9 @@ class GlossEngine:
 @lru_cache(maxsize=1)
 def _word_tags() -> dict[str, str]:
     """jieba's part-of-speech tags for its dictionary words (n, v, vn, a, d …)."""
-    import jieba.posseg
+    from ..segment import tag_table
 
-    return jieba.posseg.dt.word_tag_tab
+    return tag_table()
 
 
 def _last_word(out: list[_Piece]) -> _Piece | None:

@@ -67,29 +67,15 @@ def spell_name(word: str, index: cedict.CedictIndex, common: Callable[[str], boo
     return None
 
 
-_pos_cache: dict[int, tuple[object, object]] = {}
-
-
-def _pos_tokenizer(tokenizer):
-    import jieba.posseg
-
-    held = _pos_cache.get(id(tokenizer))
-    if held is None or held[0] is not tokenizer:
-        if len(_pos_cache) > 8:
-            _pos_cache.clear()
-        held = (tokenizer, jieba.posseg.POSTokenizer(tokenizer))
-        _pos_cache[id(tokenizer)] = held
-    return held[1]
-
-
-def person_names(run: str, words: Iterable[str], tokenizer, index: cedict.CedictIndex,
-                 common: Callable[[str], bool], grammatical: Callable[[str], bool]
-                 ) -> dict[str, str]:
-    """Words of ``run`` (cut by ``tokenizer`` into ``words``) to write as names: word →
-    pinyin. The part-of-speech tagger runs only when a word has a name's shape."""
+def person_names(run: str, words: Iterable[str], posseg: Callable[[str], list[tuple[str, str]]],
+                 index: cedict.CedictIndex, common: Callable[[str], bool],
+                 grammatical: Callable[[str], bool]) -> dict[str, str]:
+    """Words of ``run`` (as the caller's tokenizer cut it into ``words``) to write as names:
+    word → pinyin. ``posseg(run)`` (jieba's tagger, :func:`segment.posseg`) runs only when a
+    word has a name's shape."""
     candidates = {w: spelled for w in set(words)
                   if (spelled := spell_name(w, index, common, grammatical)) is not None}
     if not candidates:
         return {}
-    tagged = {p.word for p in _pos_tokenizer(tokenizer).cut(run) if p.flag == "nr"}
+    tagged = {word for word, flag in posseg(run) if flag == "nr"}
     return {w: spelled for w, spelled in candidates.items() if w in tagged}
