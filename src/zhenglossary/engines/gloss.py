@@ -15,7 +15,8 @@ each word becomes one short English word or phrase. What it does, in order:
    or abbreviation senses) and cut down to a short phrase by :func:`clean_sense`. An
    adjective + 性/度 becomes a noun (可用性 → availability). A word missing from all of
    them is split into the longest known parts, then characters; a character nobody
-   knows is dropped and reported in ``EngineOutput.unrendered``.
+   knows is dropped and reported in ``EngineOutput.unrendered``. A person's name is
+   written in pinyin instead (:mod:`.names`).
 3. Context rules: numbers with 倍/万/亿, measure words and time units (``4 张 ZX1`` →
    ``4 ZX1s``, ``每 30 分钟`` → ``every 30 minutes``, ``17.8万`` → ``178,000``,
    ``百余次访谈`` → ``over a hundred interviews``); verb + 了 → past tense; 被 + verb →
@@ -55,9 +56,10 @@ from ..errors import ZhenError
 from ..placeholders import EXACT, exact_in
 from ..textutil import CJK_CLASS, CJK_PUNCT
 from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
+from .names import person_names
 
 # Bump when a rule in this file changes what the engine writes: it is part of identity().
-RULES_VERSION = "1"
+RULES_VERSION = "2"
 DATA_PREFIX = "gloss_"
 DOMAIN_FILE = "gloss_domain.tsv"
 
@@ -564,6 +566,7 @@ class GlossEngine:
         self._lock = threading.Lock()
         self._index: cedict.CedictIndex | None = None
         self._tokenizer = None
+        self._all_forms: frozenset[str] = frozenset()
         self._tags: dict[str, str] = {}
         self._memo: dict[str, tuple[list[Gloss], tuple[str, ...]]] = {}
         self._identity: str | None = None
@@ -594,7 +597,8 @@ class GlossEngine:
             index = cedict.load_index()
             base = segment.tokenizer_for(())
             extra = {w for w in domain_list() if len(w) > 1 and not base.FREQ.get(w)}
-            self._tokenizer = segment.tokenizer_for(self.forms | extra)
+            self._all_forms = self.forms | extra
+            self._tokenizer = segment.tokenizer_for(self._all_forms)
             self._tags = _word_tags()
             self._index = index
 
@@ -709,9 +713,14 @@ class GlossEngine:
                 continue
             if kind == "zh":
                 first = True
-                for word in self._tokenizer.cut(value, HMM=True):
+                words = list(self._tokenizer.cut(value, HMM=True))
+                spelled = self._names(value, words)
+                for word in words:
                     sp = space if first else False
                     first = False
+                    if word in spelled:                  # a person's name, in pinyin
+                        toks.append(_Tok("lat", spelled[word], sp))
+                        continue
                     if word in ("性", "度") and toks and toks[-1].kind == "zh" and not sp:
                         merged = toks[-1].text + word        # 可用 + 性 → 可用性
                         stem = None if self._known(merged) else self._lookup(toks[-1].text)
@@ -724,6 +733,16 @@ class GlossEngine:
                 toks.append(_Tok(kind, value, space))
             space = False
         return toks
+
+    def _names(self, run: str, words: list[str]) -> dict[str, str]:
+        def common(word: str) -> bool:
+            return (word in FUNCTION_WORDS or word in domain_list() or word in self.forms
+                    or any(not e.proper for e in self._index.entries(word)))
+
+        from ..segment import posseg
+
+        return person_names(run, words, lambda text: posseg(text, self._all_forms), self._index,
+                            common, lambda c: c in FUNCTION_WORDS or c in _POSTPOSITIONS)
 
     def _split_numeral(self, word: str, space: bool) -> list[_Tok]:
         """一个 → [num 一][zh 个]; 百余次 → [num 百余][zh 次]; 这项 → [zh 这][zh 项];
