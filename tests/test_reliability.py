@@ -116,6 +116,7 @@ def test_empty_file_and_code_only_file(runner, proj):
 # ------------------------------------------------------------------ size
 
 
+@pytest.mark.slow
 def test_ten_megabyte_note(proj):
     base = (proj / "notes" / "ok.md").read_text("utf-8")
     chunk = base + "\n## 第 {} 节\n\n" + "这是一个很长的段落，包含混合精度和张量核心，以及 A100 和 `code`。" * 20 + "\n"
@@ -247,7 +248,7 @@ def test_corrupted_memory_is_moved_aside_and_rebuilt(runner, proj):
 @pytest.mark.parametrize("damage", ["truncate", "metadata"])
 def test_corrupted_argos_package_is_named(runner, proj, tmp_path, monkeypatch, damage):
     from zhenglossary.engines.argos import install_package_file
-    from zhenglossary.fakemodel import build_package
+    from support.fakemodel import build_package
 
     monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "argos"))
     package = install_package_file(build_package(

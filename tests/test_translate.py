@@ -1,7 +1,7 @@
 """`zhen translate` end to end through a tiny but real argos package (built at test time).
 
 The package is a real CTranslate2 Transformer with random weights and a SentencePiece
-model trained on the notes (zhenglossary.fakemodel): its output is noise, which is
+model trained on the notes (tests/support/fakemodel.py): its output is noise, which is
 exactly what exercises the term-lock fallbacks.
 """
 
@@ -24,7 +24,7 @@ from conftest import GLOSSARY, NOTES, write
 from mdcheck import protected, structure
 from zhenglossary.cli import app
 from zhenglossary.engines.argos import install_package_file
-from zhenglossary.fakemodel import build_package, load_corpus
+from support.fakemodel import build_package, load_corpus
 from zhenglossary.glossary import load_glossary
 from zhenglossary.parallel import read_parallel
 
@@ -217,6 +217,7 @@ def _env(root: Path, argos: Path) -> dict:
     return env
 
 
+@pytest.mark.slow
 def test_two_runs_at_once(small_project, argos_dir):
     env = _env(small_project, argos_dir)
     runs = [_zhen(small_project, "translate", "notes/", "--format", "json", env=env)
@@ -229,6 +230,7 @@ def test_two_runs_at_once(small_project, argos_dir):
     assert "mixed-precision inference" in english.lower()
 
 
+@pytest.mark.slow
 def test_killed_run_keeps_finished_batches_and_outputs_whole(tmp_path, argos_dir, tiny_package):
     root = tmp_path / "big"
     shutil.copytree(NOTES, root / "notes", ignore=shutil.ignore_patterns("*.en.md", "*.zh-en.md"))

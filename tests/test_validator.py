@@ -92,7 +92,8 @@ def test_a_corrupting_renderer_is_caught(tmp_path, monkeypatch, marker, corrupt,
 def test_a_renderer_breaking_the_whole_note_gives_the_source(tmp_path, monkeypatch):
     real = translate_module.render_english
     monkeypatch.setattr(translate_module, "render_english",
-                        lambda doc, leaves, header: real(doc, leaves, header) + "\n```\n")
+                        lambda doc, leaves, header, banner="": real(doc, leaves, header, banner)
+                        + "\n```\n")
     report = run(tmp_path)
     assert report.exit_code == 1
     assert any(f.check == "output-invalid" and "source" in f.message for f in report.findings)

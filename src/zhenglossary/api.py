@@ -1,19 +1,19 @@
-"""What the CLI calls: pure functions from paths and options to reports. No printing."""
+"""The façade: every `zhen` command calls one function here (sqlite-utils' one-object idea,
+as plain functions). Paths and options in, reports out; no printing, no exiting. The CLI
+formats what these return and nothing else."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .checks import CheckContext, NoteText, declare, run_checks
+from .checks import CheckContext, NoteText, run_checks
 from .errors import NoteReadError, PathNotFound
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import collect_notes, read_note
 from .parallel import output_paths, pairs_for
 from .prose import prose_view
-
-declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
 
 
 def default_note_paths(glossary_path: Path) -> list[Path]:
@@ -50,6 +50,15 @@ class CheckReport:
     translations: int = 0
     pairs: dict = field(default_factory=dict)     # note display → pairs.NotePairs
     problems: dict = field(default_factory=dict)  # note display → why it has no pairs
+
+    def usage_rows(self) -> tuple[list[str], list[tuple[str, str, list[int], int]]]:
+        """(note columns, rows of (zh, en, count per note, total)), most used first."""
+        files = [n.display for n in self.notes]
+        by_term = {t.zh: t for t in self.glossary.terms}
+        rows = sorted(self.usage.items(), key=lambda kv: -sum(kv[1].values()))
+        return files, [(zh, by_term[zh].en if zh in by_term else "",
+                        [per_file.get(f, 0) for f in files], sum(per_file.values()))
+                       for zh, per_file in rows]
 
     @property
     def summary(self) -> dict:
@@ -93,18 +102,19 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                        len(set(translations) | {p.note for p in pairs}), {p.note: p for p in pairs}, problems)
 
 
-def _untranslated_lines(text: str, note_pairs) -> list[int]:
-    """Lines of the note's Chinese blocks that its parallel file does not hold."""
+def _untranslated_lines(text: str, note_pairs) -> list[tuple[int, int]]:
+    """(line, block number) of the note's Chinese blocks that its parallel file does not
+    hold."""
     from .document import parse_document
     from .textutil import has_cjk
 
     known = {p.source_sha for p in note_pairs.pairs}
     doc = parse_document(text)
     out = []
-    for leaf in doc.leaves:
+    for number, leaf in enumerate(doc.leaves, start=1):
         block = doc.leaf_text(leaf)
         if doc.leaf_hash(leaf) not in known and leaf.kind != "code" and has_cjk(prose_view(block)):
-            out.append(leaf.start_line + 1)
+            out.append((leaf.start_line + 1, number))
     return out
 
 
@@ -118,3 +128,167 @@ def suggest_project(paths: list[Path] | None, glossary_option: Path | None,
         paths = default_note_paths(glossary_path)
     notes, findings = load_notes(paths)
     return suggest(glossary, notes, limit=limit), findings
+
+
+def engine_statuses(overrides: dict | None = None):
+    """Every registered engine with its status (can it run here, with what), and the
+    plugins that could not be loaded. Settings come from the project of the glossary
+    found from the current directory (or the current directory)."""
+    from .engines import EngineContext, engine_specs
+    from .errors import GlossaryNotFound
+
+    try:
+        root = resolve_glossary(None).parent
+    except GlossaryNotFound:
+        root = Path.cwd()
+    registry = engine_specs()
+    context = EngineContext(None, root=root, overrides={k: v for k, v in (overrides or {}).items()
+                                                        if v is not None})
+    statuses = []
+    for spec in registry.specs.values():
+        try:
+            status = spec.status(context) if spec.status else None
+        except Exception as exc:           # a plugin's status must not break the listing
+            from .engines import EngineStatus
+
+            status = EngineStatus(False, f"its status check failed ({type(exc).__name__}: {exc})")
+        if status is None:
+            from .engines import EngineStatus
+
+            status = EngineStatus(True, spec.summary)
+        statuses.append((spec, status))
+    return statuses, registry.problems
+
+
+def suggest_summary(suggestions) -> dict:
+    return {"candidates": len(suggestions),
+            "from_parentheticals": sum(s.source == "parenthetical" for s in suggestions),
+            "recurring": sum(s.source == "recurring" for s in suggestions)}
+
+
+def list_checks():
+    """Every registered check (the rows of `zhen glossary check --list-checks`)."""
+    from .checks import all_checks
+
+    return all_checks()
+
+
+def translate_project(paths: list[Path], glossary_option: Path | None, *, progress=None,
+                      **options):
+    """`zhen translate`: ``options`` are the fields of ``translate.TranslateOptions``."""
+    from .translate import TranslateOptions, translate_paths
+
+    return translate_paths(paths, glossary_option, TranslateOptions(**options), progress=progress)
+
+
+def list_models():
+    """(the directories argos packages are looked for in, the packages found there)."""
+    from .engines.argos import installed_packages, package_dirs
+
+    return package_dirs(), installed_packages()
+
+
+def install_model(file: Path | None = None):
+    """Install a local .argosmodel, or download and install translate-zh_en (``file`` None)."""
+    from .engines.argos import download_zh_en, install_package_file
+
+    if file is not None:
+        return install_package_file(file)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return install_package_file(download_zh_en(Path(tmp)))
+
+
+@dataclass
+class PairsExport:
+    text: str
+    units: int
+    notes: int
+    counts: dict[str, int]     # exported status → number of pairs
+
+
+def export_project_pairs(paths: list[Path], glossary_option: Path | None, fmt: str,
+                         warn=lambda message: None, out_dir: Path | None = None) -> PairsExport:
+    """`zhen export`: the translated block pairs of ``paths`` as TMX or XLIFF text. Problems
+    that do not stop the export go to ``warn`` as they are found."""
+    from .errors import GlossaryNotFound, UsageError
+    from .exchange import collect_pairs, export_tm, exportable
+
+    try:
+        gloss = load_glossary(resolve_glossary(glossary_option))
+    except GlossaryNotFound:
+        if glossary_option is not None:
+            raise
+        warn("no glossary.yaml found; exporting without the glossary-term notes")
+        gloss = Glossary([])
+    notes, warnings = collect_pairs(paths, gloss, out_dir=out_dir)
+    for warning in warnings:
+        warn(warning)
+    if not notes:
+        raise UsageError("none of the notes has a parallel file (x.zh-en.md) to export; run "
+                         "`zhen translate` on them first")
+    units = exportable(notes)
+    text = export_tm(notes, fmt)
+    counts = {s: sum(1 for _, _, status in units if status == s)
+              for s in ("approved", "edited", "machine", "stale")}
+    return PairsExport(text, len(units), len(notes), counts)
+
+
+def export_glossary_file(glossary_option: Path | None, fmt: str) -> tuple[Path, int, str]:
+    """`zhen glossary export`: (glossary path, number of terms, TBX or TSV text)."""
+    from .exchange import export_glossary
+
+    path = resolve_glossary(glossary_option)
+    gloss = load_glossary(path, strict=True)
+    return path, len(gloss.terms), export_glossary(gloss, fmt)
+
+
+@dataclass
+class GlossaryImport:
+    path: Path
+    format: str
+    report: object             # exchange.MergeReport
+    warnings: list[str]
+    written: bool
+    created: bool
+
+
+def import_glossary_file(file: Path, glossary_option: Path | None,
+                         dry_run: bool = False) -> GlossaryImport:
+    """`zhen glossary import`: add what ``file`` has and the glossary lacks (unless dry_run)."""
+    from .exchange import apply_merge, load_for_merge, merge, read_import
+    from .glossary import find_glossary
+
+    path = glossary_option if glossary_option is not None else find_glossary()
+    gloss, text = load_for_merge(path)
+    imported = read_import(file)
+    report = merge(gloss, imported.candidates)
+    written = False
+    if report.added and not dry_run:
+        apply_merge(path, text, report, glossary=gloss,
+                    comment=f"--- imported from {file.name} by `zhen glossary import` ---")
+        written = True
+    return GlossaryImport(path, imported.format, report, imported.warnings + report.warnings,
+                          written, not text)
+
+
+@dataclass
+class ReviewPage:
+    inputs: object             # review.ReviewInputs
+    html: str
+    counts: dict
+
+    def write(self, out: Path) -> None:
+        from .fileio import write_atomic
+
+        write_atomic(out, self.html)
+
+
+def review_page(paths: list[Path] | None, glossary_option: Path | None,
+                generated: str, out_dir: Path | None = None) -> ReviewPage:
+    """`zhen review`: the page for ``paths`` (not written: ``ReviewPage.write``)."""
+    from .review import render_review, review_counts, review_inputs
+
+    inputs = review_inputs(check_project(paths, glossary_option, out_dir=out_dir))
+    return ReviewPage(inputs, render_review(inputs, generated=generated), review_counts(inputs))

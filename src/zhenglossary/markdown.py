@@ -24,16 +24,15 @@ from functools import lru_cache
 ROLE_PREFIX = re.compile(r"(?<![A-Za-z0-9]):[A-Za-z][A-Za-z0-9_.+-]*(?::[A-Za-z][A-Za-z0-9_.+-]*)*:$")
 
 
-@lru_cache(maxsize=1)
-def parser():
-    from markdown_it import MarkdownIt
+def _syntax(md):
+    """The syntax both configurations read (see the module docstring)."""
     from mdit_py_plugins.amsmath import amsmath_plugin
     from mdit_py_plugins.dollarmath import dollarmath_plugin
     from mdit_py_plugins.footnote import footnote_plugin
     from mdit_py_plugins.front_matter import front_matter_plugin
     from mdit_py_plugins.myst_role import myst_role_plugin
 
-    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    md.enable(["table", "strikethrough"])
     md.use(front_matter_plugin)
     md.use(dollarmath_plugin, allow_labels=True, allow_space=False, allow_digits=False,
            double_inline=True)
@@ -43,6 +42,13 @@ def parser():
     # lists nested 1,000 deep must not blow the stack or take minutes
     md.options["maxNesting"] = 100
     return md
+
+
+@lru_cache(maxsize=1)
+def parser():
+    from markdown_it import MarkdownIt
+
+    return _syntax(MarkdownIt("commonmark", {"html": True}))
 
 
 def parse_tokens(text: str, env: dict | None = None):
@@ -55,3 +61,13 @@ def parse_note(text: str) -> tuple[tuple, dict]:
     segmenter and the validator); callers must not change them."""
     env: dict = {}
     return tuple(parser().parse(text, env)), env
+
+
+@lru_cache(maxsize=1)
+def display_parser():
+    """For showing a note's blocks to a person (the review page): the same syntax, raw
+    HTML escaped instead of passed through, task-list items as (disabled) checkboxes."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.tasklists import tasklists_plugin
+
+    return _syntax(MarkdownIt("commonmark", {"html": False})).use(tasklists_plugin)

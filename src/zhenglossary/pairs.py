@@ -1,4 +1,4 @@
 """Moved to parallel.py, which owns the parallel file; these names stay importable for
-branches written against the old module (remove once none imports it)."""
+code written against the old module (remove once nothing imports it)."""
 
-from .parallel import NotePairs, Pair, pairs_for  # noqa: F401
+from .parallel import NotePairs, Pair, collect_pairs, pairs_for  # noqa: F401

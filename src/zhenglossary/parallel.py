@@ -215,3 +215,33 @@ def english_from_parallel(note_text: str, pairs: list) -> str | None:
         pos = end
     parts.append(note_text[pos:])
     return "".join(parts)
+
+
+def collect_pairs(paths: list[Path], glossary: Glossary, encoding: str | None = None,
+                  out_dir: Path | None = None) -> tuple[list[NotePairs], list[str]]:
+    """Pairs of every note under ``paths`` that has ``x.zh-en.md`` beside it (or under
+    ``out_dir``, where ``zhen translate --out-dir`` wrote it).
+
+    Returns the pairs and warnings (one line each, for stderr): a note without a parallel
+    file, or one that cannot be read, is skipped and named.
+    """
+    from .errors import NoteReadError
+    from .notes import collect_notes, read_note
+
+    out: list[NotePairs] = []
+    warnings: list[str] = []
+    for note in collect_notes(paths):
+        _, parallel = output_paths(note.path, note.relative, out_dir)
+        if not parallel.is_file():
+            warnings.append(f"{note.display}: skipped, no parallel file {parallel}; "
+                            f"run `zhen translate {note.display}` first")
+            continue
+        try:
+            note_text = read_note(note.path, encoding)
+            parallel_text = read_note(parallel)
+        except NoteReadError as exc:
+            warnings.append(f"skipped: {exc}")
+            continue
+        out.append(pairs_for(note.path, note.display, note_text, parallel, parallel_text,
+                             glossary))
+    return out, warnings

@@ -232,6 +232,8 @@ def to_yaml(suggestions: list[Suggestion]) -> str:
     """Ready to paste under ``terms:`` (entries without English need ``en`` filled in)."""
     import yaml
 
+    from .glossary import entry_yaml
+
     lines = [f"# zhen glossary suggest: {len(suggestions)} candidates, best first.",
              "# Paste the ones you accept under `terms:` in glossary.yaml; fill in every empty `en`."]
     for s in suggestions:
@@ -239,16 +241,8 @@ def to_yaml(suggestions: list[Suggestion]) -> str:
                      + ", ".join(s.places))
         if s.alternatives:
             lines.append("  # also written: " + "; ".join(s.alternatives))
-        lines.append(f"  - zh: {_scalar(s.zh)}")
-        lines.append(f"    en: {_scalar(s.en)}" if s.en else "    en: ''   # TODO: English")
-        if s.variants:
-            lines.append("    variants: [" + ", ".join(_scalar(v) for v in s.variants) + "]")
+        lines.append(entry_yaml(s).rstrip("\n"))
     text = "\n".join(lines) + "\n"
     yaml.safe_load(text)   # what we print must paste cleanly
     return text
 
-
-def _scalar(value: str) -> str:
-    import yaml
-
-    return yaml.safe_dump(value, allow_unicode=True, default_style=None).strip().removesuffix("\n...").strip()

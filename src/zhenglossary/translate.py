@@ -12,9 +12,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from .checks import declare
 from .document import Document, parse_document
+from .engines import EngineContext, create_engine
 from .engines.base import Engine, EngineOutput
-from .errors import ModelError, NoteReadError, OutputError, ZhenError
+from .errors import NoteReadError, OutputError
 from .fileio import write_atomic
 from .findings import Finding
 from .glossary import Glossary, load_glossary, resolve_glossary
@@ -24,21 +26,20 @@ from .memory import Memory, NoMemory, memory_key
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .paths import state_dir
 from .parallel import english_header, output_paths, read_parallel, render_parallel
-from .render import LeafText, leaf_texts, reindent, render_english
-from .checks import declare
+from .render import GLOSS_BANNER, LeafText, english_body, leaf_texts, reindent, render_english
 from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
 
-GLOSS_WARNING = ("no Chinese→English model is installed, so this is a dictionary gloss "
-                 "(engine: gloss), not machine translation. For real MT run `zhen model install`, "
-                 "or `zhen model install --file translate-zh_en.argosmodel`.")
+declare("engine-fallback", "warning", "translations",
+        "A segment the chosen engine failed on was translated by the fallback engine")
 
 
 @dataclass
 class TranslateOptions:
-    engine: str = "auto"                 # auto | argos | gloss
+    engine: str = "auto"                 # auto or a registered engine (engines.engine_names)
+    engine_settings: dict = field(default_factory=dict)   # flags for the engine (--model, ...)
     out_dir: Path | None = None
     use_memory: bool = True
     threads: int = 0
@@ -75,34 +76,6 @@ class TranslateReport:
                 "findings": [f.to_json() for f in self.findings],
                 "summary": {**self.stats, "exit_code": self.exit_code},
                 "notices": self.notices}
-
-
-def make_engine(choice: str, glossary: Glossary, threads: int = 0) -> tuple[Engine, list[str]]:
-    from .engines import argos
-
-    notices: list[str] = []
-    if choice in ("auto", "argos"):
-        package = argos.find_zh_en()
-        if package is not None and package.usable:
-            return argos.ArgosEngine(package, threads=threads), notices
-        if choice == "argos":
-            if package is None:
-                raise ModelError("no Chinese→English argos model is installed. "
-                                 + argos.INSTALL_HINT + ".")
-            raise ModelError(f"the argos package {package.path} is broken: "
-                             + "; ".join(package.problems) + ". " + argos.INSTALL_HINT + ".")
-        if package is not None:
-            notices.append(f"the argos package {package.path} is broken ("
-                           + "; ".join(package.problems) + "); using the gloss engine")
-        notices.append(GLOSS_WARNING)
-    if choice in ("auto", "gloss"):
-        try:
-            from .engines.gloss import GlossEngine
-        except ImportError as exc:
-            raise ModelError(f"the gloss engine is unavailable ({exc}). "
-                             + argos.INSTALL_HINT + ".") from exc
-        return GlossEngine(glossary.form_map), notices
-    raise ZhenError(f"unknown engine {choice!r}; use auto, argos or gloss")
 
 
 def kept_edits(doc: Document, par_path: Path, memory, file_key: str, display: str,
@@ -182,14 +155,6 @@ def kept_edits(doc: Document, par_path: Path, memory, file_key: str, display: st
     return overrides, findings
 
 
-declare("output-invalid", "error", "translations",
-        "A translated block failed the output check (structure, protected spans, terms, "
-        "Chinese left); its source is written instead")
-declare("edit-invalid", "error", "translations",
-        "An English edited by hand fails the output check (a forbid rendering, a missing "
-        "term, …); it is kept — fix it in the parallel file")
-
-
 @dataclass
 class Verified:
     english: str                 # x.en.md as it is written
@@ -199,7 +164,7 @@ class Verified:
 
 
 def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, display: str,
-           header: str) -> Verified:
+           header: str, banner: str = "") -> Verified:
     """Render ``x.en.md`` and check it with the independent validator (validate.py).
 
     The source and the English are each parsed whole, so every block is judged in its
@@ -247,8 +212,8 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
 
     checked = sum(1 for leaf in leaves if leaf.translated)
     for _ in range(len(leaves) + 1):
-        english = render_english(doc, leaves, header)
-        out = parse_blocks(_body(english, header))
+        english = render_english(doc, leaves, header, banner)
+        out = parse_blocks(english_body(english))
         k = first_difference(source, out)
         if k is None:
             break
@@ -300,7 +265,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
                                 "source is written instead", display, 1))
         return Verified(_with_header(doc.text, header), findings, checked, invalid + 1)
     if changed:
-        english = render_english(doc, leaves, header)
+        english = render_english(doc, leaves, header, banner)
     return Verified(english, findings, checked, invalid)
 
 
@@ -310,15 +275,27 @@ class _Runner:
     def __init__(self, engine: Engine, memory, batch_size: int, progress: Progress | None):
         self.engine = engine
         self.memory = memory
-        self.batch_size = batch_size
+        self.batch_size = getattr(engine, "preferred_batch", None) or batch_size
+        self.glossary_aware = getattr(engine, "glossary_aware", False)
         self.progress = progress
         self.identity = engine.identity()
         self.hits = 0
         self.misses = 0
         self.missed: set[str] = set()         # texts the engine translated in this run
 
-    def run(self, texts: list[str], n: int, phase: str) -> dict[str, EngineOutput]:
-        keys = {text: memory_key(self.identity, text, n) for text in dict.fromkeys(texts)}
+    def run(self, texts: list[str], n: int, phase: str,
+            terms: dict[str, dict] | None = None) -> dict[str, EngineOutput]:
+        """English for each text; ``terms`` (text → placeholder number → Term) reaches
+        glossary-aware engines, and is then part of the memory key."""
+        terms = (terms or {}) if self.glossary_aware else {}
+
+        def key(text: str) -> str:
+            legend = terms.get(text)
+            if legend:
+                text += "\n" + "\n".join(f"{k}={t.en}" for k, t in sorted(legend.items()))
+            return memory_key(self.identity, text, n)
+
+        keys = {text: key(text) for text in dict.fromkeys(texts)}
         cached = self.memory.get_many(keys.values())
         out: dict[str, EngineOutput] = {}
         for text, key in keys.items():
@@ -332,10 +309,16 @@ class _Runner:
             self.progress(phase, 0, total)
         for start in range(0, total, self.batch_size):
             batch = misses[start:start + self.batch_size]
-            results = self.engine.translate(batch, num_hypotheses=n)
+            if self.glossary_aware:
+                results = self.engine.translate(batch, num_hypotheses=n,
+                                                terms=[terms.get(t, {}) for t in batch])
+            else:
+                results = self.engine.translate(batch, num_hypotheses=n)
             rows = []
             for text, result in zip(batch, results):
                 out[text] = result
+                if result.fallback:
+                    continue                 # another engine's stand-in: ask again next run
                 rows.append((keys[text], self.identity, text,
                              {"hypotheses": result.hypotheses, "unrendered": result.unrendered}))
             self.memory.put_many(rows)       # committed per batch: a killed run keeps these
@@ -355,7 +338,9 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
     """
     findings: list[Finding] = []
     to_translate = [s.masked for s in segments if s.needs_mt]
-    outputs = runner.run(to_translate, n, "translating") if to_translate else {}
+    terms = {s.masked: {k: slot.term for k, slot in enumerate(s.slots, 1) if slot.kind == "term"}
+             for s in segments if s.needs_mt}
+    outputs = runner.run(to_translate, n, "translating", terms) if to_translate else {}
     chosen: dict[int, tuple[str, bool]] = {}         # id(segment) → (English with ZXn, escape)
     need_pieces: list[tuple[Segment, list[str], list[str]]] = []
     for seg in segments:
@@ -363,6 +348,11 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
             continue
         output = outputs[seg.masked]
         seg.unrendered = list(output.unrendered)
+        if output.fallback:
+            findings.append(Finding("engine-fallback", "warning",
+                                    f"segment {seg.id}: translated by {output.fallback}; review "
+                                    "it in the parallel file", seg.file, seg.line,
+                                    extra={"segment": seg.id, "source": seg.source}))
         for problem in output.unrendered:
             findings.append(Finding("unrendered", "warning",
                                     f"the engine could not render {problem!r}; it is left out of "
@@ -420,7 +410,9 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
     notes = collect_notes(paths)
     notices: list[str] = []
     if engine is None:
-        engine, notices = make_engine(options.engine, glossary, options.threads)
+        context = EngineContext(glossary, options.threads, glossary_path.parent,
+                                options.engine_settings)
+        engine, notices = create_engine(options.engine, context)
     memory = Memory(state_dir(glossary_path.parent) / "memory.sqlite") if options.use_memory \
         else NoMemory()
     notices += memory.notices
@@ -438,14 +430,6 @@ def _file_key(note: NoteFile, root: Path) -> str:
     import os
 
     return f"{root.resolve()}::{os.path.relpath(note.path.resolve(), root.resolve())}"
-
-
-def _body(english: str, header: str) -> str:
-    """``x.en.md`` without zhen's header line."""
-    if not english.startswith(header):
-        return english
-    rest = english[len(header):]
-    return rest[2:] if rest.startswith("\r\n") else rest[1:]
 
 
 def _with_header(body: str, header: str) -> str:
@@ -498,13 +482,14 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
         header = english_header(note.path.name, describe, par_path.name)
         result.segments = sum(1 for plan in plans for top in plan.segments for _ in top.walk())
         empty = not doc.text.strip()          # an empty note gives empty outputs
+        banner = GLOSS_BANNER if engine.name == "gloss" else ""
         if options.validate and not empty:
-            verified = verify(doc, leaves, plans, glossary, note.display, header)
+            verified = verify(doc, leaves, plans, glossary, note.display, header, banner)
             english, checks = verified.english, verified.findings
             validated += verified.checked
             invalid += verified.invalid
         else:
-            english, checks = ("" if empty else render_english(doc, leaves, header)), []
+            english, checks = ("" if empty else render_english(doc, leaves, header, banner)), []
         bad_edits = any(f.check == "edit-invalid" for f in checks)
         parallel = "" if empty else render_parallel(leaves, note.path.name, describe)
         if bad_edits:

@@ -2,63 +2,19 @@
 
 Checks of the glossary file itself run while it is loaded (they need the YAML nodes for
 line numbers); they are declared here so ``zhen glossary check --list-checks`` lists them.
+Findings that ``zhen translate`` emits while it works (scope ``translate``) are declared
+here too. Every finding kind zhen can emit is in this registry (a test scans the source).
 Checks over notes and translations are functions ``fn(ctx) -> Iterable[Finding]``
 registered with :func:`check`; the title is the first line of their docstring.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable, Iterable
-
 from ..findings import Finding
-from ..glossary import Glossary
+from .registry import REGISTRY, Check, CheckContext, NoteText, check, declare
 
-
-@dataclass(frozen=True)
-class Check:
-    id: str
-    severity: str
-    title: str
-    scope: str                       # glossary | notes | translations
-    fn: Callable[["CheckContext"], Iterable[Finding]] | None = None
-
-
-REGISTRY: dict[str, Check] = {}
-
-
-def declare(id: str, severity: str, scope: str, title: str) -> None:
-    REGISTRY[id] = Check(id, severity, title, scope)
-
-
-def check(id: str, severity: str, scope: str):
-    def wrap(fn):
-        title = (fn.__doc__ or id).strip().splitlines()[0].rstrip(".")
-        REGISTRY[id] = Check(id, severity, title, scope, fn)
-        return fn
-    return wrap
-
-
-@dataclass
-class NoteText:
-    path: Path
-    display: str
-    text: str
-    prose: str            # prose_view(text): code, URLs and HTML blanked out
-    relative: Path | None = None   # from the folder it was found in (for --out-dir)
-
-
-@dataclass
-class CheckContext:
-    glossary: Glossary
-    notes: list[NoteText]
-    translations: dict[str, tuple[str, str]] = field(default_factory=dict)
-    # note display → (x.en.md display path, its text), for notes without a parallel file
-    usage: dict[str, dict[str, int]] = field(default_factory=dict)
-    pairs: list = field(default_factory=list)          # pairs.NotePairs per translated note
-    untranslated_blocks: dict[str, list[int]] = field(default_factory=dict)
-    # note display → lines of Chinese blocks the parallel file does not have yet
+__all__ = ["REGISTRY", "Check", "CheckContext", "NoteText", "all_checks", "check", "declare",
+           "run_checks"]
 
 
 declare("yaml-syntax", "error", "glossary", "The glossary is valid YAML without anchors or aliases")
@@ -75,6 +31,19 @@ declare("forbid-is-en", "error", "glossary", "No `forbid` equal to the entry's o
 declare("forbid-conflict", "warning", "glossary", "No `forbid` that another entry's `en` requires")
 declare("same-en", "info", "glossary", "Entries that share one English rendering")
 declare("overlapping-terms", "info", "glossary", "Terms inside or overlapping other terms")
+declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
+# found while translating (``zhen translate`` reports them; --format json lists them)
+declare("unrendered", "warning", "translate", "The engine rendered every piece of the source")
+declare("lock-failed", "error", "translate",
+        "No forbidden English survives the term lock (every hypothesis and the pieces)")
+declare("empty-translation", "warning", "translate", "The engine returned English for each segment")
+declare("unparsed", "warning", "translate", "Every block's text could be located in the note")
+declare("output-invalid", "error", "translate",
+        "Every translated block passes the output check (structure, protected spans, terms, "
+        "no Chinese left); a block that fails is written as its source")
+declare("edit-invalid", "error", "translate",
+        "English edited by hand passes the output check (no `forbid` rendering, no missing "
+        "term); a failing edit is kept and reported at x.zh-en.md:line")
 
 
 def run_checks(ctx: CheckContext, only: set[str] | None = None) -> list[Finding]:
@@ -91,5 +60,5 @@ def run_checks(ctx: CheckContext, only: set[str] | None = None) -> list[Finding]
 def all_checks() -> list[Check]:
     from . import notes as _notes, translations as _translations  # noqa: F401  (register)
 
-    order = {"glossary": 0, "notes": 1, "translations": 2}
+    order = {"glossary": 0, "notes": 1, "translations": 2, "translate": 3}
     return sorted(REGISTRY.values(), key=lambda c: (order.get(c.scope, 9), c.id))

@@ -3,10 +3,10 @@
 Pairs come from the parallel files ``x.zh-en.md`` (see parallel.py). ``x.en.md`` is
 always read too: ``term-forbidden`` scans it when there is no parallel file or when it was
 changed by hand (``english-edited``: it differs from what the parallel file renders, and
-the next ``zhen translate`` would overwrite it). A term or forbid problem in English a
-person edited is reported at its line in ``x.zh-en.md``, where it is fixed. Every finding
-names the place, the block (``segment``), and carries both texts in full in JSON; the
-message shows them truncated.
+the next ``zhen translate`` would overwrite it). Every finding about a pair points where it
+is fixed, the English in ``x.zh-en.md`` (file and line), and names the source too
+(``note``, ``note_line``), the block (``segment``), and carries both texts in full in JSON;
+the message shows them truncated.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from typing import Iterable
 from ..findings import Finding
 from ..parallel import Pair, english_from_parallel
 from ..prose import prose_view
+from ..render import english_body
+from ..sentences import align
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex
 from ..validate import check_block, note_env
-from . import CheckContext, check
+from .registry import CheckContext, check
 
 SNIPPET = 40
 
@@ -29,21 +31,20 @@ def _short(text: str, n: int = SNIPPET) -> str:
     return text if len(text) <= n else text[:n - 1] + "…"
 
 
-def _finding(check_id: str, severity: str, message: str, pair: Pair, **extra) -> Finding:
+def _finding(check_id: str, severity: str, message: str, pair: Pair, *,
+             at: tuple[int, int] | None = None, **extra) -> Finding:
+    """A finding about ``pair``, placed where it is fixed: the English in the parallel file
+    (``x.zh-en.md``, line of the block's English; ``at`` = (line, column) inside that
+    English). The source line is named too: ``note`` and ``note_line``."""
     data = {"segment": pair.id, "source": pair.source, "english": pair.english,
-            "parallel": f"{pair.parallel}:{pair.en_line}", "status": pair.status}
+            "parallel": f"{pair.parallel}:{pair.en_line}", "status": pair.status,
+            "note": pair.note, "note_line": pair.line}
     data.update(extra)
-    return Finding(check_id, severity, message, pair.note, pair.line, None, data)
-
-
-def _at_edit(check_id: str, severity: str, message: str, pair: Pair, **extra) -> Finding:
-    """A finding about English a person wrote: at its line in x.zh-en.md, where it is
-    fixed; machine English: at the note's line."""
-    finding = _finding(check_id, severity, message, pair, **extra)
-    if pair.status in ("edited", "approved", "stale") and pair.en_line:
-        return Finding(check_id, severity, message, pair.parallel, pair.en_line, None,
-                       {**finding.extra, "note": f"{pair.note}:{pair.line}"})
-    return finding
+    if not pair.en_line:                       # no English line known: the source line
+        return Finding(check_id, severity, message, pair.note, pair.line, None, data)
+    line, column = at if at is not None else (1, None)
+    return Finding(check_id, severity, message, pair.parallel, pair.en_line + line - 1, column,
+                   data)
 
 
 def _translated(ctx: CheckContext) -> Iterable[Pair]:
@@ -63,7 +64,7 @@ def term_missing(ctx: CheckContext) -> Iterable[Finding]:
             if match.term.en.lower() not in english and match.term not in missing:
                 missing.append(match.term)
         for term in missing:
-            yield _at_edit("term-missing", "error",
+            yield _finding("term-missing", "error",
                            f"{term.zh} must be rendered {term.en!r}, which the English "
                            f"{_short(pair.english)!r} lacks", pair, zh=term.zh, en=term.en)
 
@@ -77,10 +78,11 @@ def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
         for term, phrase, pattern in patterns:
             match = pattern.search(english)
             if match and not pattern.search(pair.source):
-                yield _at_edit("term-forbidden", "error",
+                yield _finding("term-forbidden", "error",
                                f"{match.group(0)!r} is forbidden for {term.zh}; write {term.en!r} "
-                               f"(glossary line {term.line})", pair, zh=term.zh, en=term.en,
-                               forbidden=phrase)
+                               f"(glossary line {term.line})", pair,
+                               at=LineIndex(english).position(match.start()), zh=term.zh,
+                               en=term.en, forbidden=phrase)
     # x.en.md itself, when no parallel file covers it or it was changed by hand
     changed = hand_changed(ctx)
     with_pairs = {p.note for p in ctx.pairs}
@@ -125,7 +127,7 @@ def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
                                    what=frozenset({"structure", "protected"}))
             if problems:
                 shown = "; ".join(problems[:4]) + (" …" if len(problems) > 4 else "")
-                yield _at_edit("protected-changed", "warning", f"the English changed: {shown}",
+                yield _finding("protected-changed", "warning", f"the English changed: {shown}",
                                pair, missing=problems)
 
 
@@ -153,18 +155,16 @@ def hand_changed(ctx: CheckContext) -> dict[str, tuple[str, int]]:
             continue
         expected = english_from_parallel(texts[note.note], note.pairs)
         display, actual = ctx.translations[note.note]
-        body = actual.split("\n", 1)[1] if actual.startswith("<!-- zhen:") and "\n" in actual \
-            else actual
+        body = english_body(actual)
         if expected is None or body == expected:
             continue
         a, b = body.split("\n"), expected.split("\n")
         line = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-        out[note.note] = (display, line + 2)        # + the header line, 1-based
+        above = actual[:len(actual) - len(body)].count("\n")     # header and banner lines
+        out[note.note] = (display, line + above + 1)
     return out
 
 
-_ZH_END = re.compile(r"(?<=[。！？；!?])")
-_EN_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])")
 _PUNCT_NORM = str.maketrans("，。！？；：（）“”‘’、", ",.!?;:()\"\"''，")
 
 
@@ -179,10 +179,9 @@ def _norm_en(text: str) -> str:
 def _sentences(pair: Pair) -> list[tuple[str, str, str]]:
     """(source sentence, English sentence, id), aligned when the counts agree, else the
     whole block as one."""
-    zh = [s for s in _ZH_END.split(pair.source.replace("\n", "")) if s.strip()]
-    en = [s for s in _EN_END.split(pair.english.replace("\n", " ")) if s.strip()]
-    if len(zh) == len(en) and len(zh) > 1:
-        return [(z, e, f"{pair.id}.s{i + 1}") for i, (z, e) in enumerate(zip(zh, en))]
+    aligned = align(pair.source.replace("\n", ""), pair.english.replace("\n", " "))
+    if aligned is not None and len(aligned) > 1:
+        return [(z, e, f"{pair.id}.s{i + 1}") for i, (z, e) in enumerate(aligned)]
     return [(pair.source, pair.english, pair.id)]
 
 
@@ -219,30 +218,40 @@ def inconsistent(ctx: CheckContext) -> Iterable[Finding]:
             continue
         places = [f"{p.note}:{p.line} ({seg}) {_short(zh, 20)!r}" for p, zh, _, seg in items]
         pair, zh, en, seg_id = items[0]
-        yield Finding("inconsistent", "info",
-                      f"one English {_short(en, 30)!r} for {len(sources)} different sources: "
-                      + "; ".join(places), pair.note, pair.line, None,
-                      {"segment": seg_id, "source": zh, "english": en, "places": places})
+        yield _finding("inconsistent", "info",
+                       f"one English {_short(en, 30)!r} for {len(sources)} different sources: "
+                       + "; ".join(places), pair, segment=seg_id, source=zh, english=en,
+                       places=places)
 
 
 @check("stale", "warning", "translations")
 def stale(ctx: CheckContext) -> Iterable[Finding]:
-    """The source changed after its translation was made."""
+    """The source changed after its translation was made.
+
+    One finding per block: a block whose source changed is both an outdated pair and a
+    block the parallel file lacks; it is reported once, as changed, at its English."""
     for note in ctx.pairs:
-        outdated = [p for p in note.pairs if not p.current]
-        for pair in outdated:
+        outdated = {p.index: p for p in note.pairs if not p.current}
+        for line, index in ctx.untranslated_blocks.get(note.note, []):
+            pair = outdated.pop(index, None)
+            if pair is not None:
+                yield _finding("stale", "warning",
+                               f"the source of this block changed (now {note.note}:{line}) after "
+                               f"it was translated; run `zhen translate {note.note}`", pair,
+                               note_line=line)
+            else:
+                yield Finding("stale", "warning",
+                              f"this block has no translation yet; run `zhen translate {note.note}`",
+                              note.note, line)
+        for pair in outdated.values():
             yield _finding("stale", "warning",
-                           f"the source changed after this translation was made; run "
-                           f"`zhen translate {note.note}`", pair)
+                           f"the source of this block changed or was removed after it was "
+                           f"translated; run `zhen translate {note.note}`", pair)
         for pair in note.pairs:
             if pair.status == "stale" and pair.current:
                 yield _finding("stale", "warning",
                                "this English was edited by hand before its source changed; "
                                f"review it in {pair.parallel} (edit it to approve it)", pair)
-        for line in ctx.untranslated_blocks.get(note.note, []):
-            yield Finding("stale", "warning",
-                          f"this block has no translation yet; run `zhen translate {note.note}`",
-                          note.note, line)
 
 
 @check("edited", "info", "translations")
