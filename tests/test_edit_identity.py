@@ -6,9 +6,8 @@ warning). Also: check, review and export find what `translate --out-dir` wrote."
 from __future__ import annotations
 
 import json
-import shutil
 
-from conftest import GLOSSARY, make_project
+from conftest import make_project
 from zhenglossary.cli import app
 from zhenglossary.parallel import read_parallel
 

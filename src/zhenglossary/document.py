@@ -12,6 +12,11 @@ region is re-parsed with ``parseInline`` and every child token is aligned to its
 offsets, giving a small tree of :class:`Text`, :class:`Raw` (code, HTML, images,
 autolinks), :class:`Break` and :class:`Wrap` (emphasis, strong, strikethrough, links)
 nodes. A region that cannot be aligned is left verbatim and reported, never corrupted.
+
+Why this module is long: aligning every inline token kind (text with escapes and
+entities, code, math, roles, footnote references, HTML, links and images with their
+reference forms, emphasis) to its exact bytes is one concern, and splitting it would
+spread the offsets bookkeeping over several files.
 """
 
 from __future__ import annotations

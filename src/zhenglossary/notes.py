@@ -7,7 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import NoNotesFound, NoteReadError, PathNotFound
-from .parallel import GENERATED_SUFFIXES
+
+# the outputs of x.md (parallel.output_paths names them): never notes themselves
+ENGLISH_SUFFIX = ".en.md"
+PARALLEL_SUFFIX = ".zh-en.md"
+GENERATED_SUFFIXES = (ENGLISH_SUFFIX, PARALLEL_SUFFIX)
 MAX_NOTE_BYTES = 64 * 1024 * 1024
 
 

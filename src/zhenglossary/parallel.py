@@ -34,15 +34,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .document import block_hash, dedent_block, parse_document
+from .errors import NoteReadError
 from .glossary import Glossary, Match
+from .notes import ENGLISH_SUFFIX, PARALLEL_SUFFIX, collect_notes, read_note
 from .prose import prose_view
 
+if TYPE_CHECKING:
+    from .render import LeafText
+
 PARALLEL_VERSION = 1
-ENGLISH_SUFFIX = ".en.md"
-PARALLEL_SUFFIX = ".zh-en.md"
-GENERATED_SUFFIXES = (ENGLISH_SUFFIX, PARALLEL_SUFFIX)
 
 
 def output_paths(note: Path, relative: Path | None = None,
@@ -225,9 +228,6 @@ def collect_pairs(paths: list[Path], glossary: Glossary, encoding: str | None = 
     Returns the pairs and warnings (one line each, for stderr): a note without a parallel
     file, or one that cannot be read, is skipped and named.
     """
-    from .errors import NoteReadError
-    from .notes import collect_notes, read_note
-
     out: list[NotePairs] = []
     warnings: list[str] = []
     for note in collect_notes(paths):

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from .checks import declare
 from .document import Document, parse_document
 from .engines import EngineContext, create_engine
 from .engines.base import Engine, EngineOutput
@@ -26,15 +25,12 @@ from .memory import Memory, NoMemory, memory_key
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .paths import state_dir
 from .parallel import english_header, output_paths, read_parallel, render_parallel
-from .render import GLOSS_BANNER, LeafText, english_body, leaf_texts, reindent, render_english
+from .render import GLOSS_BANNER, LeafText, english_body, leaf_texts, render_english
+from .edits import kept_edits
 from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
-
-declare("engine-fallback", "warning", "translations",
-        "A segment the chosen engine failed on was translated by the fallback engine")
-
 
 @dataclass
 class TranslateOptions:
@@ -78,83 +74,6 @@ class TranslateReport:
                 "notices": self.notices}
 
 
-def kept_edits(doc: Document, par_path: Path, memory, file_key: str, display: str,
-               notices: list[str], translatable: set[int]
-               ) -> tuple[dict[int, tuple[str, str]], list[Finding]]:
-    """English a person wrote in the parallel file, to keep instead of the machine's.
-
-    An edited English block (its text no longer matches the hash zhen wrote) is approved:
-    stored in the memory under its source block's hash and used from then on. Emptying an
-    edited block gives the machine translation back. When a source block with approved
-    English changes, the English is kept and marked ``stale`` until a person edits it.
-
-    Blocks are matched by identity: first the source hash, then — for a changed block —
-    its position among its unchanged neighbours (every block of the old parallel file,
-    ``same`` blocks included, so an English-only heading never takes a neighbour's edit),
-    and only onto a block that has something to translate.
-    """
-    import difflib
-
-    old = []
-    if par_path.is_file():
-        try:
-            old = read_parallel(par_path.read_text("utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            notices.append(f"{par_path}: cannot read it ({exc}); edits in it are not kept")
-    approved = memory.approved(file_key)
-    stale: dict[str, str] = {}
-    for block in old:
-        if block.same:
-            continue
-        if block.edited:
-            if block.english.strip():
-                memory.approve(file_key, block.source_sha, block.source, block.english)
-                approved[block.source_sha] = block.english
-            else:
-                memory.unapprove(file_key, block.source_sha)
-                approved.pop(block.source_sha, None)
-        elif block.status == "approved":
-            approved.setdefault(block.source_sha, block.english)
-        elif block.status == "stale":
-            stale[block.source_sha] = block.english
-    leaves = [doc.leaf_text(leaf) for leaf in doc.leaves]
-    hashes = [doc.leaf_hash(leaf) for leaf in doc.leaves]
-    overrides: dict[int, tuple[str, str]] = {}
-    findings: list[Finding] = []
-    for i, digest in enumerate(hashes):
-        if digest in approved:
-            overrides[i] = (reindent(approved[digest], leaves[i]), "approved")
-        elif digest in stale:
-            overrides[i] = (reindent(stale[digest], leaves[i]), "stale")
-
-    def human(block) -> bool:
-        return not block.same and bool(block.english.strip()) and (
-            block.source_sha in approved or block.status in ("approved", "stale"))
-
-    # a changed source block whose English a person wrote: pair old and new blocks by
-    # position between the blocks whose hashes still match
-    if any(human(b) for b in old):
-        matcher = difflib.SequenceMatcher(None, [b.source_sha for b in old], hashes,
-                                          autojunk=False)
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-            if tag != "replace":
-                continue
-            for k in range(min(i2 - i1, j2 - j1)):
-                block, j = old[i1 + k], j1 + k
-                if j not in overrides and j in translatable and human(block):
-                    overrides[j] = (reindent(block.english, leaves[j]), "stale")
-    for i, (_, status) in sorted(overrides.items()):
-        if status == "stale":
-            leaf = doc.leaves[i]
-            findings.append(Finding(
-                "stale", "warning",
-                f"block {i + 1}: its source changed after its English was edited by hand; the "
-                f"edited English is kept — review it in {par_path.name} (edit it to approve it, "
-                "or empty it for a new machine translation)", display, leaf.start_line + 1,
-                extra={"segment": f"b{i + 1}", "source": leaves[i].strip()}))
-    return overrides, findings
-
-
 @dataclass
 class Verified:
     english: str                 # x.en.md as it is written
@@ -185,7 +104,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     invalid = 0
     env: dict | None = None
 
-    def fail(i: int, problems: list[str]) -> bool:
+    def reject(i: int, problems: list[str]) -> bool:
         """Report leaf ``i``; put its source back if the machine wrote it."""
         nonlocal invalid
         leaf = leaves[i]
@@ -229,7 +148,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
 
         machine = culprit is not None and leaves[culprit].status == "machine"
         if machine and alone(culprit):
-            fail(culprit, ["block structure changed"] + alone(culprit))
+            reject(culprit, ["block structure changed"] + alone(culprit))
             continue
         # damage that shows elsewhere (a broken footnote reference drops its definition):
         # each translated block on its own
@@ -237,9 +156,9 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
                      if leaf.translated and i not in reverted and leaf.status == "machine"
                      for problems in [alone(i)] if problems]
         for i, problems in offenders:
-            fail(i, problems)
+            reject(i, problems)
         if not offenders and machine:
-            fail(culprit, ["block structure changed"])
+            reject(culprit, ["block structure changed"])
         elif not offenders:
             findings.append(Finding(
                 "output-invalid", "error",
@@ -257,7 +176,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
             continue
         problems = compare_facts(src_block.facts, out_block.facts, glossary, unrendered.get(i, ""))
         if problems:
-            changed |= fail(i, problems)
+            changed |= reject(i, problems)
     outside = compare_facts(source.outside, out.outside, what=frozenset({"protected"}))
     if outside:
         findings.append(Finding("output-invalid", "error",
