@@ -115,3 +115,10 @@ def test_check_review_and_export_find_out_dir_outputs(runner, tmp_path, monkeypa
                                  "--out", "m.tmx"])
     assert result.exit_code == 0, result.output
     assert "hybrid precision" in (root / "m.tmx").read_text("utf-8")
+
+
+def test_the_text_summary_counts_validated_blocks(runner, tmp_path, monkeypatch):
+    make_project(tmp_path, monkeypatch, {"c.md": NOTE})
+    result = runner.invoke(app, ["translate", "notes/"])
+    assert result.exit_code == 0
+    assert "3 blocks validated, 0 failed" in result.stdout     # the English heading is not
