@@ -109,6 +109,17 @@ COMMONMARK_CASES = [
     "<details>\n<summary>注意力</summary>\n\n查询的段落。\n\n</details>\n",
     # an autolink and a link with a Chinese title
     "见<https://example.org/混合>和[查询](https://q.org \"查询的标题\")。\n",
+    # definitions with the title on the next line, used from a list and a quote
+    "[混合精度]: /url\n  \"标题\"\n\n- 列表里的[混合精度]\n\n> 引用里的[混合精度][]\n",
+    # an image by collapsed reference; English text with a Chinese label
+    "![混合精度][]\n\n[Mixed][混合精度]\n\n[混合精度]: /img.png\n",
+    # a destination in angle brackets with a space, and a nested link text
+    "[查询的*注意力*](</my uri> \"题\")\n",
+    # a setext heading over two lines; an HTML block of type 1 and one of type 7
+    "多行的\n混合精度标题\n===\n",
+    "<pre>\n混合精度\n</pre>\n\n<span class=\"x\">\n注意力\n</span>\n",
+    # a thematic break between Chinese paragraphs, and a hard break
+    "查询一\n\n***\n\n注意力二  \n混合精度三\n",
 ]
 
 
