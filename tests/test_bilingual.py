@@ -17,15 +17,15 @@ def one(text, forms=()):
     ("本文称浪费的能量为“能量膨胀”(energy bloat)。", ("能量膨胀", "energy bloat", "")),
     # 中文 (English, ABBR), with a leading verb/adverb to cut
     ("本文探索了另一种模型加速技术，即早期退出模型 (early-exit networks, EE-DNNs)，它允许",
-     ("早期退出模型", "early-exit networks", "EE-DNNs")),
+     ("早期退出模型", "early-exit network", "EE-DNNs")),
     # 中文（English，ABBR）: full-width comma; 使用 is not part of the term
     ("首先，使用图神经网络（Graph Neural Network, GNN）预测所有包对的构建概率。",
-     ("图神经网络", "Graph Neural Network", "GNN")),
+     ("图神经网络", "graph neural network", "GNN")),
     ("自适应网格细化（Adaptive Mesh Refinement，AMR）是一种在计算流体动力学",
-     ("自适应网格细化", "Adaptive Mesh Refinement", "AMR")),
+     ("自适应网格细化", "adaptive mesh refinement", "AMR")),
     # 中文 English（ABBR）
     ("多分辨率方法，如自适应网格细化 Adaptive Mesh Refinement（AMR），可以提升",
-     ("自适应网格细化", "Adaptive Mesh Refinement", "AMR")),
+     ("自适应网格细化", "adaptive mesh refinement", "AMR")),
     # 中文（ABBR）after 的
     ("我们的工作流程采用了一个面向压缩的兴趣区域（ROI）提取方法", ("兴趣区域", "", "ROI")),
     ("与传统的图神经网络（GNN）通过节点", ("图神经网络", "", "GNN")),
