@@ -57,6 +57,8 @@ def stem(word: str) -> str:
     """A light stemmer: enough to equate *paged*/*paging*, *decode*/*decoding*."""
     word = word.lower()
     for suffix in _SUFFIXES:
+        if suffix == "s" and word.endswith(("ss", "us", "is")):
+            break
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
             break

@@ -209,11 +209,11 @@ def _resegment(units: list[tuple[str, str]], english: str,
     out = list(units)
     for i in range(len(out) - 2, -1, -1):
         word, flag = out[i]
-        if len(word) == 1 and flag.startswith(_HARD_FLAGS) and (0, "") in _english_links(word, en):
+        if len(word) == 1 and flag.startswith(HARD_FLAGS) and (0, "") in _english_links(word, en):
             out[i] = (word, "n")          # 自 is *self* in 自注意力 ↔ self-attention
             continue
         nxt, nflag = out[i + 1]
-        if len(word) != 1 or not flag.startswith(_HARD_FLAGS) or nxt in forms or len(nxt) < 2:
+        if len(word) != 1 or not flag.startswith(HARD_FLAGS) or nxt in forms or len(nxt) < 2:
             continue
         for size in range(len(nxt), 0, -1):
             merged = word + nxt[:size]
@@ -224,7 +224,7 @@ def _resegment(units: list[tuple[str, str]], english: str,
 
 
 _VERB_FLAGS = ("v", "vd", "vi", "vg", "vq")
-_HARD_FLAGS = ("c", "u", "r", "p", "y", "e", "o", "x", "w")   # never inside a term (but 的)
+HARD_FLAGS = ("c", "u", "r", "p", "y", "e", "o", "x", "w")   # never inside a term (but 的)
 
 
 def term_span(run: str, english: str, abbr: str,
@@ -240,7 +240,7 @@ def term_span(run: str, english: str, abbr: str,
 
     def hard(i: int) -> bool:
         word, flag = units[i]
-        return word not in forms and flag.startswith(_HARD_FLAGS) and flag != "uj" \
+        return word not in forms and flag.startswith(HARD_FLAGS) and flag != "uj" \
             and not (flag == "d" and len(word) > 1)
 
     def edge_stop(i: int) -> bool:
@@ -348,6 +348,15 @@ def _unknown_word(english: str) -> bool:
         and not english_known(word) and not english_known(singular(word))
 
 
+def _variable(english: str) -> bool:
+    """An unknown word that is a known one behind a letter or two: t_wait, n_threads."""
+    from .align import english_known
+
+    word = english.strip()
+    return word.isalpha() and word.islower() and _unknown_word(word) \
+        and any(len(word) - k >= 3 and english_known(word[k:]) for k in (1, 2))
+
+
 def _sentence_start(text: str, pos: int) -> bool:
     before = text[:pos].rstrip(" \t*_#>")
     return not before or before[-1] in "\n。！？.!?：:"
@@ -406,6 +415,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and score == 0.0 and (english and _is_name(english) and not abbr
                                         or is_general(zh) or _unknown_word(english)):
         return None          # an unaligned name, general word or variable: not a translation
+    if english and _variable(english):
+        return None          # a variable: t + wait
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
     if not zh or (len(zh) < 2 and not marked):
@@ -444,8 +455,22 @@ def _en_first(text: str, match: re.Match) -> Parenthetical | None:
     english, abbr = ("", phrase) if is_abbreviation(phrase) else (phrase, "")
     if english and split_body(english) is None:
         return None
-    offset = match.start("latin") + len(" ".join(words[:k])) + (1 if k else 0)
+    first = match.start("latin") + len(" ".join(words[:k])) + (1 if k else 0)
     canon = canonical_english(english, _proper_words(zh, english),
-                              sentence_start=_sentence_start(text, offset)) if english else ""
-    return Parenthetical(zh, zh, canon, abbr, offset, match.end(), text[offset:match.end()],
-                         english, score, "en-first")
+                              sentence_start=_sentence_start(text, first)) if english else ""
+    return Parenthetical(zh, zh, canon, abbr, match.start("body"), match.end(),
+                         text[first:match.end()], english, score, "en-first")
+
+
+def note_sightings(notes, forms: frozenset[str] = frozenset()) -> list:
+    """(note, LineIndex, Parenthetical) for every parenthetical in ``notes`` (objects
+    with ``text`` and ``prose``): what ``zhen glossary suggest`` and the note checks
+    read, so they always agree."""
+    from .textutil import LineIndex
+
+    out = []
+    for note in notes:
+        index = LineIndex(note.text)
+        for par in find_parentheticals(note.prose, forms):
+            out.append((note, index, par))
+    return out

@@ -38,10 +38,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from .align import gloss, is_general
-from .bilingual import Parenthetical, find_parentheticals, is_function_word
+from .bilingual import HARD_FLAGS, Parenthetical, is_function_word, note_sightings
 from .checks import NoteText
 from .glossary import Glossary
-from .textutil import CJK_CLASS, LineIndex, normalize_abbreviation, normalize_english
+from .textutil import CJK_CLASS, LineIndex, is_cjk_char, normalize_abbreviation, normalize_english
 
 MAX_PLACES = 5
 KEYNESS = 15.13          # log-likelihood critical value for p < 0.0001 (1 d.f.)
@@ -101,18 +101,6 @@ def _place(note: NoteText, index: LineIndex, offset: int) -> str:
     return f"{note.display}:{index.position(offset)[0]}"
 
 
-def sightings(glossary: Glossary, notes: list[NoteText]) -> list[tuple[NoteText, LineIndex, Parenthetical]]:
-    """Every bilingual parenthetical in the notes (the one finder, with the glossary's
-    forms as jieba user words)."""
-    forms = frozenset(glossary.form_map)
-    out = []
-    for note in notes:
-        index = LineIndex(note.text)
-        for par in find_parentheticals(note.prose, forms):
-            out.append((note, index, par))
-    return out
-
-
 def evidence_score(occurrences: int, files: int, confidence: float) -> float:
     """How strongly the notes support a candidate: occurrences (log), spread over notes,
     and how sure its English is (0..1)."""
@@ -126,7 +114,7 @@ def _occurrences(zh: str, notes: list[NoteText]) -> tuple[int, int]:
 
 def from_parentheticals(glossary: Glossary, notes: list[NoteText]) -> list[Suggestion]:
     forms = glossary.form_map
-    found = [s for s in sightings(glossary, notes) if len(s[2].zh) >= 2]
+    found = [s for s in note_sightings(notes, frozenset(forms)) if len(s[2].zh) >= 2]
     groups = _Groups()
     for _, _, par in found:
         keys = ["zh:" + par.zh]
@@ -194,6 +182,13 @@ def _neighbour(text: str, pos: int) -> str | None:
     return ch
 
 
+def _numeral(ch: str) -> bool:
+    """A Chinese numeral character (jieba tags it m: 一, 两, 多, 单, 几 …)."""
+    from .segment import posseg
+
+    return is_cjk_char(ch) and posseg(ch)[0][1] == "m"
+
+
 def log_likelihood(a: int, n1: int, b: int, n2: int) -> float:
     """Dunning's G² for a count ``a`` in ``n1`` tokens against ``b`` in ``n2``; negative
     when the word is rarer in the first corpus."""
@@ -218,8 +213,8 @@ def dictionary_guess(zh: str) -> str:
                 continue
             for sense in entry.senses:
                 text = _PAREN_NOTE.sub("", sense).strip()
-                if text.startswith("to "):
-                    text = text[3:]
+                for article in ("to ", "a ", "an ", "the "):
+                    text = text.removeprefix(article)
                 if text and not text.startswith(("variant of", "see ", "classifier")):
                     return text
         return ""
@@ -246,6 +241,7 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
     left: dict[str, set] = defaultdict(set)
     right: dict[str, set] = defaultdict(set)
     initial: Counter[str] = Counter()
+    numeral_left: Counter[str] = Counter()
     words_of: dict[str, tuple[str, ...]] = {}
     tokens = 0
     for note in notes:
@@ -264,7 +260,10 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
                 offsets.append(pos)
                 pos += len(word)
             for i in range(len(words)):
-                if is_function_word(words[i][1], words[i][0]):
+                word, flag = words[i]
+                numeral_head = flag == "m" and len(word) == 1 and i + 1 < len(words) \
+                    and not words[i + 1][1].startswith(("q", "m"))     # 多步, 单精度
+                if is_function_word(flag, word) and not numeral_head:
                     continue
                 if words[i][1].startswith("v") and is_general(words[i][0]):
                     continue
@@ -272,8 +271,8 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
                     gram = words[i:i + n]
                     if len(gram) < n:
                         break
-                    if any(is_function_word(f, w) and not f.startswith("uj") for w, f in gram[1:]):
-                        break
+                    if any(f.startswith(HARD_FLAGS) for _, f in gram[1:]):
+                        break                 # a particle, pronoun or conjunction inside
                     cand = "".join(w for w, _ in gram)
                     if len(cand) < 2 or len(cand) > 10 or not _nominal(gram[-1][1]) \
                             or gram[-1][1].startswith("uj"):
@@ -287,6 +286,8 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
                     right[cand].add(after if after is not None else ("|", counts[cand]))
                     if before is None:
                         initial[cand] += 1
+                    elif before == "0" and text[start - 1].isdigit() or _numeral(before):
+                        numeral_left[cand] += 1
                     place = _place(note, index, start)
                     if len(places[cand]) < MAX_PLACES and place not in places[cand]:
                         places[cand].append(place)
@@ -297,8 +298,10 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
             continue
         if len(files[cand]) < min_files and count < min_count_one_file:
             continue
-        if is_general(cand) or all(is_general(w) for w in words_of[cand]):
+        if is_general(cand):
             continue                      # general Chinese (jieba's IDF table)
+        if numeral_left[cand] * 2 >= count:
+            continue                      # 步预测 of 1步预测, 多步预测: it needs its numeral
         general = freq.get(cand, 0)
         if log_likelihood(count, tokens, general, total) < KEYNESS:
             continue

@@ -57,6 +57,7 @@ class CheckContext:
     usage: dict[str, dict[str, int]] = field(default_factory=dict)
     pairs: list = field(default_factory=list)          # pairs.NotePairs per translated note
     untranslated_blocks: dict[str, list[int]] = field(default_factory=dict)
+    parentheticals: list | None = None   # bilingual.note_sightings, computed once
     # note display → lines of Chinese blocks the parallel file does not have yet
 
 
