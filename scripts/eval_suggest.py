@@ -41,6 +41,18 @@ def _keys(english: str, abbr: str) -> set[str]:
     return out
 
 
+def _related(a: str, b: str) -> bool:
+    """Two renderings share an English word or the abbreviation."""
+    from zhenglossary.textutil import normalize_abbreviation, normalize_english, split_abbreviation
+
+    (ea, aa), (eb, ab) = split_abbreviation(a), split_abbreviation(b)
+    if aa is None and a.isupper():
+        ea, aa = "", a
+    if aa and ab and normalize_abbreviation(aa) == normalize_abbreviation(ab):
+        return True
+    return bool(set(normalize_english(ea).split()) & set(normalize_english(eb).split()))
+
+
 def _ratio(a: int, b: int) -> float:
     return a / b if b else 1.0
 
@@ -148,11 +160,25 @@ def evaluate_notes(root: Path = ROOT) -> dict:
     suggestions = [s for s in suggest(Glossary([]), notes) if s.source == "parenthetical"]
     by_zh = {s.zh: s for s in suggestions}
     hit = sum(1 for form in gold_pairs if form in by_zh)
+    # a suggestion is right when its Chinese is a glossary form, a boundary error when it
+    # overlaps one (is inside it or holds it) and shares an English word with its entry,
+    # else it is not labelled
+
+    good = cut = 0
+    for s in suggestions:
+        if s.zh in forms:
+            good += 1
+        elif any((s.zh in form or form in s.zh) and _related(s.en, entry.en)
+                 for form, entry in gold_pairs.items()):
+            cut += 1
+            errors.append(f"notes suggest: {s.zh} → {s.en!r} cuts a glossary term")
     return {"sightings_on_glossary_terms": labelled_found, "right": right,
             "boundary_precision": _ratio(right, labelled_found),
             "found": found, "suggested": len(suggestions),
             "glossary_pairs": len(gold_pairs), "suggested_exact": hit,
-            "suggest_recall": _ratio(hit, len(gold_pairs)), "errors": errors}
+            "suggest_recall": _ratio(hit, len(gold_pairs)),
+            "suggest_right": good, "suggest_boundary_errors": cut,
+            "suggest_precision": _ratio(good, good + cut), "errors": errors}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  suggest (empty glossary): {n['suggested_exact']} of {n['glossary_pairs']} "
               f"glossary pairs suggested with the exact Chinese ({n['suggest_recall']:.1%}); "
               f"{n['suggested']} parenthetical suggestions in all")
+        print(f"  suggest precision on labelled suggestions: {n['suggest_precision']:.1%} "
+              f"({n['suggest_right']} right, {n['suggest_boundary_errors']} boundary errors)")
         if args.errors:
             for line in n["errors"]:
                 print("  " + line)

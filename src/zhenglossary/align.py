@@ -269,14 +269,15 @@ def _english_text() -> str:
     from .cedict import ENTRY_SEP
 
     index = _index()
-    return "\n".join(chunk[1:] for w in index.words()
-                     for chunk in index._packed[w].split(ENTRY_SEP)).lower()
+    text = " ".join(chunk[1:] for w in index.words()
+                    for chunk in index._packed[w].split(ENTRY_SEP)).lower()
+    return " " + re.sub(r"[^a-z]+", " ", text) + " "
 
 
 @lru_cache(maxsize=4096)
 def english_known(word: str) -> bool:
     """Is ``word`` an English word CC-CEDICT's glosses use?"""
-    return re.search(rf"(?<![a-z]){re.escape(word.lower())}(?![a-z])", _english_text()) is not None
+    return f" {word.lower()} " in _english_text()
 
 
 def singular(word: str) -> str:
@@ -286,6 +287,8 @@ def singular(word: str) -> str:
     if not word.isalpha() or not word.islower() or len(word) <= 3 or not word.endswith("s") \
             or word.endswith(("ss", "us", "is", "ics")):
         return word
+    if not word.endswith("es"):
+        return word[:-1]                  # networks → network: no doubt to resolve
     candidates = []
     if word.endswith("ies"):
         candidates.append(word[:-3] + "y")
@@ -305,10 +308,12 @@ def singular(word: str) -> str:
 @lru_cache(maxsize=1)
 def _idf_table() -> tuple[dict[str, float], float]:
     import os
+    from importlib.util import find_spec
 
-    import jieba.analyse
-
-    path = os.path.join(os.path.dirname(jieba.analyse.__file__), "idf.txt")
+    # locate jieba/analyse/idf.txt without importing jieba.analyse (its import loads
+    # the same table into a TF-IDF object of its own)
+    spec = find_spec("jieba")
+    path = os.path.join(list(spec.submodule_search_locations)[0], "analyse", "idf.txt")
     table: dict[str, float] = {}
     with open(path, encoding="utf-8") as handle:
         for line in handle:

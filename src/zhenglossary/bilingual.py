@@ -116,8 +116,10 @@ class Parenthetical:
 # --------------------------------------------------------------------------- the body
 
 def _is_name(piece: str) -> bool:
-    """One capitalised or CamelCase word: a name, not a common noun."""
-    return " " not in piece.strip() and piece[:1].isupper() and not is_abbreviation(piece)
+    """Capitalised words only (PyTorch, NVIDIA DGX-A100): a name, not a common noun."""
+    words = piece.split()
+    return bool(words) and all(w[:1].isupper() or w[:1].isdigit() for w in words) \
+        and not (len(words) == 1 and is_abbreviation(piece))
 
 
 def split_body(body: str) -> tuple[str, str] | None:
@@ -183,9 +185,9 @@ def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
     units = []
     for word, flag in posseg(run, forms):
         if len(word) > 1 and word not in forms and not freq.get(word):
-            head_flag = posseg(word[0])[0][1]
+            head_flag = posseg(word[0], forms)[0][1]
             if is_function_word(flag, word):
-                units.extend((ch, posseg(ch)[0][1]) for ch in word)   # 如自 → 如, 自
+                units.extend((ch, posseg(ch, forms)[0][1]) for ch in word)   # 如自 → 如, 自
                 continue
             if is_function_word(head_flag, word[0]):
                 units.append((word[0], head_flag))
@@ -195,7 +197,7 @@ def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
     return units
 
 
-def _resegment(units: list[tuple[str, str]], english: str,
+def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
                forms: frozenset[str]) -> list[tuple[str, str]]:
     """Alignment-driven segmentation: where jieba split off a function character that,
     with the start of the next word, makes a dictionary word aligning to the English,
@@ -203,13 +205,23 @@ def _resegment(units: list[tuple[str, str]], english: str,
     *adaptive*)."""
     from .align import _english_links
 
-    if not english:
+    from .align import abbreviation_letters
+
+    if not english and not abbr:
         return units
-    en = english_words(english)
+    en = english_words(english) if english else []
+    letters = set(abbreviation_letters(abbr)) if abbr else set()
+
+    def aligns(word: str) -> bool:
+        if en:
+            return bool(_english_links(word, en))
+        return any(len(i) == 1 and i in letters for i in gloss(word).initials)
+
     out = list(units)
     for i in range(len(out) - 2, -1, -1):
         word, flag = out[i]
-        if len(word) == 1 and flag.startswith(HARD_FLAGS) and (0, "") in _english_links(word, en):
+        if en and len(word) == 1 and flag.startswith(HARD_FLAGS) \
+                and (0, "") in _english_links(word, en):
             out[i] = (word, "n")          # 自 is *self* in 自注意力 ↔ self-attention
             continue
         nxt, nflag = out[i + 1]
@@ -217,7 +229,7 @@ def _resegment(units: list[tuple[str, str]], english: str,
             continue
         for size in range(len(nxt), 0, -1):
             merged = word + nxt[:size]
-            if gloss(merged).known and _english_links(merged, en):
+            if gloss(merged).known and aligns(merged):
                 out[i:i + 2] = [(merged, "n")] + ([(nxt[size:], nflag)] if nxt[size:] else [])
                 break
     return out
@@ -257,7 +269,7 @@ def term_span(run: str, english: str, abbr: str,
         word, flag = units[i]
         return word not in forms and len(word) > 1 and flag in _VERB_FLAGS and is_general(word)
 
-    units = _resegment(units, english, forms)
+    units = _resegment(units, english, abbr, forms)
     words = [w for w, _ in units]
     blocked = frozenset(i for i in range(len(units))
                         if hard(i) or units[i][1] == "uj"
@@ -375,7 +387,7 @@ def find_parentheticals(text: str, forms: frozenset[str] = frozenset()) -> list[
     for match in EN_FIRST_RE.finditer(text):
         if match.end() in taken:
             continue
-        par = _en_first(text, match)
+        par = _en_first(text, match, forms)
         if par is not None:
             out.append(par)
     out.sort(key=lambda p: p.offset)
@@ -427,7 +439,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
                          english, score, form)
 
 
-def _en_first(text: str, match: re.Match) -> Parenthetical | None:
+def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
     if match.group("close") not in _CLOSE[match.group("open")]:
         return None
     zh = match.group("body").replace("·", "")
@@ -440,7 +452,7 @@ def _en_first(text: str, match: re.Match) -> Parenthetical | None:
         if words[k].lower() in EN_FUNCTION:
             continue
         english, abbr = ("", phrase) if is_abbreviation(phrase) else (phrase, "")
-        start, score = term_span(zh, english, abbr)
+        start, score = term_span(zh, english, abbr, forms)
         if abbr and score < 1.0:
             continue                      # letters alone are weak evidence: all must align
         if start == 0 and score > 0 and (best is None or score > best[0]):

@@ -136,7 +136,9 @@ def from_parentheticals(glossary: Glossary, notes: list[NoteText]) -> list[Sugge
             quality[par.zh] = max(quality[par.zh], par.score)
         ranked = sorted(spans, key=lambda s: (-spans[s], -quality[s], len(s)))
         zh = ranked[0]
-        variants = [v for v in ranked[1:] if zh not in v]
+        # other forms are variants (大型语言模型 / 大语言模型); one holding or held by
+        # the term is a boundary slip of a single sighting, not a variant
+        variants = [v for v in ranked[1:] if zh not in v and v not in zh]
         if zh in forms or any(v in forms for v in variants):
             continue
         english = Counter(par.english for _, _, par in items if par.english)
@@ -182,11 +184,11 @@ def _neighbour(text: str, pos: int) -> str | None:
     return ch
 
 
-def _numeral(ch: str) -> bool:
+def _numeral(ch: str, forms: frozenset[str]) -> bool:
     """A Chinese numeral character (jieba tags it m: 一, 两, 多, 单, 几 …)."""
     from .segment import posseg
 
-    return is_cjk_char(ch) and posseg(ch)[0][1] == "m"
+    return is_cjk_char(ch) and posseg(ch, forms)[0][1] == "m"
 
 
 def log_likelihood(a: int, n1: int, b: int, n2: int) -> float:
@@ -286,7 +288,7 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
                     right[cand].add(after if after is not None else ("|", counts[cand]))
                     if before is None:
                         initial[cand] += 1
-                    elif before == "0" and text[start - 1].isdigit() or _numeral(before):
+                    elif before == "0" and text[start - 1].isdigit() or _numeral(before, forms):
                         numeral_left[cand] += 1
                     place = _place(note, index, start)
                     if len(places[cand]) < MAX_PLACES and place not in places[cand]:
