@@ -121,3 +121,23 @@ def test_english_first_at_a_sentence_start_is_lowered_and_kept_as_seen():
 ])
 def test_not_terms(text):
     assert find_parentheticals(text) == []
+
+
+# ------------------------------------------------------------------ invariants
+
+from hypothesis import given, settings, strategies as st
+
+_PIECES = ["检查点", "保存", "的", "零冗余", "优化器", "使用", "数据", "并行", "*", "**", "“", "”",
+           "（checkpoint）", "（ZeRO）", "(data parallelism)", "（batch_size）", "，", "。",
+           "Data Parallelism", "（数据并行）", " ", "\n", "（见图 3）", "Paged", "（PagedAttention）"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14))
+def test_sightings_point_at_their_text(pieces):
+    text = "".join(pieces)
+    for par in find_parentheticals(text):
+        assert 0 <= par.offset < par.end <= len(text)
+        assert par.zh and (par.english or par.abbr)
+        assert text[par.offset:par.offset + len(par.zh)] == par.zh
+        assert par.raw and text.endswith(par.raw, 0, par.end)

@@ -202,7 +202,7 @@ def _letter_options(word: str) -> set[str]:
         if len(pieces) > 1:
             seqs = {""}
             for piece in pieces:
-                opts = {o for o in gloss(piece).initials if len(o) == 1} | {""}
+                opts = set(gloss(piece).initials) | {""}
                 seqs = {s + o for s in seqs for o in opts}
             options |= {s for s in seqs if s}
             if len(pieces) == 2:          # compounds reorder: 预写 ↔ Write-Ahead

@@ -139,8 +139,8 @@ def from_parentheticals(glossary: Glossary, notes: list[NoteText]) -> list[Sugge
         # other forms are variants (大型语言模型 / 大语言模型); one holding or held by
         # the term is a boundary slip of a single sighting, not a variant
         variants = [v for v in ranked[1:] if zh not in v and v not in zh]
-        if zh in forms or any(v in forms for v in variants):
-            continue
+        if any(span in forms for span in spans):
+            continue                      # the glossary has it (in one sighting's cut)
         english = Counter(par.english for _, _, par in items if par.english)
         abbrs = Counter(normalize_abbreviation(par.abbr) for _, _, par in items if par.abbr)
         abbr = abbrs.most_common(1)[0][0] if abbrs else ""
