@@ -15,7 +15,7 @@ Modules:
   glossary, and the notes' segments grouped by paragraph;
 * ``gloss_speed`` — a separate script for the gloss engine (not part of the suite).
 
-The argos model is ``zhenglossary.fakemodel``'s ``base`` size: shaped like a real argos
+The argos model is ``tests/support/fakemodel.py``'s ``base`` size: shaped like a real argos
 transformer-base model, with random weights, so only its speed means anything. It never
 emits ``</s>``, so every comparison fixes ``max_decoding_length`` identically on both
 sides.

@@ -81,24 +81,32 @@ def run_worker(task: str, params: dict, env: dict[str, str], timeout: float = 36
     return WorkerRun(run.returncode, run.wall_s, run.rss_mb, run.cpu_s, run.stderr, result)
 
 
-def worker_env(packages_dir: Path, pycache: Path) -> dict[str, str]:
+def worker_env(packages_dir: Path, pycache: Path, cache: Path) -> dict[str, str]:
     """The environment of every measured process.
 
     * ``ARGOS_PACKAGES_DIR``: the fake model's temporary package folder;
     * ``ZHEN_HOME`` removed, so the translation memory lives in each project copy's
-      ``.zhen/`` (and the CC-CEDICT cache in the user's cache folder, warmed up first);
+      ``.zhen/``; ``XDG_CACHE_HOME`` is the suite's own ``cache`` folder, so zhen's caches
+      (parsed glossaries, jieba's tag index, CC-CEDICT) start empty and are filled by the
+      untimed warm-up;
+    * argostranslate's ``XDG_DATA_HOME``/``XDG_CONFIG_HOME`` in the temporary folder too;
     * bytecode is written (``PYTHONDONTWRITEBYTECODE`` removed), but to a private
       ``PYTHONPYCACHEPREFIX``, so start-up is measured with compiled modules, as users
       have them, without writing ``__pycache__`` into the source tree;
     * ``PYTHONPATH`` holds the repository root, so ``benchmarks.worker`` imports from
-      any working directory.
+      any working directory, and ``tests/``, for the test support package (``support``,
+      which holds the fake model builder and is not part of zhen's wheel).
     """
     env = dict(os.environ)
     for name in ("ZHEN_HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONSTARTUP", "PYTHONPROFILEIMPORTTIME"):
         env.pop(name, None)
     env["ARGOS_PACKAGES_DIR"] = str(packages_dir)
+    env["XDG_CACHE_HOME"] = str(cache)
+    env["XDG_DATA_HOME"] = str(cache.parent / "xdg-data")
+    env["XDG_CONFIG_HOME"] = str(cache.parent / "xdg-config")
     env["PYTHONPYCACHEPREFIX"] = str(pycache)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), str(REPO / "tests"),
+                                                   os.environ.get("PYTHONPATH")) if p)
     return env
 
 

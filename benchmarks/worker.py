@@ -27,11 +27,6 @@ from .fixtures import paragraph_segments
 # Heavy third-party modules that `zhen --help` should not need.
 HEAVY = ("jieba", "ctranslate2", "sentencepiece", "markdown_it", "numpy", "argostranslate", "yaml")
 
-# argostranslate's defaults (argostranslate.settings / translate.apply_packaged_translation)
-ARGOS_BATCH_TOKENS = 32          # ARGOS_BATCH_SIZE, with batch_type="tokens"
-ARGOS_BEAM = 4                   # ARGOS_BEAM_SIZE
-
-
 # ---------------------------------------------------------------- timing helpers
 
 
@@ -111,22 +106,60 @@ class Clock:
 
 
 def task_build_model(p: dict) -> dict:
-    """Build the fake argos package folder into the package directory."""
-    from zhenglossary.fakemodel import build_package_dir, load_corpus
+    """Build the fake argos package zip (``keeps_placeholders`` selects the mode)."""
+    from support.fakemodel import build_package, load_corpus
 
     corpus = [line for note in p["notes"] for line in load_corpus(note)]
     result: dict = {}
     with timed(result):
-        pkg = build_package_dir(Path(p["dest"]), corpus, size=p["size"])
-    result["path"] = str(pkg)
-    result["model_bin_mb"] = round((pkg / "model" / "model.bin").stat().st_size / 1e6, 1)
+        out = build_package(Path(p["dest"]), corpus, size=p["size"],
+                            keeps_placeholders=p.get("keeps_placeholders", False))
+    result["path"] = str(out)
+    result["zip_mb"] = round(out.stat().st_size / 1e6, 1)
     result["corpus_lines"] = len(corpus)
     return result
 
 
+def task_fixtures(p: dict) -> dict:
+    """The suite's projects: a one-line note (fixed cost), the distinct notes ×N, and the
+    shipped notes with the mined large glossary; with segment counts and term density."""
+    from . import fixtures
+
+    tmp = Path(p["tmp"])
+    result: dict = {"projects": {}, "distinct_segments": {}}
+    with timed(result):
+        result["fixed"] = str(fixtures.make_project(tmp / "fixed", texts={"one.md": p["fixed_note"]}))
+        for f in p["factors"]:
+            project = fixtures.make_project(tmp / f"notes_x{f}", factor=f)
+            result["projects"][str(f)] = str(project)
+            segs = [t for para in fixtures.paragraph_segments(project) for t in para]
+            result["distinct_segments"][f"x{f}"] = {
+                "notes": len(list((project / "notes").glob("*.md"))),
+                "segments": len(segs), "distinct": len(set(segs))}
+        corpus = list(fixtures.distinct_notes(p["mine_factor"]).values())
+        text, mined = fixtures.realistic_glossary(p["terms"], corpus)
+        big = fixtures.make_project(tmp / "big_glossary", glossary_text=text)
+        result["big"] = str(big)
+        result["big_glossary"] = {**mined, "density_big": fixtures.term_density(big),
+                                  "density_shipped": fixtures.term_density(Path(result["projects"]["1"]))}
+    return result
+
+
+def task_install(p: dict) -> dict:
+    """Install a package zip the way argos users do: ``argostranslate.package.
+    install_from_path`` into ``ARGOS_PACKAGES_DIR`` (set by the suite for this process)."""
+    import argostranslate.package
+
+    result: dict = {}
+    with timed(result):
+        argostranslate.package.install_from_path(Path(p["zip"]))
+    result["installed"] = [str(pkg.package_path) for pkg in argostranslate.package.get_installed_packages()]
+    return result
+
+
 def task_warmup(p: dict) -> dict:
-    """Untimed: fill the bytecode cache, jieba's cache and the CC-CEDICT index cache, so
-    no measured process pays a first-ever cost the others do not."""
+    """Untimed: fill the bytecode cache, jieba's cache, zhen's caches (glossary, tag index,
+    CC-CEDICT), so no measured process pays a first-ever cost the others do not."""
     import ctranslate2  # noqa: F401
     import sentencepiece  # noqa: F401
 
@@ -135,10 +168,12 @@ def task_warmup(p: dict) -> dict:
     from zhenglossary.engines.argos import ArgosEngine, find_zh_en
     from zhenglossary.translate import TranslateOptions, translate_paths
 
-    os.chdir(p["project"])
-    check_project([Path("notes")], Path("glossary.yaml"))
-    ArgosEngine(find_zh_en(), max_decoding_length=4).translate(["预热"])
     result = {"gloss": "ok"}
+    for project in p["projects"]:
+        os.chdir(project)
+        check_project([Path("notes")], Path("glossary.yaml"))
+    os.chdir(p["projects"][0])
+    ArgosEngine(find_zh_en(), max_decoding_length=4).translate(["预热"])
     try:
         translate_paths([Path("notes")], Path("glossary.yaml"),
                         TranslateOptions(engine="gloss", use_memory=False, out_dir=Path("out")))
@@ -147,56 +182,69 @@ def task_warmup(p: dict) -> dict:
     return result
 
 
-def argos_loop(model_dir: Path, sp_model: Path, max_len: int, num_hypotheses: int = 1):
-    """argostranslate's per-paragraph path, as ``apply_packaged_translation`` does it: one
-    ``translate_batch`` per paragraph with argos' settings, then the paragraph's tokens
-    decoded together. Loads the model now and returns ``run(paragraphs)``, so loading
-    stays untimed."""
+def real_argos(paragraphs: list[list[str]], max_len: int):
+    """argostranslate's own ``translate()``, as installed, with two changes (both said in
+    the report): MiniSBD is replaced by a local splitter that returns zhen's segments of
+    each paragraph (so both sides translate the same sentences), and every
+    ``translate_batch`` gets ``max_decoding_length`` (random weights never emit ``</s>``;
+    zhen's side gets the same limit). Threads come from argos' own settings
+    (``ARGOS_INTER_THREADS`` / ``ARGOS_INTRA_THREADS``). Returns ``run(texts)``."""
+    import types
+
     import ctranslate2
-    import sentencepiece
+    import argostranslate.translate as at
+    from argostranslate import sbd
 
-    # the Translator arguments argostranslate uses (inter 1, intra 0 = all cores)
-    translator = ctranslate2.Translator(str(model_dir), device="cpu", inter_threads=1,
-                                        intra_threads=0)
-    sp = sentencepiece.SentencePieceProcessor(model_file=str(sp_model))
+    sentences = {"".join(para): para for para in paragraphs}
 
-    def run(paragraphs: list[list[str]]) -> None:
-        for sentences in paragraphs:
-            tokenized = [sp.encode(s, out_type=str) for s in sentences]
-            batches = translator.translate_batch(
-                tokenized, replace_unknowns=True, max_batch_size=ARGOS_BATCH_TOKENS,
-                batch_type="tokens", beam_size=max(num_hypotheses, ARGOS_BEAM),
-                num_hypotheses=num_hypotheses, length_penalty=0.2, return_scores=True,
-                max_decoding_length=max_len)   # the one addition: random weights never stop
-            for i in range(num_hypotheses):
-                sp.decode([t for b in batches for t in b.hypotheses[i]])
+    class LocalSplitter(sbd.ISentenceBoundaryDetectionModel):
+        def __init__(self, pkg) -> None:
+            self.pkg = pkg
+
+        def split_sentences(self, text: str) -> list[str]:
+            return sentences.get(text) or [text]
+
+    class LimitedTranslator:
+        def __init__(self, **params) -> None:
+            self._translator = ctranslate2.Translator(**params)
+
+        def translate_batch(self, *args, **kwargs):
+            kwargs.setdefault("max_decoding_length", max_len)
+            return self._translator.translate_batch(*args, **kwargs)
+
+    at.MiniSBDSentencizer = LocalSplitter
+    at.ctranslate2 = types.SimpleNamespace(Translator=LimitedTranslator)
+    at.get_installed_languages.cache_clear()
+
+    def run(texts: list[str]) -> list[str]:
+        return [at.translate(text, "zh", "en") for text in texts]
 
     return run
 
 
 def task_mt(p: dict) -> dict:
-    """Item 1: the same segments through zhen's batched engine or argos' paragraph loop."""
-    from zhenglossary.engines.argos import ArgosEngine, find_zh_en
-
+    """The same segments through zhen's batched engine or argostranslate's real
+    ``translate()`` (one call per paragraph, as an argos user translates a document)."""
     paragraphs = paragraph_segments(Path(p["project"]))[:p.get("paragraphs") or None]
     texts = [t for para in paragraphs for t in para]
-    package = find_zh_en()
     result: dict = {"segments": len(texts), "paragraphs": len(paragraphs),
-                    "distinct_segments": len(set(texts))}
-    warm = [paragraphs[0][:1]]                    # one short untimed call first, both sides
-    if p["variant"] == "batched":
-        engine = ArgosEngine(package, max_decoding_length=p["max_len"])
-        engine.load()
-        engine.translate(warm[0], num_hypotheses=p["n"])
+                    "distinct_segments": len(set(texts)), "threads": p["threads"]}
+    if p["variant"] == "zhen":
+        from zhenglossary.engines.argos import ArgosEngine, find_zh_en
+
+        engine = ArgosEngine(find_zh_en(), max_decoding_length=p["max_len"],
+                             threads=p["threads"] or 0)
+        engine.translate(paragraphs[0][:1])     # one short untimed call first, both sides
         result["source_tokens"] = sum(len(t) for t in engine.tokenize(texts))
         with timed(result, p.get("profile", False)):
-            engine.translate(texts, num_hypotheses=p["n"])
+            engine.translate(texts, num_hypotheses=1)
     else:
-        run = argos_loop(package.path / "model", package.path / "sentencepiece.model",
-                         p["max_len"], num_hypotheses=p["n"])
-        run(warm)
+        if p["threads"]:
+            os.environ["ARGOS_INTRA_THREADS"] = str(p["threads"])
+        run = real_argos(paragraphs, p["max_len"])
+        run(["".join(paragraphs[0][:1])])
         with timed(result, p.get("profile", False)):
-            run(paragraphs)
+            run(["".join(para) for para in paragraphs])
     result["segments_per_s"] = len(texts) / result["seconds"]
     return result
 
@@ -232,7 +280,11 @@ def task_translate(p: dict) -> dict:
                                   out_dir=Path("out"))
     engine = None
     clock = Clock()
-    if p["engine"] == "argos":
+    if p["engine"] == "argos" and p.get("mode") == "copy":
+        from support.fakemodel import placeholder_prefix_engine
+
+        engine = placeholder_prefix_engine(find_zh_en(), max_decoding_length=p["max_len"])
+    elif p["engine"] == "argos":
         engine = ArgosEngine(find_zh_en(), max_decoding_length=p["max_len"])
     if p.get("instrument") and not p.get("profile"):
         for names in PHASES.values():
@@ -316,7 +368,9 @@ def task_imports(p: dict) -> dict:
     return result
 
 
-TASKS = {"build_model": task_build_model, "warmup": task_warmup, "mt": task_mt,
+TASKS = {"build_model": task_build_model, "fixtures": task_fixtures, "install": task_install,
+         "warmup": task_warmup,
+         "mt": task_mt,
          "translate": task_translate, "check": task_check, "plan": task_plan,
          "imports": task_imports}
 

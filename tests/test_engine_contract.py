@@ -26,7 +26,7 @@ def gloss_engine(glossary, tmp_path, monkeypatch):
 
 
 def argos_engine(glossary, tmp_path, monkeypatch):
-    from zhenglossary.fakemodel import build_package, load_corpus
+    from support.fakemodel import build_package, load_corpus
 
     monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "argos"))
     corpus = load_corpus(NOTES / "sc24.md") + load_corpus(NOTES / "sosp24.md")

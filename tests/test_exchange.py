@@ -9,7 +9,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-import typer
 
 from conftest import GLOSSARY, MINI_GLOSSARY, write
 from zhenglossary.errors import GlossaryError, UsageError
@@ -477,22 +476,9 @@ def test_apply_refuses_when_the_file_changed_meanwhile(tmp_path):
 
 @pytest.fixture
 def app():
-    """zhen's app when cli.py registers the exchange commands, else a fresh one with them."""
-    from zhenglossary import cli
-    from zhenglossary.cli_exchange import register
+    from zhenglossary.cli import app
 
-    if "export" in {c.name for c in cli.app.registered_commands}:
-        return cli.app
-    fresh = typer.Typer()
-    glossary_app = typer.Typer()
-
-    @fresh.callback()
-    def main() -> None:
-        """zhen (test app)."""
-
-    fresh.add_typer(glossary_app, name="glossary")
-    register(fresh, glossary_app)
-    return fresh
+    return app
 
 
 def run(runner, app, *args):

@@ -1,4 +1,4 @@
-"""Tests for zhenglossary.fakemodel: synthetic but real argos packages.
+"""Tests for tests/support/fakemodel.py: synthetic but real argos packages.
 
 How the argos install is isolated
 ---------------------------------
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from zhenglossary.fakemodel import (
+from support.fakemodel import (
     OPENNMT_SPECIALS,
     build_package,
     load_corpus,
@@ -267,3 +267,24 @@ def test_base_size(corpus, tmp_path):
     assert len(results) == 64
     print(f"\nbase: build {build_s:.2f}s, model.bin {model_bin / 1e6:.1f} MB, "
           f"64 sentences (max_decoding_length=64, beam 2) {translate_s:.2f}s")
+
+
+def test_placeholder_keeping_mode(corpus, tmp_path, monkeypatch):
+    """keeps_placeholders + the prefix engine: every hypothesis holds each of the segment's
+    placeholders exactly once; the plain model's noise emits placeholder material."""
+    from support.fakemodel import PLACEHOLDER_CHARS, placeholder_prefix_engine
+    from zhenglossary.engines.argos import ArgosEngine, install_package_file
+    from zhenglossary.locking import placeholders_in
+
+    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "argos"))
+    texts = ["在ZX1上训练ZX2，再用ZX3评估。", "ZX1的吞吐量", "没有占位符的句子。"]
+    package = install_package_file(build_package(
+        tmp_path / "k.argosmodel", corpus + texts, size="tiny", keeps_placeholders=True))
+    engine = placeholder_prefix_engine(package, max_decoding_length=24)
+    for text, out in zip(texts, engine.translate(texts, num_hypotheses=2)):
+        want = sorted(placeholders_in(text))
+        for hyp in out.hypotheses:
+            assert sorted(placeholders_in(hyp)) == want, (text, hyp)
+    # without the prefix the model emits no placeholder characters at all
+    plain = ArgosEngine(package, max_decoding_length=24).translate(texts)
+    assert not any(PLACEHOLDER_CHARS.intersection(o.hypotheses[0]) for o in plain)

@@ -212,3 +212,103 @@ def test_jieba_keeps_glossary_terms_whole():
     text = "使用高精度张量核心保持推理准确性"
     assert "张量核心" not in cut(text)          # jieba alone splits it
     assert "张量核心" in cut(text, ["张量核心"])   # as a user word it stays whole
+
+
+# --------------------------------------------------------------------------- the matcher
+# against a plain reference: at each position from the left, try every form length from
+# the longest; take the first form that exists and whose Latin edges are free
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from zhenglossary.glossary import Term, TermMatcher  # noqa: E402
+
+
+def _latin(ch):
+    return ch.isascii() and ch.isalnum()
+
+
+def reference_matches(forms, text):
+    out, i = [], 0
+    lengths = sorted({len(f) for f in forms}, reverse=True)
+    while i < len(text):
+        for n in lengths:
+            cand = text[i:i + n]
+            if len(cand) < n or cand not in forms:
+                continue
+            if _latin(cand[0]) and i > 0 and _latin(text[i - 1]):
+                continue
+            if _latin(cand[-1]) and i + n < len(text) and _latin(text[i + n]):
+                continue
+            out.append((i, i + n, cand))
+            i += n
+            break
+        else:
+            i += 1
+    return out
+
+
+ALPHABET = "数据模型并行训练AaB1 2，"
+FORMS = st.sets(st.text(ALPHABET, min_size=1, max_size=5), min_size=1, max_size=25)
+
+
+@settings(max_examples=300, deadline=None)
+@given(forms=FORMS, text=st.text(ALPHABET, max_size=60))
+def test_matcher_equals_reference(forms, text):
+    term = Term("数据", "data")
+    matcher = TermMatcher({f: term for f in forms})
+    got = [(m.start, m.end, m.form) for m in matcher.finditer(text)]
+    assert got == reference_matches(forms, text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(forms=FORMS, parts=st.lists(st.text(ALPHABET, max_size=8), max_size=6))
+def test_matcher_finds_forms_planted_in_text(forms, parts):
+    # texts built from the forms themselves: many nested and overlapping occurrences
+    pool = sorted(forms)
+    text = "".join(p + pool[i % len(pool)] for i, p in enumerate(parts))
+    matcher = TermMatcher({f: Term("数据", "data") for f in forms})
+    got = [(m.start, m.end, m.form) for m in matcher.finditer(text)]
+    assert got == reference_matches(forms, text)
+
+
+def test_matcher_latin_edges_fall_back_to_a_shorter_form():
+    term = Term("数据", "data")
+    matcher = TermMatcher({f: term for f in ("GPU内存", "GPU内存A", "内存")})
+    assert [m.form for m in matcher.finditer("XGPU内存")] == ["内存"]
+    assert [m.form for m in matcher.finditer("GPU内存AB")] == ["GPU内存"]
+    assert [m.form for m in matcher.finditer("GPU内存A，")] == ["GPU内存A"]
+    assert list(TermMatcher({}).finditer("数据")) == []
+
+
+# --------------------------------------------------------------------------- parse cache
+
+def test_parse_cache_gives_the_same_glossary_and_survives_damage(tmp_path, monkeypatch):
+    from zhenglossary import glossary as G
+
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path / "home"))
+    bad = MINI_GLOSSARY + "  - zh: 混合精度\n    en: hybrid\n"       # a conflicting-en error
+    path = write(tmp_path / "g.yaml", bad)
+    fresh = load_glossary_text(bad, str(path))
+    first = load_glossary(path)
+    files = list((tmp_path / "home" / "cache" / "glossaries").glob("*.marshal"))
+    assert len(files) == 1
+    for damage in (b"", b"\x00garbage", files[0].read_bytes()[:40], None):
+        if damage is not None:
+            files[0].write_bytes(damage)
+        again = load_glossary(path)
+        assert again.terms == fresh.terms == first.terms
+        assert [t.form_lines for t in again.terms] == [t.form_lines for t in fresh.terms]
+        assert again.findings == fresh.findings and again.errors
+        assert [f.extra for f in again.findings] == [f.extra for f in fresh.findings]
+    with pytest.raises(GlossaryError):
+        load_glossary(path, strict=True)
+    # an edit is a new entry, never the old result
+    write(tmp_path / "g.yaml", MINI_GLOSSARY)
+    assert not load_glossary(path).errors
+
+
+def test_parse_cache_unwritable_is_not_an_error(tmp_path, monkeypatch):
+    blocker = write(tmp_path / "file", "x")
+    monkeypatch.setenv("ZHEN_HOME", str(blocker))
+    path = write(tmp_path / "g.yaml", MINI_GLOSSARY)
+    assert load_glossary(path).by_zh("混合精度").en == "mixed precision"

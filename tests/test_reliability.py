@@ -247,7 +247,7 @@ def test_corrupted_memory_is_moved_aside_and_rebuilt(runner, proj):
 @pytest.mark.parametrize("damage", ["truncate", "metadata"])
 def test_corrupted_argos_package_is_named(runner, proj, tmp_path, monkeypatch, damage):
     from zhenglossary.engines.argos import install_package_file
-    from zhenglossary.fakemodel import build_package
+    from support.fakemodel import build_package
 
     monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "argos"))
     package = install_package_file(build_package(

@@ -12,7 +12,6 @@ import pytest
 
 from conftest import MINI_GLOSSARY, translated_project, write
 from zhenglossary.cli import app
-from zhenglossary.cli_review import register
 from zhenglossary.findings import Finding
 from zhenglossary.glossary import load_glossary, load_glossary_text
 from zhenglossary.pairs import Pair
@@ -20,8 +19,6 @@ from zhenglossary.prose import prose_view
 from zhenglossary.render import read_parallel
 from zhenglossary.review import (ReviewInputs, ReviewNote, english_term_spans, render_review,
                                  review_counts)
-
-register(app)          # idempotent: cli.py may already have done it
 
 GLOSS = load_glossary_text(MINI_GLOSSARY.replace(
     "    en: Tensor Core\n", "    en: Tensor Core\n    note: NVIDIA's matrix units <fast>\n"),

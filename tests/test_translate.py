@@ -1,7 +1,7 @@
 """`zhen translate` end to end through a tiny but real argos package (built at test time).
 
 The package is a real CTranslate2 Transformer with random weights and a SentencePiece
-model trained on the notes (zhenglossary.fakemodel): its output is noise, which is
+model trained on the notes (tests/support/fakemodel.py): its output is noise, which is
 exactly what exercises the term-lock fallbacks.
 """
 
@@ -24,7 +24,7 @@ from conftest import GLOSSARY, NOTES, write
 from mdcheck import protected, structure
 from zhenglossary.cli import app
 from zhenglossary.engines.argos import install_package_file
-from zhenglossary.fakemodel import build_package, load_corpus
+from support.fakemodel import build_package, load_corpus
 from zhenglossary.glossary import load_glossary
 from zhenglossary.render import read_parallel
 

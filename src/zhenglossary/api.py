@@ -1,4 +1,6 @@
-"""What the CLI calls: pure functions from paths and options to reports. No printing."""
+"""The façade: every `zhen` command calls one function here (sqlite-utils' one-object idea,
+as plain functions). Paths and options in, reports out; no printing, no exiting. The CLI
+formats what these return and nothing else."""
 
 from __future__ import annotations
 
@@ -54,6 +56,15 @@ class CheckReport:
     translations: int = 0
     pairs: dict = field(default_factory=dict)     # note display → pairs.NotePairs
     problems: dict = field(default_factory=dict)  # note display → why it has no pairs
+
+    def usage_rows(self) -> tuple[list[str], list[tuple[str, str, list[int], int]]]:
+        """(note columns, rows of (zh, en, count per note, total)), most used first."""
+        files = [n.display for n in self.notes]
+        by_term = {t.zh: t for t in self.glossary.terms}
+        rows = sorted(self.usage.items(), key=lambda kv: -sum(kv[1].values()))
+        return files, [(zh, by_term[zh].en if zh in by_term else "",
+                        [per_file.get(f, 0) for f in files], sum(per_file.values()))
+                       for zh, per_file in rows]
 
     @property
     def summary(self) -> dict:
@@ -125,3 +136,137 @@ def suggest_project(paths: list[Path] | None, glossary_option: Path | None,
         paths = default_note_paths(glossary_path)
     notes, findings = load_notes(paths)
     return suggest(glossary, notes, limit=limit), findings
+
+
+def suggest_summary(suggestions) -> dict:
+    return {"candidates": len(suggestions),
+            "from_parentheticals": sum(s.source == "parenthetical" for s in suggestions),
+            "recurring": sum(s.source == "recurring" for s in suggestions)}
+
+
+def list_checks():
+    """Every registered check (the rows of `zhen glossary check --list-checks`)."""
+    from .checks import all_checks
+
+    return all_checks()
+
+
+def translate_project(paths: list[Path], glossary_option: Path | None, *, progress=None,
+                      **options):
+    """`zhen translate`: ``options`` are the fields of ``translate.TranslateOptions``."""
+    from .translate import TranslateOptions, translate_paths
+
+    return translate_paths(paths, glossary_option, TranslateOptions(**options), progress=progress)
+
+
+def list_models():
+    """(the directories argos packages are looked for in, the packages found there)."""
+    from .engines.argos import installed_packages, package_dirs
+
+    return package_dirs(), installed_packages()
+
+
+def install_model(file: Path | None = None):
+    """Install a local .argosmodel, or download and install translate-zh_en (``file`` None)."""
+    from .engines.argos import download_zh_en, install_package_file
+
+    if file is not None:
+        return install_package_file(file)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return install_package_file(download_zh_en(Path(tmp)))
+
+
+@dataclass
+class PairsExport:
+    text: str
+    units: int
+    notes: int
+    counts: dict[str, int]     # exported status → number of pairs
+
+
+def export_project_pairs(paths: list[Path], glossary_option: Path | None, fmt: str,
+                         warn=lambda message: None) -> PairsExport:
+    """`zhen export`: the translated block pairs of ``paths`` as TMX or XLIFF text. Problems
+    that do not stop the export go to ``warn`` as they are found."""
+    from .errors import GlossaryNotFound, UsageError
+    from .exchange import collect_pairs, export_tm, exportable
+
+    try:
+        gloss = load_glossary(resolve_glossary(glossary_option))
+    except GlossaryNotFound:
+        if glossary_option is not None:
+            raise
+        warn("no glossary.yaml found; exporting without the glossary-term notes")
+        gloss = Glossary([])
+    notes, warnings = collect_pairs(paths, gloss)
+    for warning in warnings:
+        warn(warning)
+    if not notes:
+        raise UsageError("none of the notes has a parallel file (x.zh-en.md) to export; run "
+                         "`zhen translate` on them first")
+    units = exportable(notes)
+    text = export_tm(notes, fmt)
+    counts = {s: sum(1 for _, _, status in units if status == s)
+              for s in ("approved", "edited", "machine", "stale")}
+    return PairsExport(text, len(units), len(notes), counts)
+
+
+def export_glossary_file(glossary_option: Path | None, fmt: str) -> tuple[Path, int, str]:
+    """`zhen glossary export`: (glossary path, number of terms, TBX or TSV text)."""
+    from .exchange import export_glossary
+
+    path = resolve_glossary(glossary_option)
+    gloss = load_glossary(path, strict=True)
+    return path, len(gloss.terms), export_glossary(gloss, fmt)
+
+
+@dataclass
+class GlossaryImport:
+    path: Path
+    format: str
+    report: object             # exchange.MergeReport
+    warnings: list[str]
+    written: bool
+    created: bool
+
+
+def import_glossary_file(file: Path, glossary_option: Path | None,
+                         dry_run: bool = False) -> GlossaryImport:
+    """`zhen glossary import`: add what ``file`` has and the glossary lacks (unless dry_run)."""
+    from .exchange import apply_merge, load_for_merge, merge, read_import
+    from .glossary import find_glossary
+
+    path = glossary_option if glossary_option is not None else find_glossary()
+    gloss, text = load_for_merge(path)
+    imported = read_import(file)
+    report = merge(gloss, imported.candidates)
+    written = False
+    if report.added and not dry_run:
+        apply_merge(path, text, report, glossary=gloss,
+                    comment=f"--- imported from {file.name} by `zhen glossary import` ---")
+        written = True
+    return GlossaryImport(path, imported.format, report, imported.warnings + report.warnings,
+                          written, not text)
+
+
+@dataclass
+class ReviewPage:
+    inputs: object             # review.ReviewInputs
+    html: str
+    counts: dict
+
+    def write(self, out: Path) -> None:
+        from .fileio import write_atomic
+
+        write_atomic(out, self.html)
+
+
+def review_page(paths: list[Path] | None, glossary_option: Path | None,
+                generated: str) -> ReviewPage:
+    """`zhen review`: the page for ``paths`` (not written: ``ReviewPage.write``)."""
+    from .review import render_review, review_counts, review_inputs
+
+    inputs = review_inputs(check_project(paths, glossary_option))
+    return ReviewPage(inputs, render_review(inputs, generated=generated), review_counts(inputs))

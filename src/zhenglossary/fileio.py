@@ -47,3 +47,28 @@ def write_atomic(path: Path, text: str, newline: str = "") -> None:
         reason = "the disk is full" if exc.errno == 28 else exc.strerror
         raise OutputError(f"cannot write: {reason}; the previous version is unchanged",
                           path=str(path)) from exc
+
+
+def write_cache(path: Path, data: bytes) -> bool:
+    """Atomically write a cache file; False (never an exception) when it cannot be written.
+
+    A cache is only an optimisation, so unlike :func:`write_atomic` a failure is not an
+    error: the caller carries on without it.
+    """
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+        tmp = None
+        return True
+    except OSError:
+        return False
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

@@ -88,39 +88,45 @@ def _latin(ch: str) -> bool:
 
 
 class TermMatcher:
-    """Leftmost-longest, non-overlapping matching of Chinese forms in text."""
+    """Leftmost-longest, non-overlapping matching of Chinese forms in text.
+
+    An Aho–Corasick automaton (``pyahocorasick``) finds every occurrence of every form in
+    one pass; the Latin-boundary rule drops the occurrences it forbids; then, left to
+    right, the longest remaining occurrence at each start wins and the ones it overlaps
+    are skipped — the matching rule of the module docstring. Building the automaton
+    takes milliseconds even for tens of thousands of forms.
+    """
 
     def __init__(self, forms: dict[str, Term]) -> None:
         self.forms = forms
-        self._lengths = sorted({len(f) for f in forms}, reverse=True)
-        self._first = {f[0] for f in forms}
+        self._automaton = None
+        if forms:
+            import ahocorasick
+
+            automaton = ahocorasick.Automaton(ahocorasick.STORE_ANY, ahocorasick.KEY_STRING)
+            for form, term in forms.items():
+                automaton.add_word(form, (form, term, _latin(form[0]), _latin(form[-1])))
+            automaton.make_automaton()
+            self._automaton = automaton
 
     def finditer(self, text: str) -> Iterator[Match]:
-        forms = self.forms
-        lengths = self._lengths
-        first = self._first
+        if self._automaton is None or not text:
+            return
         n = len(text)
-        i = 0
-        while i < n:
-            if text[i] in first:
-                for length in lengths:
-                    if i + length > n:
-                        continue
-                    cand = text[i:i + length]
-                    term = forms.get(cand)
-                    if term is None:
-                        continue
-                    if _latin(cand[0]) and i > 0 and _latin(text[i - 1]):
-                        continue
-                    if _latin(cand[-1]) and i + length < n and _latin(text[i + length]):
-                        continue
-                    yield Match(i, i + length, cand, term)
-                    i += length
-                    break
-                else:
-                    i += 1
-            else:
-                i += 1
+        found = []
+        for last, (form, term, latin_first, latin_last) in self._automaton.iter(text):
+            start, end = last + 1 - len(form), last + 1
+            if latin_first and start > 0 and _latin(text[start - 1]):
+                continue
+            if latin_last and end < n and _latin(text[end]):
+                continue
+            found.append((start, -end, form, term))
+        found.sort()
+        done = 0
+        for start, minus_end, form, term in found:
+            if start >= done:
+                done = -minus_end
+                yield Match(start, done, form, term)
 
     def find(self, text: str) -> list[Match]:
         return list(self.finditer(text))
@@ -540,6 +546,93 @@ def load_glossary_text(text: str, path: str = "<glossary>") -> Glossary:
     return _Loader(text, path).load()
 
 
+# --------------------------------------------------------------------------- parse cache
+# A parsed glossary (its terms and findings) is kept in ``paths.cache_dir()/glossaries/``
+# under the SHA-256 of the file's bytes, its path (findings name it) and the source of the
+# modules whose rules shape the result; so an edit, a move or a new zhen makes a new
+# entry. The file holds only built-in values written with ``marshal`` (no code runs when it
+# is read); one that is unreadable, truncated or of another shape is ignored and rewritten.
+# A cache folder that cannot be written is no error: the glossary is then parsed every run.
+
+CACHE_FORMAT = 1
+CACHE_KEEP = 32             # newest entries kept; older ones are removed on write
+
+
+def _rules_stamp() -> bytes:
+    from . import findings, textutil
+
+    digest = hashlib.sha256()
+    for module in (__file__, textutil.__file__, findings.__file__):
+        try:
+            digest.update(Path(module).read_bytes())
+        except OSError:
+            digest.update(module.encode())
+    return digest.digest()
+
+
+def _cache_file(raw: bytes, path: str) -> Path:
+    from .paths import cache_dir
+
+    digest = hashlib.sha256(b"zhen-glossary %d\0" % CACHE_FORMAT)
+    digest.update(_rules_stamp())
+    digest.update(path.encode("utf-8", "surrogatepass") + b"\0")
+    digest.update(raw)
+    return cache_dir() / "glossaries" / f"{digest.hexdigest()[:32]}.marshal"
+
+
+def _to_plain(glossary: Glossary) -> dict:
+    return {"format": CACHE_FORMAT, "path": glossary.path, "source": glossary.source,
+            "target": glossary.target,
+            "terms": [(t.zh, t.en, t.variants, t.forbid, t.note, t.tags, t.line, t.form_lines)
+                      for t in glossary.terms],
+            "findings": [(f.check, f.severity, f.message, f.file, f.line, f.column, f.extra)
+                         for f in glossary.findings]}
+
+
+def _from_plain(data: object, path: str) -> Glossary | None:
+    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("path") != path:
+        return None
+    try:
+        terms = [Term(zh, en, tuple(variants), tuple(forbid), note, tuple(tags), line,
+                      {form: tuple(pos) for form, pos in form_lines.items()})
+                 for zh, en, variants, forbid, note, tags, line, form_lines in data["terms"]]
+        found = [Finding(*row) for row in data["findings"]]
+        return Glossary(terms, path, data["source"], data["target"], found)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _load_cached(raw: bytes, text: str, path: str) -> Glossary:
+    import marshal
+
+    cache = _cache_file(raw, path)
+    try:
+        cached = _from_plain(marshal.loads(cache.read_bytes()), path)
+    except (OSError, EOFError, ValueError, TypeError):
+        cached = None
+    if cached is not None:
+        return cached
+    glossary = load_glossary_text(text, path)
+    try:
+        data = marshal.dumps(_to_plain(glossary))
+    except ValueError:                  # a value marshal cannot write: just don't cache
+        return glossary
+    from .fileio import write_cache
+
+    if write_cache(cache, data):
+        _prune(cache.parent)
+    return glossary
+
+
+def _prune(folder: Path) -> None:
+    try:
+        entries = sorted(folder.glob("*.marshal"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in entries[CACHE_KEEP:]:
+            old.unlink()
+    except OSError:
+        pass
+
+
 def load_glossary(path: Path, *, strict: bool = False) -> Glossary:
     """Load ``path``; with ``strict`` raise GlossaryError on the first error finding."""
     try:
@@ -560,7 +653,7 @@ def load_glossary(path: Path, *, strict: bool = False) -> Glossary:
         raise GlossaryError(
             f"the glossary is not UTF-8 (byte {exc.start}); if it is GBK, convert it with "
             f"`iconv -f GB18030 -t UTF-8 {path} > glossary.utf8.yaml`", path=str(path)) from exc
-    glossary = load_glossary_text(text, str(path))
+    glossary = _load_cached(raw, text, str(path))
     if strict and glossary.errors:
         first = glossary.errors[0]
         raise GlossaryError(f"{first.message} (run `zhen glossary check` for all problems)",

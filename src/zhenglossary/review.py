@@ -1,8 +1,8 @@
 """The review page: one self-contained HTML file to review translations block by block.
 
-``gather_review(paths, glossary_option)`` collects what the page shows (it runs
-:func:`api.check_project` and reads the parallel files back into pairs the same way it
-does); ``render_review(inputs)`` turns that into the page — a pure function, no I/O.
+``review_inputs(report)`` collects what the page shows from the report of
+:func:`api.check_project` (which reads the parallel files back into pairs; the façade's
+``api.review_page`` runs both); ``render_review(inputs)`` turns that into the page — a pure function, no I/O.
 
 The page:
 
@@ -32,7 +32,6 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from html import escape
-from pathlib import Path
 
 from .findings import SEVERITIES, Finding, summarize
 from .glossary import Glossary, Match, Term
@@ -62,12 +61,9 @@ class ReviewInputs:
         return [n for n in self.notes if n.parallel is None]
 
 
-def gather_review(paths: list[Path] | None, glossary_option: Path | None) -> ReviewInputs:
-    """Run the checks and read every note's parallel file (``x.zh-en.md`` beside it) back
-    into pairs, as ``check_project`` does. A note without one is kept, with ``problem``."""
-    from .api import check_project
-
-    report = check_project(paths, glossary_option)
+def review_inputs(report) -> ReviewInputs:
+    """The notes of an ``api.CheckReport`` with their pairs (read from each note's parallel
+    file by ``check_project``). A note without one is kept, with ``problem``."""
     notes = []
     for note in report.notes:
         pairs = report.pairs.get(note.display)

@@ -1,16 +1,34 @@
 """jieba word segmentation with every glossary form added as a user word.
 
-jieba's default dictionary is loaded once per process (from jieba's own cache); each
-glossary gets its own :class:`jieba.Tokenizer` that shares the loaded frequency table
-and adds the glossary's forms with a frequency high enough that jieba never splits them.
+One dictionary per process: jieba's own default tokenizer (``jieba.dt``, loaded from
+jieba's cache, as ``jieba.initialize()`` does). ``tokenizer_for(())`` is that tokenizer.
+``tokenizer_for(forms)`` is a thin :class:`jieba.Tokenizer` whose frequency table is an
+overlay: the glossary's forms (and their prefixes) in a small dict of its own, in front
+of the shared table, which is never copied. Each form gets a frequency high enough that
+jieba never splits it.
+
+Part-of-speech tagging (``posseg``) reuses ``jieba.posseg``'s tagger code but not its
+eager tag table: importing ``jieba.posseg`` normally reads jieba's whole ``dict.txt``
+(about 0.5 s and 40 MB) to build a word → tag dict, and every new ``POSTokenizer`` reads it
+again. Here the import is made without that read, and every tagger shares one
+:class:`TagTable`, which answers ``get(word)`` from a small SQLite index built once from
+``dict.txt`` into ``paths.cache_dir()`` (a missing, stale or corrupt index is rebuilt; a
+cache folder that cannot be written falls back to the in-memory dict).
+
 jieba logs to stderr when it loads; the core never prints, so its logger is silenced.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import sqlite3
 import threading
+from collections import ChainMap
 from functools import lru_cache
+from importlib import metadata
+from math import log
+from pathlib import Path
 from typing import Iterable
 
 _lock = threading.Lock()
@@ -18,36 +36,86 @@ _lock = threading.Lock()
 
 @lru_cache(maxsize=1)
 def _base():
+    """jieba's default tokenizer, initialised (the one ``jieba.posseg`` also wraps)."""
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
     logging.getLogger("jieba").setLevel(logging.WARNING)
-    tokenizer = jieba.Tokenizer()
-    tokenizer.initialize()
-    return tokenizer
+    jieba.dt.initialize()
+    return jieba.dt
 
 
-def _fresh():
+@lru_cache(maxsize=1)
+def _overlay_class():
     import jieba
 
-    base = _base()
-    tokenizer = jieba.Tokenizer()
-    tokenizer.FREQ = dict(base.FREQ)
-    tokenizer.total = base.total
-    tokenizer.initialized = True
-    return tokenizer
+    class OverlayTokenizer(jieba.Tokenizer):
+        """jieba's dictionary plus some words, without copying jieba's table.
+
+        ``FREQ`` is a ``ChainMap(own words, shared table)``: ``add_word`` writes into the
+        first map only. The two hot methods read the two dicts directly (a ChainMap
+        lookup is several times slower than a dict's); they are jieba 0.42's
+        ``get_DAG`` and ``calc`` with that one change.
+        """
+
+        def __init__(self, base) -> None:
+            super().__init__()
+            self.own: dict[str, int] = {}
+            self.shared = base.FREQ
+            self.FREQ = ChainMap(self.own, base.FREQ)
+            self.total = base.total
+            self.initialized = True
+
+        def _freq(self, word: str):
+            value = self.own.get(word)
+            return self.shared.get(word) if value is None else value
+
+        def get_DAG(self, sentence: str) -> dict[int, list[int]]:
+            own, shared = self.own.get, self.shared.get
+            dag = {}
+            n = len(sentence)
+            for k in range(n):
+                ends = []
+                i = k
+                frag = sentence[k]
+                while i < n:
+                    value = own(frag)
+                    if value is None:
+                        value = shared(frag)
+                        if value is None:
+                            break
+                    if value:
+                        ends.append(i)
+                    i += 1
+                    frag = sentence[k:i + 1]
+                dag[k] = ends or [k]
+            return dag
+
+        def calc(self, sentence: str, DAG, route) -> None:     # noqa: N803 (jieba's name)
+            freq = self._freq
+            n = len(sentence)
+            route[n] = (0, 0)
+            logtotal = log(self.total)
+            for idx in range(n - 1, -1, -1):
+                route[idx] = max((log(freq(sentence[idx:x + 1]) or 1) - logtotal
+                                  + route[x + 1][0], x) for x in DAG[idx])
+
+    return OverlayTokenizer
 
 
 _cache: dict[frozenset[str], object] = {}
 
 
 def tokenizer_for(forms: Iterable[str]):
-    """A jieba tokenizer that keeps each of ``forms`` whole."""
+    """A jieba tokenizer that keeps each of ``forms`` whole (jieba's own for no forms)."""
     key = frozenset(forms)
     with _lock:
         tokenizer = _cache.get(key)
         if tokenizer is None:
-            tokenizer = _base() if not key else _fresh()
+            base = _base()
+            if not key:
+                return base
+            tokenizer = _overlay_class()(base)
             for form in sorted(key, key=len):
                 # suggest_freq(tune=False) computes the frequency that makes jieba keep the
                 # word whole in its own context; a floor keeps short forms competitive.
@@ -72,6 +140,178 @@ def posseg(text: str, forms: Iterable[str] = ()) -> list[tuple[str, str]]:
 
 @lru_cache(maxsize=4)
 def _pos_tokenizer(forms: frozenset[str]):
-    import jieba.posseg
+    module = _posseg_module()
+    pos = module.POSTokenizer.__new__(module.POSTokenizer)   # no second dict.txt read
+    pos.tokenizer = tokenizer_for(forms)
+    pos.word_tag_tab = module.dt.word_tag_tab
+    return pos
 
-    return jieba.posseg.POSTokenizer(tokenizer_for(forms))
+
+# --------------------------------------------------------------------------- tags
+
+def tag_table() -> "TagTable":
+    """jieba's word → part-of-speech tag table (shared with every ``posseg`` call)."""
+    return _posseg_module().dt.word_tag_tab
+
+
+@lru_cache(maxsize=1)
+def _posseg_module():
+    """``jieba.posseg``, imported without its eager read of ``dict.txt``; its default
+    tagger ``jieba.posseg.dt`` (which zhen's gloss engine reads tags from) gets the shared
+    :class:`TagTable`."""
+    import sys
+
+    base = _base()
+    if "jieba.posseg" in sys.modules:          # someone imported it the ordinary way
+        module = sys.modules["jieba.posseg"]
+    else:
+        # POSTokenizer.__init__ reads base.get_dict_file(); for the import only, that file
+        # is empty (the attribute is restored at once, and the tokenizer is already
+        # initialised, so its dictionary and cache are unaffected)
+        saved = base.dictionary
+        base.dictionary = os.devnull
+        try:
+            import jieba.posseg as module
+        finally:
+            base.dictionary = saved
+    if not isinstance(module.dt.word_tag_tab, TagTable):
+        module.dt.word_tag_tab = TagTable(base, module.dt.word_tag_tab)
+    return module
+
+
+TAGS_FORMAT = 1
+
+
+class TagTable:
+    """jieba's word → part-of-speech tag table, read on demand from a SQLite index.
+
+    ``get(word, default)``, ``word in table`` and ``table[word]``, like the dict it
+    replaces. ``loaded`` is the dict ``jieba.posseg`` built, if it built one (then it is
+    used as is).
+    """
+
+    def __init__(self, tokenizer, loaded: dict[str, str] | None = None) -> None:
+        self._tokenizer = tokenizer
+        self._dict: dict[str, str] | None = loaded or None
+        self._db: sqlite3.Connection | None = None
+        self._memo: dict[str, str | None] = {}
+        self._lock = threading.Lock()
+
+    def get(self, word: str, default=None):
+        value = self._memo.get(word, self)
+        if value is self:
+            value = self._lookup(word)
+            if len(self._memo) > 100_000:
+                self._memo.clear()
+            self._memo[word] = value
+        return default if value is None else value
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self.get(word) is not None
+
+    def __getitem__(self, word: str) -> str:
+        value = self.get(word)
+        if value is None:
+            raise KeyError(word)
+        return value
+
+    def update(self, other) -> None:            # jieba's user-word tags (makesure_userdict_loaded)
+        for word, tag in dict(other).items():
+            self._memo[word] = tag
+
+    def _lookup(self, word: str) -> str | None:
+        with self._lock:
+            if self._dict is None and self._db is None:
+                self._open()
+            if self._dict is not None:
+                return self._dict.get(word)
+            try:
+                row = self._db.execute("SELECT tag FROM tags WHERE word = ?", (word,)).fetchone()
+            except sqlite3.Error:               # damaged under us: fall back to the dict
+                self._db = None
+                self._dict = dict(_read_tags(self._tokenizer))
+                return self._dict.get(word)
+            return row[0] if row else None
+
+    def _open(self) -> None:
+        path = _tags_path(self._tokenizer)
+        if path is not None:
+            db = _open_tags(path)
+            if db is None:
+                _build_tags(path, self._tokenizer)
+                db = _open_tags(path)
+            if db is not None:
+                self._db = db
+                return
+        self._dict = dict(_read_tags(self._tokenizer))
+
+
+def _read_tags(tokenizer) -> Iterable[tuple[str, str]]:
+    """(word, tag) of every line of the tokenizer's dictionary file (``word freq tag``)."""
+    with tokenizer.get_dict_file() as handle:
+        for line in handle:
+            parts = line.decode("utf-8").split()
+            if len(parts) == 3:
+                yield parts[0], parts[2]
+
+
+def _tags_path(tokenizer) -> Path | None:
+    import jieba
+
+    from .paths import cache_dir
+
+    try:
+        if tokenizer.dictionary == jieba.DEFAULT_DICT:
+            stamp = f"jieba-{metadata.version('jieba')}"
+        else:
+            st = os.stat(tokenizer.dictionary)
+            stamp = f"dict-{st.st_size}-{int(st.st_mtime)}"
+    except (OSError, metadata.PackageNotFoundError, TypeError):
+        return None
+    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in stamp)
+    return cache_dir() / f"jieba-tags-{safe}-f{TAGS_FORMAT}.sqlite"
+
+
+def _open_tags(path: Path) -> sqlite3.Connection | None:
+    """A read-only connection to a complete index, or None (missing, partial, corrupt)."""
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        done = db.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
+        db.execute("SELECT tag FROM tags WHERE word = ?", ("的",)).fetchone()
+    except sqlite3.Error:
+        return None
+    if not done or done[0] != "1":
+        db.close()
+        return None
+    return db
+
+
+def _build_tags(path: Path, tokenizer) -> bool:
+    """Write the index to a temp file and rename it into place; False if that fails."""
+    import tempfile
+
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        os.close(fd)
+        db = sqlite3.connect(tmp)
+        with db:
+            db.execute("CREATE TABLE tags (word TEXT PRIMARY KEY, tag TEXT) WITHOUT ROWID")
+            db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+            db.executemany("INSERT OR REPLACE INTO tags VALUES (?, ?)", _read_tags(tokenizer))
+            db.execute("INSERT INTO meta VALUES ('complete', '1')")
+        db.close()
+        os.replace(tmp, path)
+        tmp = None
+        return True
+    except (OSError, sqlite3.Error):
+        return False
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

@@ -9,7 +9,7 @@ from ..findings import Finding
 from ..glossary import Term
 from ..textutil import (LineIndex, normalize_abbreviation, normalize_english,
                         split_abbreviation)
-from . import CheckContext, NoteText, check
+from .registry import CheckContext, NoteText, check
 
 
 def _finding(check_id, severity, message, note: NoteText, offset: int, index: LineIndex,

@@ -16,7 +16,7 @@ from ..locking import _LATIN_RE, _HAS_LETTER
 from ..pairs import Pair
 from ..prose import INLINE_CODE_RE, find_urls, prose_view
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex
-from . import CheckContext, check
+from .registry import CheckContext, check
 
 SNIPPET = 40
 

@@ -1090,9 +1090,9 @@ class GlossEngine:
 @lru_cache(maxsize=1)
 def _word_tags() -> dict[str, str]:
     """jieba's part-of-speech tags for its dictionary words (n, v, vn, a, d …)."""
-    import jieba.posseg
+    from ..segment import tag_table
 
-    return jieba.posseg.dt.word_tag_tab
+    return tag_table()
 
 
 def _last_word(out: list[_Piece]) -> _Piece | None:

@@ -1,12 +1,6 @@
 """`zhen export`, `zhen glossary export`, `zhen glossary import`: the exchange formats.
 
-Register them on the command line with (at the end of cli.py, after ``glossary_app`` exists)::
-
-    from .cli_exchange import register
-    register(app, glossary_app)
-
-The functions below are plain typer command functions (typer Options as defaults, like
-cli.py); ``register`` wraps each in ``handle_errors`` and adds it. Exit codes: 0 done;
+``cli/__init__.py`` adds them with ``register(app, glossary_app)``. Exit codes: 0 done;
 1 ``glossary import`` found conflicts (the other entries are still added); 2 cannot run
 (a missing path, no parallel file at all, an unreadable or unsupported file, a broken
 glossary).
@@ -21,7 +15,7 @@ from typing import List, Optional
 
 import typer
 
-from .cli_options import CheckFormat, glossary_option
+from .console import CheckFormat, glossary_option, handle_errors, note, print_json, warn
 
 
 class TMFormat(str, Enum):
@@ -38,20 +32,8 @@ def _out_opt():
     return typer.Option(None, "--out", "-o", help="Write to FILE (atomically) instead of stdout.")
 
 
-def _warn(message: str) -> None:
-    from .cli import err
-
-    err.print("warning: " + message, markup=False, highlight=False)
-
-
-def _info(message: str) -> None:
-    from .cli import err
-
-    err.print(message, markup=False, highlight=False)
-
-
 def _emit(text: str, out: Path | None) -> None:
-    from .fileio import write_atomic
+    from ..fileio import write_atomic
 
     if out is None:
         sys.stdout.write(text)
@@ -70,31 +52,13 @@ def export_pairs(
     glossary: Optional[Path] = glossary_option(),
 ) -> None:
     """Export the translated block pairs as a translation memory (TMX) or XLIFF for CAT tools."""
-    from .errors import GlossaryNotFound, UsageError
-    from .exchange import collect_pairs, export_tm, exportable
-    from .glossary import Glossary, load_glossary, resolve_glossary
+    from ..api import export_project_pairs
 
-    try:
-        gloss = load_glossary(resolve_glossary(glossary))
-    except GlossaryNotFound:
-        if glossary is not None:
-            raise
-        _warn("no glossary.yaml found; exporting without the glossary-term notes")
-        gloss = Glossary([])
-    notes, warnings = collect_pairs(paths, gloss)
-    for warning in warnings:
-        _warn(warning)
-    if not notes:
-        raise UsageError("none of the notes has a parallel file (x.zh-en.md) to export; run "
-                         "`zhen translate` on them first")
-    units = exportable(notes)
-    text = export_tm(notes, format.value)
-    _emit(text, out)
-    counts = {s: sum(1 for _, _, status in units if status == s)
-              for s in ("approved", "edited", "machine", "stale")}
-    detail = ", ".join(f"{n} {s}" for s, n in counts.items() if n) or "nothing translated"
-    _info(f"exported {len(units)} pair(s) ({detail}) from {len(notes)} note(s) as "
-          f"{format.value.upper()}" + (f" to {out}" if out else ""))
+    result = export_project_pairs(paths, glossary, format.value, warn=warn)
+    _emit(result.text, out)
+    detail = ", ".join(f"{n} {s}" for s, n in result.counts.items() if n) or "nothing translated"
+    note(f"exported {result.units} pair(s) ({detail}) from {result.notes} note(s) as "
+         f"{format.value.upper()}" + (f" to {out}" if out else ""))
 
 
 def glossary_export(
@@ -105,16 +69,13 @@ def glossary_export(
     glossary: Optional[Path] = glossary_option(),
 ) -> None:
     """Export the glossary as TBX (CAT tools, termbases) or TSV (DeepL glossaries)."""
-    from .exchange import export_glossary
-    from .glossary import load_glossary, resolve_glossary
+    from ..api import export_glossary_file
 
-    path = resolve_glossary(glossary)
-    gloss = load_glossary(path, strict=True)
-    text = export_glossary(gloss, format.value)
+    path, terms, text = export_glossary_file(glossary, format.value)
     _emit(text, out)
     lines = f", {text.count(chr(10))} lines" if format is GlossaryFormat.tsv else ""
-    _info(f"exported {len(gloss.terms)} term(s){lines} from {path} as {format.value.upper()}"
-          + (f" to {out}" if out else ""))
+    note(f"exported {terms} term(s){lines} from {path} as {format.value.upper()}"
+         + (f" to {out}" if out else ""))
 
 
 def glossary_import(
@@ -128,49 +89,37 @@ def glossary_import(
     format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
 ) -> None:
     """Add the entries of a TBX/TSV/CSV glossary that glossary.yaml lacks; report conflicts."""
-    from .cli import print_json
-    from .exchange import apply_merge, load_for_merge, merge, read_import
-    from .glossary import find_glossary
+    from ..api import import_glossary_file
 
-    path = glossary if glossary is not None else find_glossary()
-    gloss, text = load_for_merge(path)
-    created = not text
-    imported = read_import(file)
-    report = merge(gloss, imported.candidates)
-    written = False
-    if report.added and not dry_run:
-        apply_merge(path, text, report, glossary=gloss,
-                    comment=f"--- imported from {file.name} by `zhen glossary import` ---")
-        written = True
+    result = import_glossary_file(file, glossary, dry_run)
+    report, path = result.report, result.path
     code = 1 if report.conflicts else 0
-    warnings = imported.warnings + report.warnings
     if format is CheckFormat.json:
         data = report.to_json()
         data["summary"]["exit_code"] = code
-        print_json({"glossary": str(path), "file": str(file), "format": imported.format,
-                    "dry_run": dry_run, "written": written, "created": written and created,
-                    **data, "warnings": warnings})
+        print_json({"glossary": str(path), "file": str(file), "format": result.format,
+                    "dry_run": dry_run, "written": result.written,
+                    "created": result.written and result.created,
+                    **data, "warnings": result.warnings})
         raise typer.Exit(code)
     add_word = "would add" if dry_run else "added"
     lines = [f"{path}: {add_word} {len(report.added)}, skipped {len(report.skipped)} identical, "
-             f"{len(report.conflicts)} conflict(s) — from {file} ({imported.format})"
+             f"{len(report.conflicts)} conflict(s) — from {file} ({result.format})"
              + (" [dry run: nothing written]" if dry_run else "")
-             + (" [new glossary]" if written and created else "")]
+             + (" [new glossary]" if result.written and result.created else "")]
     for cand in report.added:
         variants = f" (variants: {', '.join(cand.variants)})" if cand.variants else ""
         lines.append(f"  + {cand.zh} → {cand.en}{variants}  [{file}:{cand.line}]")
     for conflict in report.conflicts:
         lines.append(f"  ! {conflict.message}")
     sys.stdout.write("\n".join(lines) + "\n")
-    for warning in warnings:
-        _warn(warning)
+    for warning in result.warnings:
+        warn(warning)
     raise typer.Exit(code)
 
 
 def register(app: typer.Typer, glossary_app: typer.Typer) -> None:
     """Add `export` to ``app`` and `export`/`import` to ``glossary_app``."""
-    from .cli import handle_errors
-
     app.command("export")(handle_errors(export_pairs))
     glossary_app.command("export")(handle_errors(glossary_export))
     glossary_app.command("import")(handle_errors(glossary_import))

@@ -160,6 +160,7 @@ def build_package(
     vocab_size: int | None = None,
     argos_version: str = "1.9.0",
     quantization: str | None = None,
+    keeps_placeholders: bool = False,
 ) -> Path:
     """Build an installable .argosmodel zip from the corpus text. Returns out_file.
 
@@ -182,6 +183,7 @@ def build_package(
       quantization: CTranslate2 weight type to save; defaults to the size's
         ("float32" for tiny, "int8" for base).  Any value accepted by
         ``ctranslate2.specs.ModelSpec.optimize``.
+      keeps_placeholders: the placeholder-keeping mode (see :data:`PLACEHOLDER_CHARS`).
     """
     out_file = Path(out_file)
     with tempfile.TemporaryDirectory(prefix="zhen-fakemodel-") as tmp:
@@ -197,6 +199,7 @@ def build_package(
             vocab_size=vocab_size,
             argos_version=argos_version,
             quantization=quantization,
+            keeps_placeholders=keeps_placeholders,
         )
         out_file.parent.mkdir(parents=True, exist_ok=True)
         _zip_dir(pkg_dir, out_file)
@@ -216,6 +219,7 @@ def build_package_dir(
     vocab_size: int | None = None,
     argos_version: str = "1.9.0",
     quantization: str | None = None,
+    keeps_placeholders: bool = False,
 ) -> Path:
     """Like :func:`build_package` but leaves the unzipped package folder in
     ``parent`` (i.e. what ``install_from_path`` would extract) and returns its
@@ -246,7 +250,7 @@ def build_package_dir(
         shutil.rmtree(pkg_dir)
     (pkg_dir / "model").mkdir(parents=True)
 
-    _save_ct2_model(pkg_dir / "model", vocab, shape, seed)
+    _save_ct2_model(pkg_dir / "model", vocab, shape, seed, keeps_placeholders)
     (pkg_dir / "sentencepiece.model").write_bytes(sp_model)
 
     metadata = {
@@ -264,7 +268,7 @@ def build_package_dir(
     corpus_digest = hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
     readme = f"""# {metadata['from_name']}-{metadata['to_name']} (SYNTHETIC TEST MODEL)
 
-This is a synthetic test package built by `zhenglossary.fakemodel`. It is NOT a
+This is a synthetic test package built by zhen's test support (`tests/support/fakemodel.py`). It is NOT a
 translation model: every weight is seeded random noise, so it produces
 deterministic nonsense. It exists so that tests and benchmarks can exercise the
 real argos-translate / CTranslate2 / SentencePiece code paths offline.
@@ -273,6 +277,7 @@ real argos-translate / CTranslate2 / SentencePiece code paths offline.
 {shape.num_heads} heads, FFN {shape.ffn_dim}, weights {shape.quantization})
 - vocabulary: {len(vocab)} entries ({n_padding} unused padding pieces)
 - seed: {seed}
+- keeps placeholders: {"yes (placeholder pieces suppressed in the output projection)" if keeps_placeholders else "no"}
 - corpus: {len(lines)} lines, sha256 {corpus_digest}
 """
     (pkg_dir / "README.md").write_text(readme, encoding="utf-8")
@@ -476,7 +481,16 @@ class _Init:
         self.linear(spec.linear_1, d, ffn)
 
 
-def _build_spec(vocab: list[str], shape: ModelShape, seed: int):
+#: Placeholder-keeping mode. The output projection's bias of every target piece holding one
+#: of these characters is set very low, so the decoder never emits placeholder material
+#: (``ZX3``, or a stray ``Z``/``X``/digit next to one) by itself. A caller that forces each
+#: segment's placeholder pieces as a target prefix (CTranslate2 ``target_prefix``) then
+#: gets every placeholder exactly once, as from a trained model that copies them, and the
+#: rest is noise as usual. Without the mode, the noise breaks nearly every placeholder.
+PLACEHOLDER_CHARS = frozenset("ZzXx0123456789")
+
+
+def _build_spec(vocab: list[str], shape: ModelShape, seed: int, keeps_placeholders: bool = False):
     from ctranslate2.specs import TransformerSpec
 
     spec = TransformerSpec.from_config((shape.encoder_layers, shape.decoder_layers), shape.num_heads)
@@ -504,6 +518,11 @@ def _build_spec(vocab: list[str], shape: ModelShape, seed: int):
         init.attention(layer.attention, d, self_attention=False)
         init.ffn(layer.ffn, d, shape.ffn_dim)
     init.linear(dec.projection, v, d)
+    if keeps_placeholders:
+        bias = dec.projection.bias
+        for i, piece in enumerate(vocab):
+            if PLACEHOLDER_CHARS.intersection(piece):
+                bias[i] = -1e4
 
     spec.register_source_vocabulary(vocab)
     spec.register_target_vocabulary(vocab)
@@ -511,8 +530,9 @@ def _build_spec(vocab: list[str], shape: ModelShape, seed: int):
     return spec
 
 
-def _save_ct2_model(model_dir: Path, vocab: list[str], shape: ModelShape, seed: int) -> None:
-    spec = _build_spec(vocab, shape, seed)
+def _save_ct2_model(model_dir: Path, vocab: list[str], shape: ModelShape, seed: int,
+                    keeps_placeholders: bool = False) -> None:
+    spec = _build_spec(vocab, shape, seed, keeps_placeholders)
     # Same steps as ctranslate2.converters.Converter.convert(): alias equal
     # variables, quantize (int8 stores int8 weights + float32 scales), save.
     spec.optimize(quantization=shape.quantization)
@@ -548,3 +568,34 @@ def _zip_dir(pkg_dir: Path, out_file: Path) -> None:
                     compress_type=zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED,
                 )
     os.replace(tmp_out, out_file)
+
+
+# --------------------------------------------------------------------------
+# the placeholder-keeping engine
+
+
+def placeholder_prefix_engine(package, **options):
+    """zhen's ``ArgosEngine`` for a model built with ``keeps_placeholders=True``: every
+    CTranslate2 call forces each segment's own placeholders (``ZX1 ZX2`` …, in source
+    order) as its target prefix, so each hypothesis holds each placeholder exactly once,
+    as a trained model's copy would. Everything else is zhen's engine unchanged: the
+    decoding steps (the prefix counts towards ``max_decoding_length``), batching and
+    decoding cost what they cost."""
+    from zhenglossary.engines.argos import ArgosEngine
+
+    placeholder = re.compile(r"ZX\d+")
+
+    class PlaceholderPrefixEngine(ArgosEngine):
+        def translate_tokens(self, batch, num_hypotheses):
+            prefixes = []
+            for tokens in batch:
+                found = placeholder.findall(self._sp.decode_pieces(tokens))
+                prefixes.append(self._sp.encode(" ".join(found), out_type=str) if found else [])
+            limit = self.max_decoding_length or min(512, 2 * max(map(len, batch)) + 10)
+            return self._translator.translate_batch(
+                batch, target_prefix=prefixes, beam_size=max(self.beam_size, num_hypotheses),
+                num_hypotheses=num_hypotheses, batch_type="tokens",
+                max_batch_size=self.max_batch_tokens, max_decoding_length=limit,
+                replace_unknowns=True)
+
+    return PlaceholderPrefixEngine(package, **options)

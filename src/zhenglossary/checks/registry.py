@@ -1,0 +1,57 @@
+"""The check registry itself: ``Check``, ``REGISTRY``, ``declare`` and ``@check``, and the
+context checks read (``CheckContext``, ``NoteText``). Check modules import this, never the
+package (``checks/__init__.py`` imports them to register them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from ..findings import Finding
+from ..glossary import Glossary
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    severity: str
+    title: str
+    scope: str                       # glossary | notes | translations
+    fn: Callable[["CheckContext"], Iterable[Finding]] | None = None
+
+
+REGISTRY: dict[str, Check] = {}
+
+
+def declare(id: str, severity: str, scope: str, title: str) -> None:
+    REGISTRY[id] = Check(id, severity, title, scope)
+
+
+def check(id: str, severity: str, scope: str):
+    def wrap(fn):
+        title = (fn.__doc__ or id).strip().splitlines()[0].rstrip(".")
+        REGISTRY[id] = Check(id, severity, title, scope, fn)
+        return fn
+    return wrap
+
+
+@dataclass
+class NoteText:
+    path: Path
+    display: str
+    text: str
+    prose: str            # prose_view(text): code, URLs and HTML blanked out
+
+
+@dataclass
+class CheckContext:
+    glossary: Glossary
+    notes: list[NoteText]
+    translations: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # note display → (x.en.md display path, its text), for notes without a parallel file
+    usage: dict[str, dict[str, int]] = field(default_factory=dict)
+    pairs: list = field(default_factory=list)          # pairs.NotePairs per translated note
+    untranslated_blocks: dict[str, list[int]] = field(default_factory=dict)
+    # note display → lines of Chinese blocks the parallel file does not have yet
+    parentheticals: list | None = None   # bilingual.note_sightings, computed once

@@ -1,0 +1,106 @@
+"""`zhen glossary check` and `zhen glossary suggest` (`export`/`import` live in cli/exchange.py).
+
+Exit codes: 0 clean; 1 findings (errors, or warnings with --strict); 2 cannot run.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .console import (STYLE, CheckFormat, Table, err, glossary_option, handle_errors, out,
+                      print_findings, print_json)
+
+glossary_app = typer.Typer(help="Check the glossary and the notes; suggest new terms.",
+                           no_args_is_help=True)
+
+PathsArg = typer.Argument(None, help="Notes: .md files or directories (default: notes/).",
+                          show_default=False)
+GlossaryOpt = glossary_option()
+
+
+class SuggestFormat(str, Enum):
+    yaml = "yaml"
+    json = "json"
+
+
+@glossary_app.command("check")
+@handle_errors
+def glossary_check(
+    paths: Optional[List[Path]] = PathsArg,
+    glossary: Optional[Path] = GlossaryOpt,
+    format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    show_info: bool = typer.Option(False, "--info", help="Also list info findings in the table."),
+    usage: bool = typer.Option(False, "--usage", help="Print how often each term is used per note."),
+    list_checks: bool = typer.Option(False, "--list-checks", help="List every check and exit."),
+) -> None:
+    """Check the glossary, the notes and their translations for terminology problems."""
+    from ..api import check_project, list_checks as registered_checks
+    from ..findings import exit_code_for
+
+    if list_checks:
+        checks = registered_checks()
+        if format is CheckFormat.json:
+            print_json([{"id": c.id, "severity": c.severity, "scope": c.scope, "title": c.title}
+                        for c in checks])
+        else:
+            table = Table("check", "severity", "scope", "title", box=None)
+            for c in checks:
+                table.add_row(c.id, c.severity, c.scope, c.title, style=STYLE[c.severity])
+            out.print(table)
+        raise typer.Exit(0)
+
+    report = check_project(paths, glossary)
+    code = exit_code_for(report.findings, strict=strict)
+    if format is CheckFormat.json:
+        print_json({"findings": [f.to_json() for f in report.findings],
+                    "summary": {**report.summary, "exit_code": code},
+                    "usage": report.usage})
+        raise typer.Exit(code)
+
+    shown = [f for f in report.findings if show_info or f.severity != "info"]
+    if shown:
+        print_findings(shown)
+    if usage:
+        _print_usage(report)
+    s = report.summary
+    info_hint = " (list them with --info)" if s["info"] and not show_info else ""
+    out.print(f"{s['error']} error(s), {s['warning']} warning(s), {s['info']} info{info_hint} — "
+              f"{s['notes']} note(s), {s['translations']} translation(s), "
+              f"{s['terms_used']}/{s['terms']} terms used")
+    raise typer.Exit(code)
+
+
+def _print_usage(report) -> None:
+    files, rows = report.usage_rows()
+    table = Table("term", "en", *files, "total", box=None)
+    for zh, en, counts, total in rows:
+        table.add_row(zh, en, *[str(n) for n in counts], str(total))
+    out.print(table)
+
+
+@glossary_app.command("suggest")
+@handle_errors
+def glossary_suggest(
+    paths: Optional[List[Path]] = PathsArg,
+    glossary: Optional[Path] = GlossaryOpt,
+    format: SuggestFormat = typer.Option(SuggestFormat.yaml, "--format", "-f", help="yaml or json."),
+    limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, help="At most N candidates."),
+) -> None:
+    """Suggest terms the glossary lacks, ready to paste as v1 YAML."""
+    from ..api import suggest_project, suggest_summary
+    from ..suggest import to_yaml
+
+    suggestions, problems = suggest_project(paths, glossary, limit)
+    for problem in problems:
+        err.print(f"warning: {problem.where}: {problem.message}", markup=False)
+    if format is SuggestFormat.json:
+        print_json({"suggestions": [s.to_json() for s in suggestions],
+                    "summary": suggest_summary(suggestions)})
+    else:
+        sys.stdout.write(to_yaml(suggestions))

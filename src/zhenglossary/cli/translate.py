@@ -1,0 +1,96 @@
+"""`zhen translate`: translate notes to x.en.md and the parallel x.zh-en.md.
+
+Exit codes: 0 clean; 1 findings or failed files; 2 cannot run (bad usage, no glossary,
+missing model for an explicit engine).
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .console import (CheckFormat, error_line, glossary_option, handle_errors, print_findings,
+                      print_json, say, warn)
+
+
+class EngineChoice(str, Enum):
+    auto = "auto"
+    argos = "argos"
+    gloss = "gloss"
+
+
+@handle_errors
+def translate(
+    paths: List[Path] = typer.Argument(..., help="Notes: .md files or directories.",
+                                       show_default=False),
+    glossary: Optional[Path] = glossary_option(),
+    engine: EngineChoice = typer.Option(EngineChoice.auto, "--engine", "-e",
+                                        help="auto: argos if a zh→en model is installed, else gloss."),
+    out_dir: Optional[Path] = typer.Option(None, "--out-dir", "-o",
+                                           help="Write outputs here, mirroring relative paths."),
+    no_memory: bool = typer.Option(False, "--no-memory", help="Neither read nor write the memory."),
+    threads: int = typer.Option(0, "--threads", "-t", min=0, help="CTranslate2 threads (0: all cores)."),
+    encoding: Optional[str] = typer.Option(None, "--encoding",
+                                           help="Read notes in this encoding (e.g. gb18030)."),
+    format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
+) -> None:
+    """Translate notes to English: writes x.en.md and the parallel x.zh-en.md."""
+    from ..api import translate_project
+
+    with _progress(format is CheckFormat.text) as progress:
+        report = translate_project(paths, glossary, engine=engine.value, out_dir=out_dir,
+                                   use_memory=not no_memory, threads=threads,
+                                   encoding=encoding, progress=progress)
+    for notice in report.notices:
+        warn(notice)
+    if format is CheckFormat.json:
+        print_json(report.to_json())
+        raise typer.Exit(report.exit_code)
+    for f in report.files:
+        if f.error:
+            error_line(f.error)
+    if report.findings:
+        print_findings(report.findings)
+    s = report.stats
+    for f in report.files:
+        if not f.error:
+            say(f"wrote {f.english} and {f.parallel}")
+    say(f"{s['files']} file(s), {s['segments']} segments: {s['from_memory']} from memory, "
+        f"{s['translated']} translated, {s['copied']} copied; {s['terms_locked']} terms locked, "
+        f"{s['lock_fallbacks']} lock fallbacks, {s['lock_failures']} lock failures — engine: "
+        f"{s['engine']}")
+    raise typer.Exit(report.exit_code)
+
+
+class _progress:
+    """A rich progress bar on stderr when it is a terminal; nothing otherwise."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.bar = None
+        self.tasks: dict[str, int] = {}
+
+    def __enter__(self):
+        if not self.enabled:
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        self.bar = Progress("[progress.description]{task.description}", BarColumn(),
+                            MofNCompleteColumn(), TimeRemainingColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.bar.start()
+        return self.update
+
+    def update(self, phase: str, done: int, total: int) -> None:
+        if phase not in self.tasks:
+            self.tasks[phase] = self.bar.add_task(phase, total=total)
+        self.bar.update(self.tasks[phase], completed=done, total=total)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()

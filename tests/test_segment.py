@@ -1,0 +1,120 @@
+"""segment.py: one jieba dictionary per process, glossary words in an overlay, and the
+part-of-speech tag table read on demand from a rebuildable SQLite index."""
+
+from __future__ import annotations
+
+import jieba
+import pytest
+
+from zhenglossary import segment
+
+TEXTS = [
+    "土壤微生物群落的宏基因组测序揭示了碳循环的关键基因。",
+    "本研究采用双盲随机对照试验，评估新型疫苗的免疫原性。",
+    "桥梁结构健康监测系统通过光纤光栅传感器采集应变数据。",
+    "我们在嵌入式处理器上部署了轻量级目标检测网络，功耗降低百分之三十。",
+]
+FORMS = ("宏基因组测序", "光纤光栅", "轻量级目标检测", "免疫原性", "碳循环")
+
+
+def reference_tokenizer(forms):
+    """What zhen did before: a private copy of jieba's table with the forms added."""
+    base = segment.tokenizer_for(())
+    tok = jieba.Tokenizer()
+    tok.FREQ = dict(base.FREQ)
+    tok.total = base.total
+    tok.initialized = True
+    for form in sorted(forms, key=len):
+        tok.add_word(form, max(tok.suggest_freq(form, False), 1000))
+    return tok
+
+
+def test_overlay_cuts_like_a_full_copy_and_keeps_forms_whole():
+    reference = reference_tokenizer(FORMS)
+    for text in TEXTS:
+        for hmm in (True, False):
+            assert segment.tokenizer_for(FORMS).lcut(text, HMM=hmm) == reference.lcut(text, HMM=hmm)
+    words = [w for t in TEXTS for w in segment.cut(t, FORMS)]
+    assert set(FORMS) <= set(words)
+
+
+def test_overlay_leaves_the_shared_dictionary_alone():
+    base = segment.tokenizer_for(())
+    assert base is jieba.dt
+    before = (len(base.FREQ), base.total)
+    tok = segment.tokenizer_for(("一个从未见过的新术语词",))
+    assert tok.FREQ.get("一个从未见过的新术语词")
+    assert "一个从未见过的新术语词" not in base.FREQ
+    assert (len(base.FREQ), base.total) == before
+
+
+def test_tags_match_jiebas_dictionary():
+    table = segment.tag_table()
+    expected = dict(segment._read_tags(segment.tokenizer_for(())))
+    sample = list(expected)[::997] + ["的", "计算", "不存在的词语组合"]
+    for word in sample:
+        assert table.get(word, "x") == expected.get(word, "x"), word
+    assert "计算" in table and table["计算"] == expected["计算"]
+    tagged = segment.posseg("我们提出了一种新的算法", ())
+    assert "".join(w for w, _ in tagged) == "我们提出了一种新的算法"
+    assert dict(tagged)["算法"] == expected["算法"]
+
+
+def test_posseg_tags_glossary_forms_nz():
+    tagged = dict(segment.posseg(TEXTS[2], FORMS))
+    assert tagged["光纤光栅"] == "nz"
+
+
+@pytest.mark.parametrize("damage", [b"not a database at all", b""])
+def test_a_damaged_tag_index_is_rebuilt(tmp_path, monkeypatch, damage):
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path))
+    base = segment.tokenizer_for(())
+    path = segment._tags_path(base)
+    assert str(path).startswith(str(tmp_path))
+    path.parent.mkdir(parents=True)
+    path.write_bytes(damage)
+    table = segment.TagTable(base)
+    assert table.get("计算") == dict(segment._read_tags(base))["计算"]
+    assert segment._open_tags(path) is not None         # rebuilt, complete
+
+
+def test_an_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv("ZHEN_HOME", str(blocker))        # cache dir under a file: unwritable
+    table = segment.TagTable(segment.tokenizer_for(()))
+    assert table.get("计算") and table.get("不存在的词语组合") is None
+
+
+def test_glossary_check_loads_one_dictionary_and_no_cedict(project, tmp_path):
+    """A fresh process: `check_project` on the shipped notes reads jieba's dictionary once
+    (its cache), and never builds jieba.posseg's eager tag dict. CC-CEDICT is read only
+    when a note has a bilingual parenthetical (the finder aligns it through its glosses):
+    the shipped notes have some, a note without one does not load it."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = """
+import json, sys
+from pathlib import Path
+from zhenglossary import cedict
+from zhenglossary.api import check_project
+check_project([Path("notes")], Path("glossary.yaml"))
+import jieba, jieba.posseg
+from zhenglossary.segment import TagTable
+print(json.dumps({"cedict": bool(cedict._loaded),
+                  "tags_lazy": isinstance(jieba.posseg.dt.word_tag_tab, TagTable),
+                  "jieba_loaded": jieba.dt.initialized}))
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=project, env=dict(os.environ), check=True)
+    assert json.loads(out.stdout.splitlines()[-1]) == {
+        "cedict": True, "tags_lazy": True, "jieba_loaded": True}
+    for note in (project / "notes").glob("*.md"):
+        note.unlink()
+    (project / "notes" / "plain.md").write_text("# 笔记\n\n我们使用混合精度训练模型（见图 3）。\n", "utf-8")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=project, env=dict(os.environ), check=True)
+    assert json.loads(out.stdout.splitlines()[-1])["cedict"] is False
