@@ -208,13 +208,13 @@ def dictionary_guess(zh: str) -> str:
         g = gloss(word)
         if not g.known:
             return ""
-        from .align import _index, _PAREN_NOTE
+        from .align import dictionary_index, PAREN_NOTE
 
-        for entry in _index().entries(word):
+        for entry in dictionary_index().entries(word):
             if entry.proper:
                 continue
             for sense in entry.senses:
-                text = _PAREN_NOTE.sub("", sense).strip()
+                text = PAREN_NOTE.sub("", sense).strip()
                 for article in ("to ", "a ", "an ", "the "):
                     text = text.removeprefix(article)
                 if text and not text.startswith(("variant of", "see ", "classifier")):
@@ -224,9 +224,9 @@ def dictionary_guess(zh: str) -> str:
     whole = first(zh)
     if whole:
         return whole
-    from .align import _pieces
+    from .align import word_pieces
 
-    parts = [first(p) for p in _pieces(zh)]
+    parts = [first(p) for p in word_pieces(zh)]
     return " ".join(parts) if all(parts) else ""
 
 

@@ -38,6 +38,8 @@ declare("lock-failed", "error", "translate",
         "No forbidden English survives the term lock (every hypothesis and the pieces)")
 declare("empty-translation", "warning", "translate", "The engine returned English for each segment")
 declare("unparsed", "warning", "translate", "Every block's text could be located in the note")
+declare("engine-fallback", "warning", "translate",
+        "The chosen engine translated every segment itself (no fallback to another engine)")
 
 
 def run_checks(ctx: CheckContext, only: set[str] | None = None) -> list[Finding]:
