@@ -714,12 +714,19 @@ def entry_yaml(entry, dash_col: int = 2, key_col: int | None = None,
 
     ``entry`` is anything with ``zh`` and ``en`` (a Term, an import candidate, a suggestion);
     ``variants``, ``forbid``, ``note`` and ``tags`` are written when it has them. An entry
-    without English is written ``en: ''`` with a TODO comment, for a person to fill in.
+    without English is written ``en: ''`` with a TODO comment, for a person to fill in; a
+    suggestion's ``en_guess`` (a dictionary guess) goes into that comment, never into ``en``.
     """
     key_col = dash_col + 2 if key_col is None else key_col
     first = " " * dash_col + "-" + " " * (key_col - dash_col - 1)
     pad = " " * key_col
-    english = f"{pad}en: {yaml_scalar(entry.en)}" if entry.en else f"{pad}en: ''   # TODO: English"
+    guess = (getattr(entry, "en_guess", "") or "").replace("#", "")
+    if entry.en:
+        english = f"{pad}en: {yaml_scalar(entry.en)}"
+    elif guess:
+        english = f"{pad}en: ''   # TODO: English (CC-CEDICT dictionary guess: {guess})"
+    else:
+        english = f"{pad}en: ''   # TODO: English"
     lines = [f"{first}zh: {yaml_scalar(entry.zh)}", english]
     for key in ("variants", "forbid"):
         values = getattr(entry, key, ())

@@ -39,7 +39,7 @@ declare("lock-failed", "error", "translate",
 declare("empty-translation", "warning", "translate", "The engine returned English for each segment")
 declare("unparsed", "warning", "translate", "Every block's text could be located in the note")
 declare("engine-fallback", "warning", "translate",
-        "A segment the chosen engine failed on was translated by the fallback engine")
+        "The chosen engine translated every segment itself (no fallback to another engine)")
 declare("output-invalid", "error", "translate",
         "Every translated block passes the output check (structure, protected spans, terms, "
         "no Chinese left); a block that fails is written as its source")

@@ -55,3 +55,4 @@ class CheckContext:
     pairs: list = field(default_factory=list)          # pairs.NotePairs per translated note
     untranslated_blocks: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     # note display → (line, block number) of Chinese blocks the parallel file lacks
+    parentheticals: list | None = None   # bilingual.note_sightings, computed once
