@@ -15,6 +15,9 @@ restored placeholders (which cannot lose a term). A segment that still fails is 
 finding. Restoring puts each term's ``en`` and each protected span's exact source bytes
 back, so the invariant holds: every glossary term of a segment appears as its ``en``, and
 protected spans are byte-identical.
+
+Why this module is long: segmenting, masking, restoring and verifying are one contract
+(the placeholders) and each step must agree with the others byte for byte.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ _MATH_RE = re.compile(r"\$\$.+?\$\$|(?<![\\$\w])\$(?=\S)[^$\n]*?\S\$(?![\w$])", 
 _TOKEN = r"(?:[A-Za-z0-9]|\\[!-/:-@\[-`{-~])(?:[A-Za-z0-9_.+\-/#@&'’%×*]|\\[!-/:-@\[-`{-~])*"
 _LATIN_RE = re.compile(rf"{_TOKEN}(?:(?:[ \t]+|[ \t]*,[ \t]*){_TOKEN})*")
 _HAS_LETTER = re.compile(r"[A-Za-z]")
+# public names for checks/translations.py, which looks for the same Latin runs in the English
+LATIN_RUN_RE, HAS_LETTER = _LATIN_RE, _HAS_LETTER
 _LITERAL_RE = re.compile(r"[*_~]+")
 _SENTENCE_END = re.compile(r"(?:[。！？；!?;]|…+|\.(?=\s|$))+[”’」』）)\]】\"']*")
 _SOFT_WRAP_MIN = 50      # a line at least this long, not ending a sentence, was hard-wrapped

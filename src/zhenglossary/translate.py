@@ -25,8 +25,8 @@ from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, joi
 from .memory import Memory, NoMemory, memory_key
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .paths import state_dir
-from .render import (leaf_texts, read_parallel, reindent, render_english, render_parallel,
-                     short_hash)
+from .render import (GLOSS_BANNER, leaf_texts, read_parallel, reindent, render_english,
+                     render_parallel, short_hash)
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
@@ -354,7 +354,8 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
         result.segments = sum(1 for plan in plans for top in plan.segments for _ in top.walk())
         empty = not doc.text.strip()          # an empty note gives empty outputs
         try:
-            write_atomic(en_path, "" if empty else render_english(doc, leaves, header))
+            write_atomic(en_path, "" if empty else render_english(
+                doc, leaves, header, GLOSS_BANNER if engine.name == "gloss" else ""))
             write_atomic(par_path, "" if empty else render_parallel(leaves, note.path.name, describe))
         except OutputError as exc:
             result.error = str(exc)
