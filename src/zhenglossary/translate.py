@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .checks import declare
 from .document import parse_document
 from .engines import EngineContext, create_engine
 from .engines.base import Engine, EngineOutput
@@ -31,8 +30,6 @@ from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
 
-declare("engine-fallback", "warning", "translations",
-        "A segment the chosen engine failed on was translated by the fallback engine")
 
 @dataclass
 class TranslateOptions:
