@@ -32,6 +32,7 @@ from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
 
+
 @dataclass
 class TranslateOptions:
     engine: str = "auto"                 # auto or a registered engine (engines.engine_names)
