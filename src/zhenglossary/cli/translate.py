@@ -42,11 +42,10 @@ def translate(
     from ..api import translate_project
 
     with _progress(format is CheckFormat.text) as progress:
+        # notices (no glossary, no model: a dictionary gloss) print as soon as they are known
         report = translate_project(paths, glossary, engine=engine.value, out_dir=out_dir,
                                    use_memory=not no_memory, threads=threads,
-                                   encoding=encoding, progress=progress)
-    for notice in report.notices:
-        warn(notice)
+                                   encoding=encoding, progress=progress, notify=warn)
     if format is CheckFormat.json:
         print_json(report.to_json())
         raise typer.Exit(report.exit_code)
