@@ -115,7 +115,7 @@ def test_help_has_plain_metavars_examples_and_whole_descriptions(runner):
         assert "Examples:" in text and f"zhen {' '.join(command)}" in text.split("Examples:")[1]
     usage = runner.invoke(app, ["translate", "--help"]).stdout
     assert "translate [OPTIONS] PATH...\n" in usage
-    assert "--glossary FILE" in usage and "--out-dir DIR" in usage and "auto|argos|gloss" in usage
+    assert "--glossary FILE" in usage and "--out-dir DIR" in usage and "--engine ENGINE" in usage
 
 
 # --------------------------------------------------------------------------- init, no glossary

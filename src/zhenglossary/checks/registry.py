@@ -17,7 +17,7 @@ class Check:
     id: str
     severity: str
     title: str
-    scope: str                       # glossary | notes | translations
+    scope: str                       # glossary | notes | translations | translate
     fn: Callable[["CheckContext"], Iterable[Finding]] | None = None
 
 
@@ -54,3 +54,4 @@ class CheckContext:
     pairs: list = field(default_factory=list)          # pairs.NotePairs per translated note
     untranslated_blocks: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     # note display → (line, block number) of Chinese blocks the parallel file lacks
+    parentheticals: list | None = None   # bilingual.note_sightings, computed once

@@ -13,7 +13,7 @@ import re
 from typing import Iterable
 
 from ..findings import Finding
-from ..locking import _LATIN_RE, _HAS_LETTER
+from ..locking import HAS_LETTER, LATIN_RUN_RE
 from ..pairs import Pair
 from ..prose import INLINE_CODE_RE, find_urls, prose_view
 from ..sentences import align
@@ -114,8 +114,8 @@ def protected_items(source: str) -> list[str]:
     items += [m.group(0) for m in INLINE_CODE_RE.finditer(source)]
     prose = prose_view(source)
     items += [source[s:e] for s, e in find_urls(source)]
-    for match in _LATIN_RE.finditer(prose):
-        if _HAS_LETTER.search(match.group(0)):
+    for match in LATIN_RUN_RE.finditer(prose):
+        if HAS_LETTER.search(match.group(0)):
             items.append(match.group(0).strip())
     latin = " ".join(items)
     for match in _NUMBER_RE.finditer(prose):

@@ -99,6 +99,8 @@ def _metavar(param) -> str | None:
         return "DIR" if "dir" in name.lower() else "FILE"
     if desc.annotation is int:
         return "N"
+    if desc.annotation is float:
+        return "NUMBER"
     return name
 
 
