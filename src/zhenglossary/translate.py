@@ -15,7 +15,7 @@ from typing import Callable
 from .document import Document, parse_document
 from .engines import EngineContext, create_engine
 from .engines.base import Engine, EngineOutput
-from .errors import NoteReadError, OutputError
+from .errors import GlossaryNotFound, NoteReadError, OutputError
 from .fileio import write_atomic
 from .findings import Finding
 from .glossary import Glossary, load_glossary, resolve_glossary
@@ -31,6 +31,9 @@ from .validate import check_block, compare_facts, first_difference, note_env, pa
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
+
+NO_GLOSSARY_NOTICE = ("no glossary.yaml here or in a parent directory, so no terms are locked; "
+                      "`zhen init` writes a starter glossary.yaml")
 
 
 @dataclass
@@ -321,24 +324,54 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
     return findings
 
 
+class Notices(list):
+    """The run's notices; each is also handed to ``sink`` the moment it is known (so the
+    CLI can say "this is a dictionary gloss" before the work, not after)."""
+
+    def __init__(self, sink: Callable[[str], None] | None = None) -> None:
+        super().__init__()
+        self.sink = sink
+
+    def append(self, message: str) -> None:
+        super().append(message)
+        if self.sink is not None:
+            self.sink(message)
+
+    def extend(self, messages) -> None:
+        for message in messages:
+            self.append(message)
+
+    def __iadd__(self, messages):
+        self.extend(messages)
+        return self
+
+
 def translate_paths(paths: list[Path], glossary_option: Path | None,
                     options: TranslateOptions | None = None,
-                    progress: Progress | None = None, engine: Engine | None = None) -> TranslateReport:
+                    progress: Progress | None = None, engine: Engine | None = None,
+                    notify: Callable[[str], None] | None = None) -> TranslateReport:
+    """Translate the notes under ``paths``. Without a glossary (none given, none found
+    upwards) the notes are translated with no locked terms and one notice says so."""
     options = options or TranslateOptions()
-    glossary_path = resolve_glossary(glossary_option)
-    glossary = load_glossary(glossary_path, strict=True)
+    notices = Notices(notify)
+    try:
+        glossary_path = resolve_glossary(glossary_option)
+        glossary = load_glossary(glossary_path, strict=True)
+        root = glossary_path.parent
+    except GlossaryNotFound:
+        if glossary_option is not None:
+            raise
+        glossary, root = Glossary([], path="(no glossary)"), Path(".")
+        notices.append(NO_GLOSSARY_NOTICE)
     notes = collect_notes(paths)
-    notices: list[str] = []
     if engine is None:
-        context = EngineContext(glossary, options.threads, glossary_path.parent,
-                                options.engine_settings)
-        engine, notices = create_engine(options.engine, context)
-    memory = Memory(state_dir(glossary_path.parent) / "memory.sqlite") if options.use_memory \
-        else NoMemory()
+        context = EngineContext(glossary, options.threads, root, options.engine_settings)
+        engine, engine_notices = create_engine(options.engine, context)
+        notices += engine_notices
+    memory = Memory(state_dir(root) / "memory.sqlite") if options.use_memory else NoMemory()
     notices += memory.notices
     try:
-        return _translate(notes, glossary, engine, memory, options, progress, notices,
-                          glossary_path.parent)
+        return _translate(notes, glossary, engine, memory, options, progress, notices, root)
     finally:
         memory.close()
 

@@ -47,12 +47,11 @@ def translate(
                 "timeout": timeout, "concurrency": concurrency,
                 "allow_remote": True if allow_remote else None}
     with _progress(format is CheckFormat.text) as progress:
+        # notices (no glossary, no model: a dictionary gloss) print as soon as they are known
         report = translate_project(paths, glossary, engine=engine, out_dir=out_dir,
                                    use_memory=not no_memory, threads=threads,
                                    encoding=encoding, engine_settings=settings,
-                                   progress=progress)
-    for notice in report.notices:
-        warn(notice)
+                                   progress=progress, notify=warn)
     if format is CheckFormat.json:
         print_json(report.to_json())
         raise typer.Exit(report.exit_code)
