@@ -157,12 +157,12 @@ def test_usage_table(runner, project):
 # ------------------------------------------------------------------- suggest
 
 EXPECTED = {
-    "自适应网格细化": ("Adaptive Mesh Refinement", "AMR"),
-    "图神经网络": ("Graph Neural Network", "GNN"),
+    "自适应网格细化": ("adaptive mesh refinement", "AMR"),
+    "图神经网络": ("graph neural network", "GNN"),
     "数据传输节点": ("", "DTN"),
     "显式拥塞通知": ("", "ECN"),
     "兴趣区域": ("", "ROI"),
-    "早期退出模型": ("early-exit networks", "EE-DNNs"),
+    "早期退出模型": ("early-exit network", "EE-DNN"),
 }
 
 
@@ -205,7 +205,7 @@ def test_suggest_yaml_pastes_into_the_glossary(runner, project):
     pasted = path.read_text("utf-8").rstrip("\n") + "\n" + result.stdout
     terms = yaml.safe_load(pasted)["terms"]
     added = {t["zh"]: t["en"] for t in terms[-6:]}
-    assert added["图神经网络"] == "Graph Neural Network (GNN)"
+    assert added["图神经网络"] == "graph neural network (GNN)"
     assert all(t["zh"] not in ("", None) for t in terms)
 
 

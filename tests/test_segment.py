@@ -88,7 +88,9 @@ def test_an_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
 
 def test_glossary_check_loads_one_dictionary_and_no_cedict(project, tmp_path):
     """A fresh process: `check_project` on the shipped notes reads jieba's dictionary once
-    (its cache), never CC-CEDICT, and never builds jieba.posseg's eager tag dict."""
+    (its cache), and never builds jieba.posseg's eager tag dict. CC-CEDICT is read only
+    when a note has a bilingual parenthetical (the finder aligns it through its glosses):
+    the shipped notes have some, a note without one does not load it."""
     import json
     import os
     import subprocess
@@ -109,4 +111,10 @@ print(json.dumps({"cedict": bool(cedict._loaded),
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          cwd=project, env=dict(os.environ), check=True)
     assert json.loads(out.stdout.splitlines()[-1]) == {
-        "cedict": False, "tags_lazy": True, "jieba_loaded": True}
+        "cedict": True, "tags_lazy": True, "jieba_loaded": True}
+    for note in (project / "notes").glob("*.md"):
+        note.unlink()
+    (project / "notes" / "plain.md").write_text("# 笔记\n\n我们使用混合精度训练模型（见图 3）。\n", "utf-8")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=project, env=dict(os.environ), check=True)
+    assert json.loads(out.stdout.splitlines()[-1])["cedict"] is False
