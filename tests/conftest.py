@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -9,6 +10,21 @@ from typer.testing import CliRunner
 ROOT = Path(__file__).resolve().parent.parent
 NOTES = ROOT / "notes"
 GLOSSARY = ROOT / "glossary.yaml"
+
+
+def slow_tests_run(config) -> bool:
+    """Slow tests (``@pytest.mark.slow``) run with ``ZHEN_SLOW=1`` or ``-m slow``; the
+    default run skips them so it stays under three minutes. ``.ci/run`` runs both."""
+    return os.environ.get("ZHEN_SLOW") == "1" or "slow" in (config.getoption("markexpr") or "")
+
+
+def pytest_collection_modifyitems(config, items):
+    if slow_tests_run(config):
+        return
+    skip = pytest.mark.skip(reason="slow: run with ZHEN_SLOW=1 or -m slow (.ci/run does)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture

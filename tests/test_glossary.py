@@ -214,6 +214,49 @@ def test_jieba_keeps_glossary_terms_whole():
     assert "张量核心" in cut(text, ["张量核心"])   # as a user word it stays whole
 
 
+# --------------------------------------------------------------------------- the one writer
+
+import yaml  # noqa: E402
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from zhenglossary.glossary import entry_yaml, read_glossary_file  # noqa: E402
+
+_VALUE = st.text(st.characters(whitelist_categories=("L", "N", "P", "S", "Zs")), min_size=1,
+                 max_size=12).filter(lambda v: v == v.strip())
+
+
+@settings(max_examples=60, deadline=None)
+@given(zh=_VALUE, en=_VALUE, variants=st.lists(_VALUE, max_size=3))
+def test_entry_yaml_reads_back_as_the_same_entry(zh, en, variants):
+    import types
+
+    entry = types.SimpleNamespace(zh=zh, en=en, variants=variants)
+    data = yaml.safe_load("terms:\n" + entry_yaml(entry))
+    assert data == {"terms": [{"zh": zh, "en": en, **({"variants": variants} if variants else {})}]}
+
+
+def test_entry_without_english_is_a_todo():
+    import types
+
+    text = entry_yaml(types.SimpleNamespace(zh="算子融合", en=""))
+    assert "en: ''   # TODO: English" in text and yaml.safe_load(text) == [{"zh": "算子融合", "en": ""}]
+
+
+def test_one_reader_for_every_glossary_file(tmp_path):
+    """glossary.yaml and import files go through read_glossary_file: BOM, UTF-16, GBK hint."""
+    bom = tmp_path / "g.yaml"
+    bom.write_bytes(b"\xef\xbb\xbfterms: []\n")
+    assert read_glossary_file(bom) == "terms: []\n"
+    assert read_glossary_file(bom, exact=True) == "\ufeffterms: []\n"
+    utf16 = tmp_path / "g.tsv"
+    utf16.write_bytes("算子\top\n".encode("utf-16"))
+    assert read_glossary_file(utf16) == "算子\top\n"
+    gbk = tmp_path / "old.tsv"
+    gbk.write_bytes("算子\top\n".encode("gbk"))
+    with pytest.raises(GlossaryError, match="iconv -f GB18030 -t UTF-8 .*old.tsv > old.utf8.tsv"):
+        read_glossary_file(gbk)
+
+
 # --------------------------------------------------------------------------- the matcher
 # against a plain reference: at each position from the left, try every form length from
 # the longest; take the first form that exists and whose Latin edges are free

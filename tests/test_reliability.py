@@ -116,6 +116,7 @@ def test_empty_file_and_code_only_file(runner, proj):
 # ------------------------------------------------------------------ size
 
 
+@pytest.mark.slow
 def test_ten_megabyte_note(proj):
     base = (proj / "notes" / "ok.md").read_text("utf-8")
     chunk = base + "\n## 第 {} 节\n\n" + "这是一个很长的段落，包含混合精度和张量核心，以及 A100 和 `code`。" * 20 + "\n"

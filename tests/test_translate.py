@@ -217,6 +217,7 @@ def _env(root: Path, argos: Path) -> dict:
     return env
 
 
+@pytest.mark.slow
 def test_two_runs_at_once(small_project, argos_dir):
     env = _env(small_project, argos_dir)
     runs = [_zhen(small_project, "translate", "notes/", "--format", "json", env=env)
@@ -229,6 +230,7 @@ def test_two_runs_at_once(small_project, argos_dir):
     assert "mixed-precision inference" in english.lower()
 
 
+@pytest.mark.slow
 def test_killed_run_keeps_finished_batches_and_outputs_whole(tmp_path, argos_dir, tiny_package):
     root = tmp_path / "big"
     shutil.copytree(NOTES, root / "notes", ignore=shutil.ignore_patterns("*.en.md", "*.zh-en.md"))

@@ -49,7 +49,7 @@ _SUFFIXES = ("izations", "ization", "ational", "ations", "ation", "ings", "ing",
              "ency", "ence", "ancy", "ance", "ion", "ent", "ant", "ers", "ies", "ied", "ed", "er",
              "es", "ive", "ity", "ment", "ness", "ally", "al", "ly", "ous", "s")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-_PAREN_NOTE = re.compile(r"\([^()]*\)|\[[^\]]*\]|CL:\S+")
+PAREN_NOTE = re.compile(r"\([^()]*\)|\[[^\]]*\]|CL:\S+")
 _SENSE_SPLIT = re.compile(r"[^a-z0-9]+")
 
 
@@ -101,7 +101,7 @@ class Gloss:
 
 
 @lru_cache(maxsize=1)
-def _index():
+def dictionary_index():
     from .cedict import load_index
 
     return load_index()
@@ -109,7 +109,7 @@ def _index():
 
 @lru_cache(maxsize=65536)
 def gloss(word: str) -> Gloss:
-    entries = _index().entries(word)
+    entries = dictionary_index().entries(word)
     words: set[str] = set()
     initials: set[str] = set()
     proper = bool(entries) and all(e.proper for e in entries)
@@ -119,7 +119,7 @@ def gloss(word: str) -> Gloss:
     for sense in senses:
         if sense.startswith("to "):
             verbs += 1
-        text = _PAREN_NOTE.sub(" ", sense).lower()
+        text = PAREN_NOTE.sub(" ", sense).lower()
         tokens = [t for t in _SENSE_SPLIT.split(text) if t and t not in EN_FUNCTION]
         if not tokens or len(tokens) > 5:
             continue
@@ -157,14 +157,14 @@ def words_match(gloss_word: str, english: str) -> bool:
     return english.startswith(gloss_word) and gloss_word in NUMERAL_PREFIXES
 
 
-def _pieces(word: str) -> list[str]:
+def word_pieces(word: str) -> list[str]:
     """The parts a word is tried by when it aligns as a whole to nothing: its longest
     CC-CEDICT-known prefix and the rest, recursively, down to characters."""
     out = []
     i = 0
     while i < len(word):
         for j in range(len(word), i, -1):
-            if j - i == 1 or (j - i < len(word) and word[i:j] in _index()):
+            if j - i == 1 or (j - i < len(word) and word[i:j] in dictionary_index()):
                 out.append(word[i:j])
                 i = j
                 break
@@ -184,11 +184,11 @@ def _links(word: str, english: list[str]) -> set[tuple[int, str]]:
     return out
 
 
-def _english_links(word: str, english: list[str]) -> set[tuple[int, str]]:
+def english_links(word: str, english: list[str]) -> set[tuple[int, str]]:
     hits = _links(word, english)
     if hits or len(word) == 1:
         return hits
-    for piece in _pieces(word):
+    for piece in word_pieces(word):
         if piece != word:
             hits |= _links(piece, english)
     return hits
@@ -198,7 +198,7 @@ def _letter_options(word: str) -> set[str]:
     """Letter strings a word can stand for in an abbreviation."""
     options = set(gloss(word).initials)
     if len(word) > 1 and not gloss(word).known:
-        pieces = _pieces(word)
+        pieces = word_pieces(word)
         if len(pieces) > 1:
             seqs = {""}
             for piece in pieces:
@@ -219,7 +219,7 @@ def align_words(words: list[str], english: str, abbr: str,
     abbreviation letters it spells. Words whose index is in ``blocked`` (function words)
     align to nothing."""
     en_words = english_words(english) if english else []
-    en_links = [_english_links(w, en_words) if en_words and i not in blocked else set()
+    en_links = [english_links(w, en_words) if en_words and i not in blocked else set()
                 for i, w in enumerate(words)]
     letters = abbreviation_letters(abbr) if abbr else ""
     counts = [0] * len(words)
@@ -266,12 +266,7 @@ def align_letters(words: list[str], letters: str, blocked: frozenset[int]) -> li
 
 @lru_cache(maxsize=1)
 def _english_text() -> str:
-    from .cedict import ENTRY_SEP
-
-    index = _index()
-    text = " ".join(chunk[1:] for w in index.words()
-                    for chunk in index._packed[w].split(ENTRY_SEP)).lower()
-    return " " + re.sub(r"[^a-z]+", " ", text) + " "
+    return " " + re.sub(r"[^a-z]+", " ", dictionary_index().senses_text().lower()) + " "
 
 
 @lru_cache(maxsize=4096)

@@ -7,15 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .checks import CheckContext, NoteText, declare, run_checks
+from .checks import CheckContext, NoteText, run_checks
 from .errors import NoteReadError, PathNotFound
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import collect_notes, read_note
 from .pairs import pairs_for, parallel_path
 from .prose import prose_view
-
-declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
 
 
 def default_note_paths(glossary_path: Path) -> list[Path]:
@@ -109,8 +107,9 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                        len(translations) + len(pairs), {p.note: p for p in pairs}, problems)
 
 
-def _untranslated_lines(text: str, note_pairs) -> list[int]:
-    """Lines of the note's Chinese blocks that its parallel file does not hold."""
+def _untranslated_lines(text: str, note_pairs) -> list[tuple[int, int]]:
+    """(line, block number) of the note's Chinese blocks that its parallel file does not
+    hold."""
     from .document import parse_document
     from .render import short_hash
     from .textutil import has_cjk
@@ -118,11 +117,11 @@ def _untranslated_lines(text: str, note_pairs) -> list[int]:
     known = {p.source_sha for p in note_pairs.pairs}
     doc = parse_document(text)
     out = []
-    for leaf in doc.leaves:
+    for number, leaf in enumerate(doc.leaves, start=1):
         start, end = doc.span(leaf.start_line, leaf.end_line)
         block = text[start:end]
         if short_hash(block) not in known and leaf.kind != "code" and has_cjk(prose_view(block)):
-            out.append(leaf.start_line + 1)
+            out.append((leaf.start_line + 1, number))
     return out
 
 
@@ -136,6 +135,36 @@ def suggest_project(paths: list[Path] | None, glossary_option: Path | None,
         paths = default_note_paths(glossary_path)
     notes, findings = load_notes(paths)
     return suggest(glossary, notes, limit=limit), findings
+
+
+def engine_statuses(overrides: dict | None = None):
+    """Every registered engine with its status (can it run here, with what), and the
+    plugins that could not be loaded. Settings come from the project of the glossary
+    found from the current directory (or the current directory)."""
+    from .engines import EngineContext, engine_specs
+    from .errors import GlossaryNotFound
+
+    try:
+        root = resolve_glossary(None).parent
+    except GlossaryNotFound:
+        root = Path.cwd()
+    registry = engine_specs()
+    context = EngineContext(None, root=root, overrides={k: v for k, v in (overrides or {}).items()
+                                                        if v is not None})
+    statuses = []
+    for spec in registry.specs.values():
+        try:
+            status = spec.status(context) if spec.status else None
+        except Exception as exc:           # a plugin's status must not break the listing
+            from .engines import EngineStatus
+
+            status = EngineStatus(False, f"its status check failed ({type(exc).__name__}: {exc})")
+        if status is None:
+            from .engines import EngineStatus
+
+            status = EngineStatus(True, spec.summary)
+        statuses.append((spec, status))
+    return statuses, registry.problems
 
 
 def suggest_summary(suggestions) -> dict:

@@ -203,7 +203,7 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
     with the start of the next word, makes a dictionary word aligning to the English,
     take that word instead (向|量化 → 向量|化 for *vectorized*, 自|适应 → 自适应 for
     *adaptive*)."""
-    from .align import _english_links
+    from .align import english_links
 
     from .align import abbreviation_letters
 
@@ -214,7 +214,7 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
 
     def aligns(word: str) -> bool:
         if en:
-            return bool(_english_links(word, en))
+            return bool(english_links(word, en))
         return any(len(i) == 1 and i in letters for i in gloss(word).initials)
 
     out = list(units)
@@ -222,7 +222,7 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
         word, flag = out[i]
         if en and len(word) == 1 and flag.startswith(HARD_FLAGS) \
                 and any(j == 0 and (not part or en[0].startswith(part))
-                        for j, part in _english_links(word, en)):
+                        for j, part in english_links(word, en)):
             out[i] = (word, "n")          # 自 *self* in 自注意力, 过 *over* in 过拟合
             continue
         nxt, nflag = out[i + 1]

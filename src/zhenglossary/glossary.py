@@ -23,6 +23,13 @@ longest Chinese form (``zh`` or a variant) that starts there wins, and matches n
 overlap. A form whose first or last character is a Latin letter or digit only matches
 where the neighbouring character is not one, so ``GPU内存`` never matches inside
 ``XGPU内存``.
+
+Reading the file (``read_glossary_file``, also for the TBX/TSV/CSV files `zhen glossary
+import` reads) and writing entries (``entry_yaml``, for import and suggest) live here too:
+this module is the one owner of the glossary file.
+
+Why this module is long: schema, loader, validation, matching, reader and entry writer are
+one concept (the glossary file) and share its types; each part is a few short functions.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from typing import Iterable, Iterator
 
 import yaml
 
-from .errors import GlossaryError, GlossaryNotFound
+from .errors import GlossaryError, GlossaryNotFound, UsageError
 from .findings import Finding
 from .textutil import has_cjk, normalize_english, whole_phrase_re
 
@@ -64,12 +71,6 @@ class Term:
     @property
     def forms(self) -> tuple[str, ...]:
         return (self.zh, *self.variants)
-
-    def fingerprint(self) -> str:
-        """Stable hash of what a translation depends on: changing en or forbid changes it."""
-        payload = json.dumps({"zh": self.zh, "en": self.en, "forbid": sorted(self.forbid)},
-                             ensure_ascii=False, sort_keys=True)
-        return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
     def forbid_patterns(self) -> list[tuple[str, re.Pattern[str]]]:
         return [(phrase, whole_phrase_re(phrase)) for phrase in self.forbid]
@@ -185,10 +186,6 @@ class Glossary:
 
     def by_zh(self, zh: str) -> Term | None:
         return self.form_map.get(zh)
-
-    def fingerprint(self) -> str:
-        payload = sorted(t.fingerprint() for t in self.terms)
-        return hashlib.sha256("\n".join(payload).encode()).hexdigest()[:16]
 
     @property
     def errors(self) -> list[Finding]:
@@ -633,29 +630,110 @@ def _prune(folder: Path) -> None:
         pass
 
 
-def load_glossary(path: Path, *, strict: bool = False) -> Glossary:
-    """Load ``path``; with ``strict`` raise GlossaryError on the first error finding."""
+def read_glossary_file(path: Path, *, exact: bool = False) -> str:
+    """The text of a glossary file: ``glossary.yaml``, or a TBX/TSV/CSV file to import. The
+    one place zhen reads one (size limit, UTF-8 with or without BOM, Excel's UTF-16, and a
+    message that says what to do for a directory, a spreadsheet, a binary or a GBK file).
+
+    ``exact``: keep a UTF-8 BOM (to compare and rewrite the file byte for byte).
+    """
+    display = str(path)
+    path = Path(path)
     try:
-        size = os.path.getsize(path)
+        if path.is_dir():
+            raise GlossaryError("is a directory; pass the glossary file itself", path=display)
+        size = path.stat().st_size
         if size > MAX_GLOSSARY_BYTES:
-            raise GlossaryError(
-                f"the glossary is {size // (1024 * 1024)} MB; zhen reads glossaries up to "
-                f"{MAX_GLOSSARY_BYTES // (1024 * 1024)} MB — is this the right file?", path=str(path))
-        raw = Path(path).read_bytes()
+            raise GlossaryError(f"is {size // (1024 * 1024)} MB; zhen reads glossaries up to "
+                                f"{MAX_GLOSSARY_BYTES // (1024 * 1024)} MB — is this the right "
+                                "file?", path=display)
+        raw = path.read_bytes()
     except OSError as exc:
-        raise GlossaryError(f"cannot read the glossary: {exc.strerror}; check the path and its "
-                            "permissions", path=str(path)) from exc
-    if raw.startswith(b"\xef\xbb\xbf"):
+        raise GlossaryError(f"cannot be read: {exc.strerror}; check the path and its "
+                            "permissions", path=display) from exc
+    if raw.startswith(b"PK\x03\x04"):
+        raise UsageError("is a zip file (a spreadsheet?); save it as CSV UTF-8 or as tab-"
+                         "separated text and use that", path=display)
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):     # Excel's "Unicode text" is UTF-16
+        return raw.decode("utf-16")
+    bom = raw.startswith(b"\xef\xbb\xbf")
+    if bom:
         raw = raw[3:]
+    if b"\x00" in raw[:8192]:
+        raise GlossaryError("looks binary (it contains NUL bytes); pass a YAML, TBX, TSV or CSV "
+                            "file", path=display)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise GlossaryError(
-            f"the glossary is not UTF-8 (byte {exc.start}); if it is GBK, convert it with "
-            f"`iconv -f GB18030 -t UTF-8 {path} > glossary.utf8.yaml`", path=str(path)) from exc
-    glossary = _load_cached(raw, text, str(path))
+            f"is not UTF-8 (byte {exc.start}); if it is GBK, convert it with "
+            f"`iconv -f GB18030 -t UTF-8 {display} > {path.stem}.utf8{path.suffix}`",
+            path=display) from exc
+    return "\ufeff" + text if bom and exact else text
+
+
+def load_glossary(path: Path, *, strict: bool = False) -> Glossary:
+    """Load ``path``; with ``strict`` raise GlossaryError on the first error finding."""
+    text = read_glossary_file(path)
+    glossary = _load_cached(text.encode("utf-8"), text, str(path))
     if strict and glossary.errors:
         first = glossary.errors[0]
         raise GlossaryError(f"{first.message} (run `zhen glossary check` for all problems)",
                             path=str(path), line=first.line, column=first.column)
     return glossary
+
+
+# --------------------------------------------------------------------------- writing entries
+
+
+def _plain_ok(value: str, in_flow: bool) -> bool:
+    if not value or value != value.strip() or value[0] in "!&*\"'%@`|>#-?:[]{},":
+        return False
+    if in_flow and any(c in value for c in ",[]{}"):
+        return False
+    doc = f"k: [{value}]" if in_flow else f"k: {value}"
+    try:
+        loaded = yaml.safe_load(doc)
+    except yaml.YAMLError:
+        return False
+    return loaded == {"k": [value] if in_flow else value}
+
+
+def yaml_scalar(value: str, in_flow: bool = False) -> str:
+    """``value`` as a one-line YAML scalar: plain when that reads back as the same string,
+    else double-quoted (JSON's escaping is valid YAML)."""
+    if _plain_ok(value, in_flow):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def entry_yaml(entry, dash_col: int = 2, key_col: int | None = None,
+               newline: str = "\n") -> str:
+    """One v1 entry as block YAML, the style of the shipped glossary.yaml: the one writer of
+    glossary entries (``glossary import`` appends these, ``glossary suggest`` prints them).
+
+    ``entry`` is anything with ``zh`` and ``en`` (a Term, an import candidate, a suggestion);
+    ``variants``, ``forbid``, ``note`` and ``tags`` are written when it has them. An entry
+    without English is written ``en: ''`` with a TODO comment, for a person to fill in; a
+    suggestion's ``en_guess`` (a dictionary guess) goes into that comment, never into ``en``.
+    """
+    key_col = dash_col + 2 if key_col is None else key_col
+    first = " " * dash_col + "-" + " " * (key_col - dash_col - 1)
+    pad = " " * key_col
+    guess = (getattr(entry, "en_guess", "") or "").replace("#", "")
+    if entry.en:
+        english = f"{pad}en: {yaml_scalar(entry.en)}"
+    elif guess:
+        english = f"{pad}en: ''   # TODO: English (CC-CEDICT dictionary guess: {guess})"
+    else:
+        english = f"{pad}en: ''   # TODO: English"
+    lines = [f"{first}zh: {yaml_scalar(entry.zh)}", english]
+    for key in ("variants", "forbid"):
+        values = getattr(entry, key, ())
+        if values:
+            lines.append(f"{pad}{key}: [" + ", ".join(yaml_scalar(v, True) for v in values) + "]")
+    if getattr(entry, "note", ""):
+        lines.append(f"{pad}note: {yaml_scalar(entry.note)}")
+    if getattr(entry, "tags", ()):
+        lines.append(f"{pad}tags: [" + ", ".join(yaml_scalar(v, True) for v in entry.tags) + "]")
+    return newline.join(lines) + newline

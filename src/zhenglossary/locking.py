@@ -15,6 +15,9 @@ restored placeholders (which cannot lose a term). A segment that still fails is 
 finding. Restoring puts each term's ``en`` and each protected span's exact source bytes
 back, so the invariant holds: every glossary term of a segment appears as its ``en``, and
 protected spans are byte-identical.
+
+Why this module is long: segmenting, masking, restoring and verifying are one contract
+(the placeholders) and each step must agree with the others byte for byte.
 """
 
 from __future__ import annotations
@@ -25,11 +28,11 @@ from dataclasses import dataclass, field
 from .document import Break, Document, Raw, Region, Text, Wrap
 from .glossary import Glossary, Term
 from .prose import EMAIL_RE, find_urls
+from .placeholders import (EXACT_RE, PLACEHOLDER_RE, ends_with_placeholder, is_placeholder, number_of,
+                           placeholder, placeholder_problem, split_exact,
+                           starts_with_placeholder, without_placeholders)
 from .textutil import CJK_CLASS, has_cjk
 
-PLACEHOLDER = "ZX{}"
-# tolerant: models may split or lowercase a placeholder ("ZX 3", "zx3")
-PLACEHOLDER_RE = re.compile(r"(?<![A-Za-z0-9])[Zz]\s?[Xx]\s?(\d{1,3})(?![0-9])")
 
 _ESCAPE_RE = re.compile(r"\\[!-/:-@\[-`{-~]")
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
@@ -39,6 +42,8 @@ _MATH_RE = re.compile(r"\$\$.+?\$\$|(?<![\\$\w])\$(?=\S)[^$\n]*?\S\$(?![\w$])", 
 _TOKEN = r"(?:[A-Za-z0-9]|\\[!-/:-@\[-`{-~])(?:[A-Za-z0-9_.+\-/#@&'’%×*]|\\[!-/:-@\[-`{-~])*"
 _LATIN_RE = re.compile(rf"{_TOKEN}(?:(?:[ \t]+|[ \t]*,[ \t]*){_TOKEN})*")
 _HAS_LETTER = re.compile(r"[A-Za-z]")
+# public names for checks/translations.py, which looks for the same Latin runs in the English
+LATIN_RUN_RE, HAS_LETTER = _LATIN_RE, _HAS_LETTER
 _LITERAL_RE = re.compile(r"[*_~]+")
 _SENTENCE_END = re.compile(r"(?:[。！？；!?;]|…+|\.(?=\s|$))+[”’」』）)\]】\"']*")
 _SOFT_WRAP_MIN = 50      # a line at least this long, not ending a sentence, was hard-wrapped
@@ -52,10 +57,6 @@ PUNCT_MAP = {"，": ", ", "。": ". ", "！": "! ", "？": "? ", "；": "; ", "�
 
 PROTECTED = {"code", "url", "email", "math", "latin", "escape", "entity", "html", "image",
              "autolink", "protected", "task", "cite"}
-
-
-def placeholder(n: int) -> str:
-    return PLACEHOLDER.format(n)
 
 
 @dataclass
@@ -334,8 +335,9 @@ def _join_parts(parts: list[str]) -> str:
     (ZX1ZX2 or ZX18 would be ambiguous)."""
     out = ""
     for part in parts:
-        if out and part and (re.search(r"ZX\d+$", out) and part[0].isascii() and part[0].isalnum()
-                             or out[-1].isascii() and out[-1].isalnum() and re.match(r"ZX\d", part)):
+        if out and part and (ends_with_placeholder(out) and part[0].isascii() and part[0].isalnum()
+                             or out[-1].isascii() and out[-1].isalnum()
+                             and starts_with_placeholder(part)):
             out += " "
         out += part
     return re.sub(r"[ \t]{2,}", " ", out).strip()
@@ -374,9 +376,8 @@ def copy_english(segment: Segment) -> str:
     template = segment.template
     if any(s.kind == "term" and s.term.en.endswith(")") for s in segment.slots):
         joined = drop_repeated_abbreviation(segment, "".join(
-            f"ZX{p}" if isinstance(p, int) else p for p in template))
-        template = [int(x[2:]) if re.fullmatch(r"ZX\d+", x) else x
-                    for x in re.split(r"(ZX\d+)", joined) if x]
+            placeholder(p) if isinstance(p, int) else p for p in template))
+        template = [number_of(x) if is_placeholder(x) else x for x in split_exact(joined) if x]
     convert = any(ch in p for p in template if isinstance(p, str) for ch in PUNCT_MAP)
     out = []
     for piece in template:
@@ -421,27 +422,12 @@ def assemble(segments: list[Segment], separators: list[str]) -> str:
     return "".join(out)
 
 
-def placeholders_in(text: str) -> list[int]:
-    return [int(m.group(1)) for m in PLACEHOLDER_RE.finditer(text)]
-
-
 def check_hypothesis(segment: Segment, hypothesis: str, glossary: Glossary) -> str | None:
     """None when the hypothesis keeps every placeholder exactly once and no forbid
     rendering; else the reason it is rejected."""
-    found = placeholders_in(hypothesis)
-    expected = list(range(1, len(segment.slots) + 1))
-    if sorted(found) != expected:
-        missing = sorted(set(expected) - set(found))
-        extra = sorted(set(found) - set(expected))
-        dup = sorted({n for n in found if found.count(n) > 1})
-        reasons = []
-        if missing:
-            reasons.append("lost " + ", ".join(placeholder(n) for n in missing))
-        if dup:
-            reasons.append("duplicated " + ", ".join(placeholder(n) for n in dup))
-        if extra:
-            reasons.append("invented " + ", ".join(placeholder(n) for n in extra))
-        return "; ".join(reasons) or "placeholders changed"
+    problem = placeholder_problem(list(range(1, len(segment.slots) + 1)), hypothesis)
+    if problem:
+        return problem
     forbidden = forbidden_in(hypothesis, glossary)
     if forbidden:
         return f"forbidden rendering {forbidden!r}"
@@ -449,7 +435,7 @@ def check_hypothesis(segment: Segment, hypothesis: str, glossary: Glossary) -> s
 
 
 def forbidden_in(text: str, glossary: Glossary) -> str | None:
-    hit = glossary.first_forbidden(PLACEHOLDER_RE.sub(" ", text))
+    hit = glossary.first_forbidden(without_placeholders(text))
     return hit[1] if hit else None
 
 
@@ -476,7 +462,8 @@ def escape_block_start(text: str) -> str:
     return text
 
 
-_REPEAT = re.compile(r"ZX(\d+)(?:\s*[（(]\s*ZX(\d+)\s*[）)]|\s+ZX(\d+)(?![\w-]))")
+_ONE = EXACT_RE.pattern
+_REPEAT = re.compile(rf"{_ONE}(?:\s*[（(]\s*{_ONE}\s*[）)]|\s+{_ONE}(?![\w-]))")
 
 
 def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
@@ -500,7 +487,7 @@ def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
                 rf"(?<![A-Za-z0-9]){re.escape(second.raw)}(?![A-Za-z0-9])", first.term.en))
         if repeated:
             after = match.string[match.end():match.end() + 1]
-            return f"ZX{a}" + (" " if after.isalnum() else "")   # never ZX1ZX3
+            return placeholder(a) + (" " if after.isalnum() else "")   # never ZX1ZX3
         return match.group(0)
     return _REPEAT.sub(fold, text)
 
@@ -535,14 +522,14 @@ def restore(segment: Segment, hypothesis: str, *, escape: bool = True) -> str:
 
 def split_pieces(segment: Segment) -> list[str]:
     """The masked text cut at placeholders: text, ZX1, text, ZX2, …"""
-    return [p for p in re.split(r"(ZX\d+)", segment.masked) if p.strip()]
+    return [p for p in split_exact(segment.masked) if p.strip()]
 
 
 def join_pieces(pieces: list[str], translated: dict[str, str]) -> str:
     """Join piece translations around the placeholders (escaped, not yet restored)."""
     out = []
     for piece in pieces:
-        if re.fullmatch(r"ZX\d+", piece):
+        if is_placeholder(piece):
             out.append(piece)
         elif has_cjk(piece):
             out.append(escape_markdown(translated.get(piece.strip(), piece)))

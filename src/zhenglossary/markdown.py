@@ -17,3 +17,15 @@ def parser():
 
 def parse_tokens(text: str):
     return parser().parse(text)
+
+
+@lru_cache(maxsize=1)
+def display_parser():
+    """For showing a note's blocks to a person (the review page): the same syntax, raw
+    HTML escaped instead of passed through, task-list items as (disabled) checkboxes."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.tasklists import tasklists_plugin
+
+    md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
+    md.options["maxNesting"] = 100
+    return md.use(tasklists_plugin)

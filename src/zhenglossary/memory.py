@@ -23,8 +23,9 @@ import hashlib
 import json
 import sqlite3
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .errors import MemoryStoreError
 
@@ -49,12 +50,43 @@ MIGRATIONS: list[str] = [
         file         TEXT NOT NULL,
         source       TEXT NOT NULL,
         english      TEXT NOT NULL,
-        machine      TEXT NOT NULL,   -- the machine English it replaced
+        machine      TEXT NOT NULL,   -- never written, dropped by migration 3
         created      REAL NOT NULL,
         PRIMARY KEY (source_hash, file)
     );
     """,
+    # 3: drop approved.machine. It was never written: when zhen takes in a person's edit,
+    # the parallel file holds only their English and the hash of what zhen wrote, so the
+    # machine English it replaced is not at hand (and every engine output is in `mt`
+    # anyway). A column that is always empty only misleads.
+    """
+    CREATE TABLE approved_v3 (
+        source_hash  TEXT NOT NULL,
+        file         TEXT NOT NULL,
+        source       TEXT NOT NULL,
+        english      TEXT NOT NULL,
+        created      REAL NOT NULL,
+        PRIMARY KEY (source_hash, file)
+    );
+    INSERT INTO approved_v3 SELECT source_hash, file, source, english, created FROM approved;
+    DROP TABLE approved;
+    ALTER TABLE approved_v3 RENAME TO approved;
+    """,
 ]
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """The one way the memory writes: BEGIN IMMEDIATE (the write lock up front, so two runs
+    wait for each other instead of failing mid-way), COMMIT on success, ROLLBACK on any
+    exception or interruption."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def memory_key(engine: str, text: str, n: int) -> str:
@@ -119,21 +151,12 @@ class Memory:
             raise MemoryStoreError(f"the translation memory has schema {version}, newer than "
                                    "this zhen knows; upgrade zhen or set ZHEN_HOME elsewhere")
         for number in range(version, len(MIGRATIONS)):
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with transaction(conn):
                 if conn.execute("PRAGMA user_version").fetchone()[0] == number:
                     for statement in MIGRATIONS[number].split(";"):
                         if statement.strip():
                             conn.execute(statement)
                     conn.execute(f"PRAGMA user_version = {number + 1}")
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-
-    @property
-    def schema_version(self) -> int:
-        return self.conn.execute("PRAGMA user_version").fetchone()[0]
 
     def get_many(self, keys: Iterable[str]) -> dict[str, dict]:
         keys = list(dict.fromkeys(keys))
@@ -152,37 +175,24 @@ class Memory:
         data = [(k, e, s, json.dumps(o, ensure_ascii=False), now) for k, e, s, o in rows]
         if not data:
             return
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(self.conn):
             self.conn.executemany("INSERT OR REPLACE INTO mt VALUES (?, ?, ?, ?, ?)", data)
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
 
-    def approve(self, file: str, source_hash: str, source: str, english: str,
-                machine: str = "") -> None:
+    def approve(self, file: str, source_hash: str, source: str, english: str) -> None:
         """Keep a person's English for a source block of one file."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            self.conn.execute("INSERT OR REPLACE INTO approved VALUES (?, ?, ?, ?, ?, ?)",
-                              (source_hash, file, source, english, machine, time.time()))
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
+        with transaction(self.conn):
+            self.conn.execute("INSERT OR REPLACE INTO approved VALUES (?, ?, ?, ?, ?)",
+                              (source_hash, file, source, english, time.time()))
 
     def unapprove(self, file: str, source_hash: str) -> None:
-        self.conn.execute("DELETE FROM approved WHERE file = ? AND source_hash = ?",
-                          (file, source_hash))
+        with transaction(self.conn):
+            self.conn.execute("DELETE FROM approved WHERE file = ? AND source_hash = ?",
+                              (file, source_hash))
 
     def approved(self, file: str) -> dict[str, str]:
         """source block hash → approved English, for one file."""
         return dict(self.conn.execute(
             "SELECT source_hash, english FROM approved WHERE file = ?", (file,)))
-
-    def count(self) -> int:
-        return self.conn.execute("SELECT count(*) FROM mt").fetchone()[0]
 
     def close(self) -> None:
         self.conn.close()

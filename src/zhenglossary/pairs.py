@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .document import parse_document
+from .errors import NoteReadError
 from .glossary import Glossary, Match
+from .notes import collect_notes, read_note
 from .prose import prose_view
 from .render import ParallelBlock, read_parallel, short_hash
 
@@ -105,3 +107,29 @@ def pairs_for(note_path: Path, display: str, note_text: str, parallel: Path,
                           still, glossary.find(prose_view(block.source))))
     first = _ENGINE_RE.match(parallel_text.split("\n", 1)[0])
     return NotePairs(display, str(parallel), pairs, first.group("engine") if first else "")
+
+
+def collect_pairs(paths: list[Path], glossary: Glossary,
+                  encoding: str | None = None) -> tuple[list[NotePairs], list[str]]:
+    """Pairs of every note under ``paths`` that has ``x.zh-en.md`` beside it.
+
+    Returns the pairs and warnings (one line each, for stderr): a note without a parallel
+    file, or one that cannot be read, is skipped and named.
+    """
+    out: list[NotePairs] = []
+    warnings: list[str] = []
+    for note in collect_notes(paths):
+        parallel = parallel_path(note.path)
+        if not parallel.is_file():
+            warnings.append(f"{note.display}: skipped, no parallel file {parallel}; "
+                            f"run `zhen translate {note.display}` first")
+            continue
+        try:
+            note_text = read_note(note.path, encoding)
+            parallel_text = read_note(parallel)
+        except NoteReadError as exc:
+            warnings.append(f"skipped: {exc}")
+            continue
+        out.append(pairs_for(note.path, note.display, note_text, parallel, parallel_text,
+                             glossary))
+    return out, warnings

@@ -92,7 +92,15 @@ def leaf_texts(doc: Document, plans: list[RegionPlan],
     return out
 
 
-def render_english(doc: Document, leaves: list[LeafText], header: str) -> str:
+GLOSS_BANNER = ("> **Dictionary gloss, not machine translation.** No Chinese→English model is "
+                "installed, so zhen wrote this English word by word from a dictionary. For machine "
+                "translation run `zhen model install` (or `zhen model install --file "
+                "translate-zh_en.argosmodel`), then `zhen translate` again.")
+
+
+def render_english(doc: Document, leaves: list[LeafText], header: str, banner: str = "") -> str:
+    """The English note: ``header`` (an HTML comment) on the first line, then ``banner``
+    (a visible Markdown paragraph, e.g. :data:`GLOSS_BANNER`) and a blank line, if given."""
     parts, pos = [], 0
     for leaf, block in zip(doc.leaves, leaves):
         start, end = doc.span(leaf.start_line, leaf.end_line)
@@ -103,6 +111,8 @@ def render_english(doc: Document, leaves: list[LeafText], header: str) -> str:
     body = "".join(parts)
     first = re.search(r"\r\n|\n|\r", doc.text)
     newline = first.group(0) if first else "\n"
+    if banner:
+        body = banner + newline + newline + body
     return header + newline + body if header else body
 
 

@@ -290,28 +290,19 @@ def _open_tags(path: Path) -> sqlite3.Connection | None:
 
 def _build_tags(path: Path, tokenizer) -> bool:
     """Write the index to a temp file and rename it into place; False if that fails."""
-    import tempfile
+    from .fileio import cache_file
 
-    tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        os.close(fd)
-        db = sqlite3.connect(tmp)
-        with db:
-            db.execute("CREATE TABLE tags (word TEXT PRIMARY KEY, tag TEXT) WITHOUT ROWID")
-            db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-            db.executemany("INSERT OR REPLACE INTO tags VALUES (?, ?)", _read_tags(tokenizer))
-            db.execute("INSERT INTO meta VALUES ('complete', '1')")
-        db.close()
-        os.replace(tmp, path)
-        tmp = None
+        with cache_file(path) as tmp:
+            db = sqlite3.connect(tmp)
+            try:
+                with db:
+                    db.execute("CREATE TABLE tags (word TEXT PRIMARY KEY, tag TEXT) WITHOUT ROWID")
+                    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+                    db.executemany("INSERT OR REPLACE INTO tags VALUES (?, ?)", _read_tags(tokenizer))
+                    db.execute("INSERT INTO meta VALUES ('complete', '1')")
+            finally:
+                db.close()
         return True
     except (OSError, sqlite3.Error):
         return False
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass

@@ -187,10 +187,10 @@ def _neighbour(text: str, pos: int) -> str | None:
 
 def _verb(zh: str) -> bool:
     """CC-CEDICT reads the word (or, unknown, its last part) only as a verb ("to …")."""
-    from .align import _pieces
+    from .align import word_pieces
 
     g = gloss(zh)
-    return g.verb_only if g.known else gloss(_pieces(zh)[-1]).verb_only
+    return g.verb_only if g.known else gloss(word_pieces(zh)[-1]).verb_only
 
 
 def _numeral(ch: str, forms: frozenset[str]) -> bool:
@@ -217,13 +217,13 @@ def dictionary_guess(zh: str) -> str:
         g = gloss(word)
         if not g.known:
             return ""
-        from .align import _index, _PAREN_NOTE
+        from .align import dictionary_index, PAREN_NOTE
 
-        for entry in _index().entries(word):
+        for entry in dictionary_index().entries(word):
             if entry.proper:
                 continue
             for sense in entry.senses:
-                text = _PAREN_NOTE.sub("", sense).strip()
+                text = PAREN_NOTE.sub("", sense).strip()
                 for article in ("to ", "a ", "an ", "the "):
                     text = text.removeprefix(article)
                 if text and not text.startswith(("variant of", "see ", "classifier")):
@@ -233,9 +233,9 @@ def dictionary_guess(zh: str) -> str:
     whole = first(zh)
     if whole:
         return whole
-    from .align import _pieces
+    from .align import word_pieces
 
-    parts = [first(p) for p in _pieces(zh)]
+    parts = [first(p) for p in word_pieces(zh)]
     return " ".join(parts) if all(parts) else ""
 
 
@@ -371,6 +371,8 @@ def to_yaml(suggestions: list[Suggestion]) -> str:
     """Ready to paste under ``terms:`` (entries without English need ``en`` filled in)."""
     import yaml
 
+    from .glossary import entry_yaml
+
     lines = [f"# zhen glossary suggest: {len(suggestions)} candidates, best first.",
              "# Paste the ones you accept under `terms:` in glossary.yaml; fill in every empty `en`."]
     for s in suggestions:
@@ -380,22 +382,8 @@ def to_yaml(suggestions: list[Suggestion]) -> str:
                      + ", ".join(s.places))
         if s.alternatives:
             lines.append("  # also written: " + "; ".join(s.alternatives))
-        lines.append(f"  - zh: {_scalar(s.zh)}")
-        if s.en:
-            lines.append(f"    en: {_scalar(s.en)}")
-        elif s.en_guess:
-            lines.append(f"    en: ''   # TODO: English (CC-CEDICT dictionary guess: "
-                         f"{s.en_guess.replace('#', '')})")
-        else:
-            lines.append("    en: ''   # TODO: English")
-        if s.variants:
-            lines.append("    variants: [" + ", ".join(_scalar(v) for v in s.variants) + "]")
+        lines.append(entry_yaml(s).rstrip("\n"))
     text = "\n".join(lines) + "\n"
     yaml.safe_load(text)   # what we print must paste cleanly
     return text
 
-
-def _scalar(value: str) -> str:
-    import yaml
-
-    return yaml.safe_dump(value, allow_unicode=True, default_style=None).strip().removesuffix("\n...").strip()

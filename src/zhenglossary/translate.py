@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .checks import declare
 from .document import parse_document
+from .engines import EngineContext, create_engine
 from .engines.base import Engine, EngineOutput
-from .errors import ModelError, NoteReadError, OutputError, ZhenError
+from .errors import NoteReadError, OutputError
 from .fileio import write_atomic
 from .findings import Finding
 from .glossary import Glossary, load_glossary, resolve_glossary
@@ -23,20 +25,19 @@ from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, joi
 from .memory import Memory, NoMemory, memory_key
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .paths import state_dir
-from .render import (leaf_texts, read_parallel, reindent, render_english, render_parallel,
-                     short_hash)
+from .render import (GLOSS_BANNER, leaf_texts, read_parallel, reindent, render_english,
+                     render_parallel, short_hash)
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
 
-GLOSS_WARNING = ("no Chinese→English model is installed, so this is a dictionary gloss "
-                 "(engine: gloss), not machine translation. For real MT run `zhen model install`, "
-                 "or `zhen model install --file translate-zh_en.argosmodel`.")
-
+declare("engine-fallback", "warning", "translations",
+        "A segment the chosen engine failed on was translated by the fallback engine")
 
 @dataclass
 class TranslateOptions:
-    engine: str = "auto"                 # auto | argos | gloss
+    engine: str = "auto"                 # auto or a registered engine (engines.engine_names)
+    engine_settings: dict = field(default_factory=dict)   # flags for the engine (--model, ...)
     out_dir: Path | None = None
     use_memory: bool = True
     threads: int = 0
@@ -72,34 +73,6 @@ class TranslateReport:
                 "findings": [f.to_json() for f in self.findings],
                 "summary": {**self.stats, "exit_code": self.exit_code},
                 "notices": self.notices}
-
-
-def make_engine(choice: str, glossary: Glossary, threads: int = 0) -> tuple[Engine, list[str]]:
-    from .engines import argos
-
-    notices: list[str] = []
-    if choice in ("auto", "argos"):
-        package = argos.find_zh_en()
-        if package is not None and package.usable:
-            return argos.ArgosEngine(package, threads=threads), notices
-        if choice == "argos":
-            if package is None:
-                raise ModelError("no Chinese→English argos model is installed. "
-                                 + argos.INSTALL_HINT + ".")
-            raise ModelError(f"the argos package {package.path} is broken: "
-                             + "; ".join(package.problems) + ". " + argos.INSTALL_HINT + ".")
-        if package is not None:
-            notices.append(f"the argos package {package.path} is broken ("
-                           + "; ".join(package.problems) + "); using the gloss engine")
-        notices.append(GLOSS_WARNING)
-    if choice in ("auto", "gloss"):
-        try:
-            from .engines.gloss import GlossEngine
-        except ImportError as exc:
-            raise ModelError(f"the gloss engine is unavailable ({exc}). "
-                             + argos.INSTALL_HINT + ".") from exc
-        return GlossEngine(glossary.form_map), notices
-    raise ZhenError(f"unknown engine {choice!r}; use auto, argos or gloss")
 
 
 def kept_edits(doc, par_path: Path, memory, file_key: str, display: str,
@@ -181,15 +154,27 @@ class _Runner:
     def __init__(self, engine: Engine, memory, batch_size: int, progress: Progress | None):
         self.engine = engine
         self.memory = memory
-        self.batch_size = batch_size
+        self.batch_size = getattr(engine, "preferred_batch", None) or batch_size
+        self.glossary_aware = getattr(engine, "glossary_aware", False)
         self.progress = progress
         self.identity = engine.identity()
         self.hits = 0
         self.misses = 0
         self.missed: set[str] = set()         # texts the engine translated in this run
 
-    def run(self, texts: list[str], n: int, phase: str) -> dict[str, EngineOutput]:
-        keys = {text: memory_key(self.identity, text, n) for text in dict.fromkeys(texts)}
+    def run(self, texts: list[str], n: int, phase: str,
+            terms: dict[str, dict] | None = None) -> dict[str, EngineOutput]:
+        """English for each text; ``terms`` (text → placeholder number → Term) reaches
+        glossary-aware engines, and is then part of the memory key."""
+        terms = (terms or {}) if self.glossary_aware else {}
+
+        def key(text: str) -> str:
+            legend = terms.get(text)
+            if legend:
+                text += "\n" + "\n".join(f"{k}={t.en}" for k, t in sorted(legend.items()))
+            return memory_key(self.identity, text, n)
+
+        keys = {text: key(text) for text in dict.fromkeys(texts)}
         cached = self.memory.get_many(keys.values())
         out: dict[str, EngineOutput] = {}
         for text, key in keys.items():
@@ -203,10 +188,16 @@ class _Runner:
             self.progress(phase, 0, total)
         for start in range(0, total, self.batch_size):
             batch = misses[start:start + self.batch_size]
-            results = self.engine.translate(batch, num_hypotheses=n)
+            if self.glossary_aware:
+                results = self.engine.translate(batch, num_hypotheses=n,
+                                                terms=[terms.get(t, {}) for t in batch])
+            else:
+                results = self.engine.translate(batch, num_hypotheses=n)
             rows = []
             for text, result in zip(batch, results):
                 out[text] = result
+                if result.fallback:
+                    continue                 # another engine's stand-in: ask again next run
                 rows.append((keys[text], self.identity, text,
                              {"hypotheses": result.hypotheses, "unrendered": result.unrendered}))
             self.memory.put_many(rows)       # committed per batch: a killed run keeps these
@@ -226,13 +217,20 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
     """
     findings: list[Finding] = []
     to_translate = [s.masked for s in segments if s.needs_mt]
-    outputs = runner.run(to_translate, n, "translating") if to_translate else {}
+    terms = {s.masked: {k: slot.term for k, slot in enumerate(s.slots, 1) if slot.kind == "term"}
+             for s in segments if s.needs_mt}
+    outputs = runner.run(to_translate, n, "translating", terms) if to_translate else {}
     chosen: dict[int, tuple[str, bool]] = {}         # id(segment) → (English with ZXn, escape)
     need_pieces: list[tuple[Segment, list[str], list[str]]] = []
     for seg in segments:
         if not seg.needs_mt:
             continue
         output = outputs[seg.masked]
+        if output.fallback:
+            findings.append(Finding("engine-fallback", "warning",
+                                    f"segment {seg.id}: translated by {output.fallback}; review "
+                                    "it in the parallel file", seg.file, seg.line,
+                                    extra={"segment": seg.id, "source": seg.source}))
         for problem in output.unrendered:
             findings.append(Finding("unrendered", "warning",
                                     f"the engine could not render {problem!r}; it is left out of "
@@ -290,7 +288,9 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
     notes = collect_notes(paths)
     notices: list[str] = []
     if engine is None:
-        engine, notices = make_engine(options.engine, glossary, options.threads)
+        context = EngineContext(glossary, options.threads, glossary_path.parent,
+                                options.engine_settings)
+        engine, notices = create_engine(options.engine, context)
     memory = Memory(state_dir(glossary_path.parent) / "memory.sqlite") if options.use_memory \
         else NoMemory()
     notices += memory.notices
@@ -354,7 +354,8 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
         result.segments = sum(1 for plan in plans for top in plan.segments for _ in top.walk())
         empty = not doc.text.strip()          # an empty note gives empty outputs
         try:
-            write_atomic(en_path, "" if empty else render_english(doc, leaves, header))
+            write_atomic(en_path, "" if empty else render_english(
+                doc, leaves, header, GLOSS_BANNER if engine.name == "gloss" else ""))
             write_atomic(par_path, "" if empty else render_parallel(leaves, note.path.name, describe))
         except OutputError as exc:
             result.error = str(exc)

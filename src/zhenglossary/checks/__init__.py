@@ -2,6 +2,8 @@
 
 Checks of the glossary file itself run while it is loaded (they need the YAML nodes for
 line numbers); they are declared here so ``zhen glossary check --list-checks`` lists them.
+Findings that ``zhen translate`` emits while it works (scope ``translate``) are declared
+here too. Every finding kind zhen can emit is in this registry (a test scans the source).
 Checks over notes and translations are functions ``fn(ctx) -> Iterable[Finding]``
 registered with :func:`check`; the title is the first line of their docstring.
 """
@@ -29,6 +31,15 @@ declare("forbid-is-en", "error", "glossary", "No `forbid` equal to the entry's o
 declare("forbid-conflict", "warning", "glossary", "No `forbid` that another entry's `en` requires")
 declare("same-en", "info", "glossary", "Entries that share one English rendering")
 declare("overlapping-terms", "info", "glossary", "Terms inside or overlapping other terms")
+declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
+# found while translating (``zhen translate`` reports them; --format json lists them)
+declare("unrendered", "warning", "translate", "The engine rendered every piece of the source")
+declare("lock-failed", "error", "translate",
+        "No forbidden English survives the term lock (every hypothesis and the pieces)")
+declare("empty-translation", "warning", "translate", "The engine returned English for each segment")
+declare("unparsed", "warning", "translate", "Every block's text could be located in the note")
+declare("engine-fallback", "warning", "translate",
+        "The chosen engine translated every segment itself (no fallback to another engine)")
 
 
 def run_checks(ctx: CheckContext, only: set[str] | None = None) -> list[Finding]:
@@ -45,5 +56,5 @@ def run_checks(ctx: CheckContext, only: set[str] | None = None) -> list[Finding]
 def all_checks() -> list[Check]:
     from . import notes as _notes, translations as _translations  # noqa: F401  (register)
 
-    order = {"glossary": 0, "notes": 1, "translations": 2}
+    order = {"glossary": 0, "notes": 1, "translations": 2, "translate": 3}
     return sorted(REGISTRY.values(), key=lambda c: (order.get(c.scope, 9), c.id))

@@ -17,7 +17,7 @@ class Check:
     id: str
     severity: str
     title: str
-    scope: str                       # glossary | notes | translations
+    scope: str                       # glossary | notes | translations | translate
     fn: Callable[["CheckContext"], Iterable[Finding]] | None = None
 
 
@@ -52,6 +52,6 @@ class CheckContext:
     # note display → (x.en.md display path, its text), for notes without a parallel file
     usage: dict[str, dict[str, int]] = field(default_factory=dict)
     pairs: list = field(default_factory=list)          # pairs.NotePairs per translated note
-    untranslated_blocks: dict[str, list[int]] = field(default_factory=dict)
-    # note display → lines of Chinese blocks the parallel file does not have yet
+    untranslated_blocks: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    # note display → (line, block number) of Chinese blocks the parallel file lacks
     parentheticals: list | None = None   # bilingual.note_sightings, computed once

@@ -30,6 +30,16 @@ def glossary_option():
                         help="glossary.yaml to use (default: found upwards from here).")
 
 
+def llm_endpoint_option():
+    return typer.Option(None, "--endpoint", help="llm: the server's OpenAI-compatible URL "
+                        "(default http://127.0.0.1:11434/v1, Ollama's).")
+
+
+def allow_remote_option():
+    return typer.Option(False, "--allow-remote",
+                        help="llm: allow an endpoint that is not on this machine.")
+
+
 class _Out:
     """stdout console made at print time (so CliRunner's captured stdout is used); wide when
     piped, so each table row stays one greppable line. rich loads on first use, not at

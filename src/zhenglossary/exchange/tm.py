@@ -1,0 +1,114 @@
+"""Translation memories out: every translated block pair as a TMX 1.4 or XLIFF 1.2 unit (zh
+source, en target), marked approved or machine, with the note, block and lines as context,
+for OmegaT, memoQ, Trados, Okapi, Weblate, ... (through Translate Toolkit's stores)."""
+
+from __future__ import annotations
+
+from .. import __version__
+from ..pairs import NotePairs, Pair
+
+XLIFF_STATES = {
+    "approved": ("final", True, None),
+    "edited": ("translated", True, None),
+    "machine": ("needs-review-translation", False, "mt-suggestion"),
+    "stale": ("needs-review-translation", False, None),
+}
+STATUS_NOTES = {
+    "approved": "approved: a person's English, taken in by zhen translate",
+    "edited": "edited: a person changed the English (zhen translate has not run since)",
+    "machine": "machine: English as zhen's engine wrote it, not reviewed",
+    "stale": "stale: the source changed after this English was written; review it",
+}
+
+
+def exported_status(pair: Pair) -> str:
+    """The status a pair is exported with: ``stale`` also when the note changed since."""
+    if pair.status != "same" and not pair.current:
+        return "stale"
+    return pair.status
+
+
+def exportable(pairs: list[NotePairs]) -> list[tuple[NotePairs, Pair, str]]:
+    """(note, pair, status) of every pair with a source and an English, ``same`` left out."""
+    out = []
+    for note in pairs:
+        for pair in note.pairs:
+            if pair.status == "same" or not pair.source.strip() or not pair.english.strip():
+                continue
+            out.append((note, pair, exported_status(pair)))
+    return out
+
+
+def _term_note(pair: Pair) -> str:
+    seen: dict[str, str] = {}
+    for match in pair.terms:
+        seen.setdefault(match.form, match.term.en)
+    return "glossary: " + "; ".join(f"{zh} = {en}" for zh, en in seen.items()) if seen else ""
+
+
+def _lines(pair: Pair) -> str:
+    return pair.lines or "?"
+
+
+def export_tmx(pairs: list[NotePairs]) -> str:
+    from lxml import etree
+    from translate.storage import tmx
+
+    store = tmx.tmxfile(sourcelanguage="zh", targetlanguage="en")
+    header = store.document.getroot().find("header")
+    header.set("creationtool", "zhen")
+    header.set("creationtoolversion", __version__)
+    header.set("segtype", "paragraph")         # a Markdown block: paragraph, heading, cell
+    header.set("o-tmf", "zhen-parallel-v1")
+    header.set("datatype", "plaintext")
+    for note, pair, status in exportable(pairs):
+        unit = store.addsourceunit(pair.source, "zh")
+        unit.settarget(pair.english, "en")
+        unit.xmlelement.set("tuid", f"{note.note}#{pair.id}")
+        unit.addnote(f"{note.note} {_lines(pair)}, block {pair.index}")
+        unit.addnote(STATUS_NOTES[status])
+        terms = _term_note(pair)
+        if terms:
+            unit.addnote(terms)
+        unit.setcontext(f"{note.note}#{pair.id}")           # <prop type="x-context">
+        prop = etree.Element("prop", type="x-zhen-status")
+        prop.text = status
+        unit.xmlelement.find("tuv").addprevious(prop)
+    return bytes(store).decode("utf-8")
+
+
+XLIFF12_SKELETON = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">'
+    '<file original="NoName" source-language="zh" target-language="en" datatype="plaintext">'
+    "<body/></file></xliff>")
+
+
+def export_xliff(pairs: list[NotePairs]) -> str:
+    from lxml import etree
+    from translate.storage import xliff
+
+    store = xliff.xlifffile.parsestring(XLIFF12_SKELETON.encode("utf-8"))
+    store.setsourcelanguage("zh")
+    store.settargetlanguage("en")
+    for note, pair, status in exportable(pairs):
+        unit = store.addsourceunit(pair.source, filename=note.note, createifmissing=True)
+        unit.setid(pair.id)
+        unit.settarget(pair.english)
+        state, approved, qualifier = XLIFF_STATES[status]
+        unit.set_state_n(unit.statemap[state])
+        unit.markapproved(approved)
+        target = unit.xmlelement.find(unit.namespaced("target"))
+        if qualifier:
+            target.set("state-qualifier", qualifier)
+        unit.addnote(f"{note.note} {_lines(pair)}, block {pair.index}", origin="zhen")
+        unit.addnote(STATUS_NOTES[status], origin="zhen")
+        terms = _term_note(pair)
+        if terms:
+            unit.addnote(terms, origin="zhen")
+        unit.addlocation(f"{note.note}:{pair.line}" if pair.line else note.note)
+    store.settargetlanguage("en")            # also on the <file>s made per note
+    # units are made in the 1.1 namespace and moved to the store's 1.2 one: drop the
+    # declarations of 1.1 left on them
+    etree.cleanup_namespaces(store.document.getroot())
+    return bytes(store).decode("utf-8")
