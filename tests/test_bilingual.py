@@ -17,15 +17,15 @@ def one(text, forms=()):
     ("本文称浪费的能量为“能量膨胀”(energy bloat)。", ("能量膨胀", "energy bloat", "")),
     # 中文 (English, ABBR), with a leading verb/adverb to cut
     ("本文探索了另一种模型加速技术，即早期退出模型 (early-exit networks, EE-DNNs)，它允许",
-     ("早期退出模型", "early-exit networks", "EE-DNNs")),
+     ("早期退出模型", "early-exit network", "EE-DNNs")),
     # 中文（English，ABBR）: full-width comma; 使用 is not part of the term
     ("首先，使用图神经网络（Graph Neural Network, GNN）预测所有包对的构建概率。",
-     ("图神经网络", "Graph Neural Network", "GNN")),
+     ("图神经网络", "graph neural network", "GNN")),
     ("自适应网格细化（Adaptive Mesh Refinement，AMR）是一种在计算流体动力学",
-     ("自适应网格细化", "Adaptive Mesh Refinement", "AMR")),
+     ("自适应网格细化", "adaptive mesh refinement", "AMR")),
     # 中文 English（ABBR）
     ("多分辨率方法，如自适应网格细化 Adaptive Mesh Refinement（AMR），可以提升",
-     ("自适应网格细化", "Adaptive Mesh Refinement", "AMR")),
+     ("自适应网格细化", "adaptive mesh refinement", "AMR")),
     # 中文（ABBR）after 的
     ("我们的工作流程采用了一个面向压缩的兴趣区域（ROI）提取方法", ("兴趣区域", "", "ROI")),
     ("与传统的图神经网络（GNN）通过节点", ("图神经网络", "", "GNN")),
@@ -60,3 +60,86 @@ def test_common_suffix():
     assert common_suffix(["传统图神经网络", "图神经网络", "使用图神经网络"]) == "图神经网络"
     assert common_suffix(["大型语言模型", "大语言模型"]) == "语言模型"
     assert common_suffix([]) == ""
+
+
+# --------------------------------------------------- boundaries by alignment (own text)
+
+@pytest.mark.parametrize("text, zh", [
+    # a numeral inside the term aligns (零 → zero → Z), so it is kept
+    ("我们在八张卡上启用了零冗余优化器（Zero Redundancy Optimizer, ZeRO）来切分状态。", "零冗余优化器"),
+    # a leading verb does not align to the English: it stays outside
+    ("每个阶段结束时都保存检查点（snapshot），失败后从这里继续。", "检查点"),
+    ("为此，我们使用束搜索（beam search）生成候选。", "束搜索"),
+    # a single CamelCase name is a term when it aligns
+    ("服务端实现了分页注意力（PagedAttention），显存碎片大大减少。", "分页注意力"),
+    # 单 and 多 align to the English (single, multiple) and the letters S, M
+    ("向量单元支持单指令多数据（single instruction multiple data，SIMD）运算。", "单指令多数据"),
+    # words in the Chinese order differ from the abbreviation's
+    ("阵列卡负责独立磁盘冗余阵列（RAID）的重建。", "独立磁盘冗余阵列"),
+    # a prefix character jieba tags as a particle aligns to the English prefix
+    ("样本太少时，模型容易过拟合（overfitting）。", "过拟合"),
+    # an unaligned word inside the term is kept; a common verb before it is not
+    ("调度器会先处理缺页中断（page fault）再返回。", "缺页中断"),
+])
+def test_boundary_by_alignment(text, zh):
+    [par] = find_parentheticals(text)
+    assert par.zh == zh
+    assert text[par.offset:par.offset + len(zh)] == zh
+
+
+@pytest.mark.parametrize("text, zh, english", [
+    ("第二步计算*注意力权重*（attention weights），再做加权和。", "注意力权重", "attention weight"),
+    ("**梯度裁剪**（gradient clipping）能防止训练发散。", "梯度裁剪", "gradient clipping"),
+    ("我们把这一步称为“预取”（prefetching）。", "预取", "prefetching"),
+    ("所谓「写放大」(write amplification) 是指实际写入量大于请求量。", "写放大", "write amplification"),
+    ("读请求走的是直接内存访问 (direct memory access)，不经过处理器。", "直接内存访问", "direct memory access"),
+    ("Gradient Checkpointing（梯度检查点）用计算换显存。", "梯度检查点", "gradient checkpointing"),
+    ("客户端使用远程过程调用 Remote Procedure Call（RPC）访问服务。", "远程过程调用", "remote procedure call"),
+])
+def test_every_form(text, zh, english):
+    [par] = find_parentheticals(text)
+    assert (par.zh, par.english) == (zh, english)
+    assert text[par.offset:par.offset + len(zh)] == zh
+
+
+def test_english_first_at_a_sentence_start_is_lowered_and_kept_as_seen():
+    [par] = find_parentheticals("Load Balancing（负载均衡）决定了尾延迟。")
+    assert par.form == "en-first" and par.english == "load balancing"
+    assert par.english_seen == "Load Balancing"
+
+
+@pytest.mark.parametrize("text", [
+    "输出的形状是（batch_size，num_steps），每个元素是词表索引。",   # variables
+    "该内核按（m, n, k）三个维度分块。",                              # a shape
+    "复杂度为（$O(n \\log n)$），与排序相同。",                         # math
+    "对比的系统（例如 Redis）都运行在同一台机器上。",                  # Chinese inside
+    "结果与之前的报告一致（Lee et al., 2021）。",                      # a citation
+    "证明放在附录中（Appendix C）。",                                  # a reference
+    "每个槽的大小是固定的（64 KB）。",                                  # a number with a unit
+    "这种做法并不新鲜 (the idea dates back to the seventies)，但很有效。",  # a sentence
+    "调度器等待的时间（twait）占了大部分。",                            # a variable name
+    "我们用的框架（PyTorch）提供了这个接口。",                          # an unaligned name
+    "三种标签（cat, dog, bird）各占三分之一。",                        # a list
+])
+def test_not_terms(text):
+    assert find_parentheticals(text) == []
+
+
+# ------------------------------------------------------------------ invariants
+
+from hypothesis import given, settings, strategies as st
+
+_PIECES = ["检查点", "保存", "的", "零冗余", "优化器", "使用", "数据", "并行", "*", "**", "“", "”",
+           "（checkpoint）", "（ZeRO）", "(data parallelism)", "（batch_size）", "，", "。",
+           "Data Parallelism", "（数据并行）", " ", "\n", "（见图 3）", "Paged", "（PagedAttention）"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14))
+def test_sightings_point_at_their_text(pieces):
+    text = "".join(pieces)
+    for par in find_parentheticals(text):
+        assert 0 <= par.offset < par.end <= len(text)
+        assert par.zh and (par.english or par.abbr)
+        assert text[par.offset:par.offset + len(par.zh)] == par.zh
+        assert par.raw and text.endswith(par.raw, 0, par.end)

@@ -128,3 +128,24 @@ def test_registry_lists_every_check_with_title():
                      "overlapping-terms", "unknown-key", "empty-field", "parenthetical-disagrees",
                      "inconsistent-rendering", "term-forbidden", "term-unused", "term-in-word"):
         assert expected in ids and ids[expected].title
+
+
+def test_cross_file_conflict_after_a_leading_verb(tmp_path):
+    # the verb 保存 is outside the term, so the two notes give 检查点 two renderings
+    report = run(tmp_path, {
+        "a.md": "# 容错\n\n作业每隔十分钟写出一个检查点（checkpoint）。\n",
+        "b.md": "# 恢复\n\n训练框架会保存检查点（snapshot），以便失败后继续。\n"})
+    [f] = of(report, "inconsistent-rendering")
+    assert f.extra["zh"] == "检查点"
+    assert "across 2 notes" in f.message
+    assert "'checkpoint' at " in f.message and "a.md:3" in f.message
+    assert "'snapshot' at " in f.message and "b.md:3" in f.message
+
+
+def test_emphasised_parenthetical_is_checked(tmp_path):
+    glossary = GLOSSARY + "  - zh: 动量法\n    en: heavy-ball method\n"
+    report = run(tmp_path, {"a.md": "# 优化\n\n**动量法**（momentum）会累积过去的梯度方向。\n"},
+                 glossary)
+    [f] = of(report, "parenthetical-disagrees")
+    assert f.extra["zh"] == "动量法" and f.extra["note_en"] == "momentum"
+    assert f.column == 3             # at the term, inside the emphasis markers

@@ -19,13 +19,13 @@ from zhenglossary.textutil import CJK_RE
 from zhenglossary.translate import _Runner, lock_segments
 
 
-def gloss_engine(glossary, tmp_path, monkeypatch):
+def gloss_engine(glossary, tmp_path, monkeypatch, request):
     from zhenglossary.engines.gloss import GlossEngine
 
     return GlossEngine(glossary.form_map)
 
 
-def argos_engine(glossary, tmp_path, monkeypatch):
+def argos_engine(glossary, tmp_path, monkeypatch, request):
     from support.fakemodel import build_package, load_corpus
 
     monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "argos"))
@@ -34,21 +34,36 @@ def argos_engine(glossary, tmp_path, monkeypatch):
     return ArgosEngine(find_zh_en())
 
 
+def llm_engine(glossary, tmp_path, monkeypatch, request):
+    """The llm engine against the test server with faults injected into 30% of requests
+    (so the retry, per-sentence and gloss-fallback paths all run)."""
+    from support.llm_server import FakeLLMServer
+    from zhenglossary.engines import EngineContext, create_engine
+
+    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
+    server = FakeLLMServer(fault_rate=0.3, seed=2).start()
+    request.addfinalizer(server.stop)
+    engine, _ = create_engine("llm", EngineContext(glossary, root=tmp_path, overrides={
+        "endpoint": server.endpoint, "model": "tiny-zh-en"}))
+    return engine
+
+
 ENGINES = {
     "gloss": (gloss_engine, True),
     "argos-tiny": (argos_engine, False),
-    "noise": (lambda g, t, m: NoiseEngine(3, forbidden=["hybrid precision"]), False),
-    "bracket": (lambda g, t, m: BracketEngine(), False),
+    "llm-faults": (llm_engine, True),
+    "noise": (lambda g, t, m, r: NoiseEngine(3, forbidden=["hybrid precision"]), False),
+    "bracket": (lambda g, t, m, r: BracketEngine(), False),
 }
 
 
 @pytest.mark.parametrize("name", list(ENGINES))
-def test_engine_contract_on_the_notes(name, tmp_path, monkeypatch):
+def test_engine_contract_on_the_notes(name, tmp_path, monkeypatch, request):
     make, english_only = ENGINES[name]
     glossary = load_glossary(GLOSSARY)
-    engine = make(glossary, tmp_path, monkeypatch)
+    engine = make(glossary, tmp_path, monkeypatch, request)
     text = (NOTES / "sosp24.md").read_text("utf-8")
-    if name in ("gloss", "bracket"):
+    if name in ("gloss", "bracket", "llm-faults"):
         text += "\n" + (NOTES / "sc24.md").read_text("utf-8")
     plans = plan_document(parse_document(text), glossary, "notes.md")
     segments = [s for p in plans for top in p.segments for s in top.walk()]

@@ -444,9 +444,16 @@ def test_several_hypotheses_requested(engine):
 
 # --------------------------------------------------------------------------- contract
 
+def hit_fallback(text: str, output) -> bool:
+    """The engine's never-raise path, seen from outside: the bare placeholders, with all
+    the Chinese reported unrendered."""
+    chinese = re.findall(FORBIDDEN.pattern + "+", text)
+    return bool(chinese) and output.unrendered == list(dict.fromkeys(chinese)) \
+        and output.hypotheses[0] == " ".join(PLACEHOLDER.findall(text))
+
+
 @pytest.mark.parametrize("with_glossary", [True, False], ids=["glossary+latin", "latin"])
 def test_output_contract_on_every_line_of_the_notes(engine, glossary, with_glossary):
-    before = engine.fallbacks
     lines = chinese_lines()
     assert len(lines) > 300
     texts = [mask(line, glossary if with_glossary else None) for line in lines]
@@ -465,7 +472,7 @@ def test_output_contract_on_every_line_of_the_notes(engine, glossary, with_gloss
         assert "marker" not in english and "particle" not in english
         for piece in output.unrendered:
             assert FORBIDDEN.search(piece) and piece in text
-    assert engine.fallbacks == before, "a segment hit the fallback path"
+        assert not hit_fallback(text, output), (text, english)
 
 
 def test_random_sentences_never_raise(engine):
@@ -475,9 +482,8 @@ def test_random_sentences_never_raise(engine):
     alphabet = "的了模型训练推理，。（）“”、：；！？ 0123456789.%万倍个张每第ZX百余次在中时被地"
     texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
              for _ in range(300)]
-    before = engine.fallbacks
     for text, output in zip(texts, engine.translate(texts)):
         assert not FORBIDDEN.search(output.hypotheses[0])
         assert Counter(PLACEHOLDER.findall(output.hypotheses[0])) \
             == Counter(PLACEHOLDER.findall(text))
-    assert engine.fallbacks == before
+        assert not hit_fallback(text, output), text

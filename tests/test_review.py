@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
 import time
 from pathlib import Path
@@ -14,9 +15,9 @@ from conftest import MINI_GLOSSARY, translated_project, write
 from zhenglossary.cli import app
 from zhenglossary.findings import Finding
 from zhenglossary.glossary import load_glossary, load_glossary_text
-from zhenglossary.pairs import Pair
+from zhenglossary.parallel import Pair
 from zhenglossary.prose import prose_view
-from zhenglossary.render import read_parallel
+from zhenglossary.parallel import read_parallel
 from zhenglossary.review import (ReviewInputs, ReviewNote, english_term_spans, render_review,
                                  review_counts)
 
@@ -40,12 +41,22 @@ def note(pairs, name="notes/a.md", engine="gloss (dictionary, not machine transl
     return ReviewNote(name, name.replace(".md", ".zh-en.md"), engine, pairs)
 
 
+def _columns(page: str, side: str, lang: str) -> list[str]:
+    """Per translated block: its cells on one side (sentence rows joined)."""
+    out = []
+    for block in re.split(r'(?=<div class="pair )', page)[1:]:
+        cells = re.findall(rf'<div class="{side} md" lang="{lang}">(.*?)</div>', block, re.S)
+        if cells:
+            out.append("\n".join(cells))
+    return out
+
+
 def en_columns(page: str) -> list[str]:
-    return re.findall(r'<div class="en text" lang="en">(.*?)</div>', page, re.S)
+    return _columns(page, "en", "en")
 
 
 def src_columns(page: str) -> list[str]:
-    return re.findall(r'<div class="src text" lang="zh-CN">(.*?)</div>', page, re.S)
+    return _columns(page, "src", "zh-CN")
 
 
 def count(page: str, key: str) -> int:
@@ -75,8 +86,8 @@ def test_highlights_in_the_english_equal_the_locked_terms():
     page = render_review(inputs(note(CORRECT)))
     locked = sum(len(p.terms) for p in CORRECT if p.status != "same")
     assert locked == 7
-    assert sum(col.count('<mark class="term"') for col in en_columns(page)) == locked
-    assert sum(col.count('<mark class="term"') for col in src_columns(page)) == locked
+    assert sum(col.count('<mark class="term ') for col in en_columns(page)) == locked
+    assert sum(col.count('<mark class="term ') for col in src_columns(page)) == locked
     assert count(page, "locked_terms") == count(page, "terms_in_english") == locked
     # at most as many as locked: "tensor core" is in b5 twice, locked once
     assert en_columns(page)[3].count("<mark") == 1
@@ -88,12 +99,23 @@ def test_highlights_in_the_english_equal_the_locked_terms():
 
 def test_highlight_has_zh_en_and_note_in_its_tooltip():
     page = render_review(inputs(note(CORRECT)))
-    mark = re.search(r'<mark class="term" data-zh="张量核心"[^>]*>', page).group(0)
+    mark = re.search(r'<mark class="term t\d" data-zh="张量核心"[^>]*>', page).group(0)
     assert 'data-en="Tensor Core"' in mark
-    assert 'title="张量核心 → Tensor Core\nNVIDIA&#x27;s matrix units &lt;fast&gt;"' in mark
-    # a variant says which entry it belongs to
-    variant = re.search(r'<mark class="term" data-zh="混合精度"[^>]*>混合精度计算</mark>', page)
-    assert variant and "混合精度计算 (混合精度) → mixed precision" in variant.group(0)
+    assert 'title="张量核心 → Tensor Core\nNVIDIA&#x27;s matrix units &lt;fast&gt;' in mark
+    # a variant belongs to its entry, and the tooltip is the whole entry
+    variant = re.search(r'<mark class="term t\d" data-zh="混合精度"[^>]*>混合精度计算</mark>', page)
+    assert variant and "混合精度 → mixed precision\nvariants: 混合精度计算" in variant.group(0)
+
+
+def test_a_term_and_its_english_share_a_colour_in_their_block():
+    page = render_review(inputs(note(CORRECT)))
+    block = row(page, "note-1", "b3")
+    colours = {}
+    for cls, zh in re.findall(r'<mark class="term (t\d)" data-zh="([^"]+)"', block):
+        colours.setdefault(zh, set()).add(cls)
+    assert set(colours) == {"数据并行", "并行", "张量核心"}
+    assert all(len(c) == 1 for c in colours.values())                # same colour both sides
+    assert len({next(iter(c)) for c in colours.values()}) == 3       # different terms differ
 
 
 def test_english_spans_are_capped_and_whitespace_flexible():
@@ -122,8 +144,10 @@ def test_everything_is_escaped():
     page = render_review(inputs(note(evil, name="notes/<i>x</i>.md"), findings=[finding]),
                          title="<title>")
     assert page.count("<script") == 1                        # ours, at the end
-    assert "&lt;script&gt;alert(&#x27;zh&#x27;)&lt;/script&gt;" in page
-    assert "&lt;script&gt;alert(&#x27;en&#x27;)&lt;/script&gt;" in page
+    # the blocks are rendered Markdown whose raw HTML is escaped, not passed through
+    assert "&lt;script&gt;alert('zh')&lt;/script&gt;" in page
+    assert "&lt;script&gt;alert('en')&lt;/script&gt;" in page
+    assert "&lt;b&gt;粗&lt;/b&gt;" in page and "<b>" not in page
     assert "&lt;b&gt;bold&lt;/b&gt; &amp; more" in page
     assert "Chinese left: &lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "notes/&lt;i&gt;x&lt;/i&gt;.md" in page and "<i>" not in page
@@ -216,6 +240,13 @@ A = """# 混合精度推理
 ```python
 print("混合精度")  # 代码不翻译
 ```
+
+## 实验设置
+
+第五段：我们在四张显卡上训练。每张卡都使用混合精度。数据并行把批次分到各张卡上。
+
+- [ ] 检查张量核心的利用率。
+- 记录吞吐和显存占用。
 """
 B = "# 另一个文件\n\n第一段：我们使用混合精度训练模型，张量核心很快。\n"
 
@@ -251,7 +282,7 @@ def test_review_command_writes_the_page(runner, translated):
     assert "not translated yet — run `zhen translate notes/c.md`" in page
     assert count(page, "notes") == 3 and count(page, "translated_notes") == 2
     assert count(page, "locked_terms") == count(page, "terms_in_english") == locked_in_sources(translated)
-    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in page and page.count("<script") == 1
+    assert "&lt;script&gt;alert('x')&lt;/script&gt;" in page and page.count("<script") == 1
     assert not list(translated.glob(".review.html.*"))   # written atomically, no temp left
 
 
@@ -299,13 +330,20 @@ def visible(driver, selector: str) -> list:
         " function (e) { return e.getClientRects().length > 0; });", selector)
 
 
+def hidden_text(driver, element) -> str:
+    return driver.execute_script("return arguments[0].textContent", element)
+
+
 def test_review_page_in_headless_chromium(runner, translated, browser, tmp_path):
     from selenium.common.exceptions import NoAlertPresentException
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
     started = time.monotonic()
     page = translated / "page.html"
+    shots = Path(os.environ.get("ZHEN_SCREENSHOTS") or tmp_path)
+    shots.mkdir(parents=True, exist_ok=True)
     locked = locked_in_sources(translated)
     assert locked >= 8
 
@@ -319,6 +357,9 @@ def test_review_page_in_headless_chromium(runner, translated, browser, tmp_path)
     for column in (src, en):
         assert column.is_displayed() and column.size["width"] > 100 and column.size["height"] > 10
     assert src.location["x"] < en.location["x"] and src.location["y"] == en.location["y"]
+    # the same type metrics in both columns
+    metrics = "var s = getComputedStyle(arguments[0]); return [s.fontSize, s.lineHeight];"
+    assert browser.execute_script(metrics, src) == browser.execute_script(metrics, en)
     assert len(visible(browser, ".pair .en mark.term")) == locked
     assert len(visible(browser, ".pair .src mark.term")) == locked
     assert int(browser.find_element(By.ID, "count-locked_terms").text) == locked
@@ -329,6 +370,58 @@ def test_review_page_in_headless_chromium(runner, translated, browser, tmp_path)
     with pytest.raises(NoAlertPresentException):
         browser.switch_to.alert.text
     assert "<script>alert('x')</script>" in browser.find_element(By.ID, "note-1").text
+
+    # rendered Markdown: headings are headings, a task item a checkbox, and an outline
+    h1 = browser.find_element(By.CSS_SELECTOR, "#note-1 .pair .src h1")
+    assert h1.text == "混合精度推理" and "#" not in h1.text
+    assert browser.find_element(By.CSS_SELECTOR, "#note-1 .pair .en h1").text.lower().startswith("mixed")
+    assert browser.find_elements(By.CSS_SELECTOR, "#note-1 .src h2")
+    assert browser.find_elements(By.CSS_SELECTOR, "#note-1 .src input[type=checkbox][disabled]")
+    outline = browser.find_elements(By.CSS_SELECTOR, "#note-1 nav.outline a")
+    assert len(outline) == 2 and outline[1].get_attribute("href").endswith(
+        browser.find_element(By.CSS_SELECTOR, "#note-1 .pair:has(.src h2)").get_attribute("id"))
+
+    # sentence rows: 第五段 has three sentences, each row aligned with its English
+    fifth = browser.find_element(By.CSS_SELECTOR, "#note-1 .pair[data-mode=sentences]")
+    assert "第五段" in fifth.text
+    srows = fifth.find_elements(By.CSS_SELECTOR, ".srow")
+    assert len(srows) == 3
+    for srow in srows:
+        zh, english = srow.find_element(By.CSS_SELECTOR, ".src"), srow.find_element(By.CSS_SELECTOR, ".en")
+        assert zh.location["y"] == english.location["y"] and english.text.strip()
+        assert zh.text.strip()[-1] in "。！？；" and english.text.strip()[-1] in ".!?;"
+
+    # term pairing: a term and its English share a colour and light up together on hover
+    mark = fifth.find_element(By.CSS_SELECTOR, ".src mark.term[data-zh='混合精度']")
+    partner = fifth.find_element(By.CSS_SELECTOR, ".en mark.term[data-zh='混合精度']")
+    colour = "return getComputedStyle(arguments[0]).backgroundColor"
+    assert browser.execute_script(colour, mark) == browser.execute_script(colour, partner)
+    other = fifth.find_element(By.CSS_SELECTOR, ".src mark.term:not([data-zh='混合精度'])")
+    assert browser.execute_script(colour, other) != browser.execute_script(colour, mark)
+    assert "混合精度 → mixed precision" in mark.get_attribute("title")
+    ActionChains(browser).move_to_element(mark).perform()
+    assert "hot" in partner.get_attribute("class").split()
+    ActionChains(browser).move_to_element(h1).perform()
+    assert "hot" not in partner.get_attribute("class").split()
+
+    # every block links to its file and line
+    b1 = browser.find_element(By.ID, "note-1-b1")
+    assert "notes/a.md:1" in b1.text
+    links = [a.get_attribute("href") for a in b1.find_elements(By.CSS_SELECTOR, "a.open")]
+    assert links[0].startswith("vscode://file/") and links[0].endswith("/notes/a.md:1")
+    parallel_lines = (translated / "notes" / "a.zh-en.md").read_text("utf-8").split("\n")
+    en_line = next(i for i, line in enumerate(parallel_lines, 1) if line.startswith("<!-- zhen:en 1 ")) + 1
+    assert links[1].endswith(f"/notes/a.zh-en.md:{en_line}")
+
+    browser.save_screenshot(str(shots / "review-desktop.png"))
+    browser.set_window_size(390, 844)                            # a phone
+    assert browser.execute_script(
+        "return document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    zh, english = srows[0].find_element(By.CSS_SELECTOR, ".src"), srows[0].find_element(By.CSS_SELECTOR, ".en")
+    assert zh.location["y"] < english.location["y"]            # stacked, source first
+    browser.execute_script("arguments[0].scrollIntoView()", fifth)
+    browser.save_screenshot(str(shots / "review-phone.png"))
+    browser.set_window_size(1400, 1000)
 
     # 2. plant a finding: the English of 第二段 loses "data parallelism"
     drop_term(translated / "notes" / "a.zh-en.md", "第二段", "data parallelism", "data-parallel stuff")
@@ -341,31 +434,59 @@ def test_review_page_in_headless_chromium(runner, translated, browser, tmp_path)
     assert planted.get_attribute("id") == "note-1-b3"
     finding = planted.find_element(By.CSS_SELECTOR, ".finding[data-check=term-missing]")
     assert finding.is_displayed() and "data parallelism" in finding.text
+    # the finding names the English to edit and the source line, with links
+    assert "notes/a.zh-en.md:" in finding.text and "notes/a.md:5" in finding.text
+    assert len(finding.find_elements(By.CSS_SELECTOR, "a.open")) == 2
     assert "第二段：数据并行。" in planted.find_element(By.CSS_SELECTOR, ".src").text
     # the finding sits right under its own block: below its source and English, above the next
     next_row = browser.find_element(By.ID, "note-1-b4")
     assert planted.find_element(By.CSS_SELECTOR, ".en").location["y"] < finding.location["y"] \
         < next_row.location["y"]
-    browser.save_screenshot(str(tmp_path / "review.png"))
+    browser.save_screenshot(str(shots / "review-finding.png"))
 
+    # one set of counts: header, index, filter options and the "shown" line agree
+    blocks = int(browser.find_element(By.ID, "count-blocks").text)
+    translated_rows = browser.find_elements(By.CSS_SELECTOR, ".pair:not(.status-same)")
+    assert blocks == len(translated_rows)
+    assert sum(int(n.get_attribute("data-blocks"))
+               for n in browser.find_elements(By.CSS_SELECTOR, "nav.index .n")) == blocks
+    assert browser.find_element(By.ID, "shown").text.startswith(f"{blocks} of {blocks} blocks shown")
+    for severity in ("error", "warning", "info"):
+        chip = int(browser.find_element(By.ID, f"count-{severity}").text)
+        assert chip == len(browser.find_elements(By.CSS_SELECTOR, f".finding[data-severity={severity}]"))
+        option = browser.find_element(By.CSS_SELECTOR, f"#f-severity option[value={severity}]")
+        assert option.text == f"{severity} ({chip})"
+
+    # 3. "only blocks with findings" hides the others
     rows = len(browser.find_elements(By.CSS_SELECTOR, ".pair"))
     assert len(visible(browser, ".pair")) == rows
-    # 3. "only blocks with findings" hides the others
     browser.find_element(By.ID, "f-findings").click()
     shown = visible(browser, ".pair")
     assert planted in shown and 0 < len(shown) < rows
     assert all(int(r.get_attribute("data-findings")) > 0 for r in shown)
-    assert browser.find_element(By.ID, "shown").text == f"{len(shown)} of {rows} blocks shown"
+    assert browser.find_element(By.ID, "shown").text == f"{len(shown)} of {blocks} blocks shown"
     # by check: only the planted block
     Select(browser.find_element(By.ID, "f-check")).select_by_value("term-missing")
     assert visible(browser, ".pair") == [planted]
     browser.find_element(By.ID, "f-findings").click()
     Select(browser.find_element(By.ID, "f-check")).select_by_value("")
     assert len(visible(browser, ".pair")) == rows
+    # by severity: errors only — the rows with an error, and only their error findings
+    Select(browser.find_element(By.ID, "f-severity")).select_by_value("error")
+    assert visible(browser, ".pair") == [planted]
+    assert all(f.get_attribute("data-severity") == "error" for f in visible(browser, ".finding"))
+    assert len(visible(browser, ".pair .finding")) == 1
+    Select(browser.find_element(By.ID, "f-severity")).select_by_value("info")
+    info_rows = visible(browser, ".pair")
+    assert info_rows and all(r.find_elements(By.CSS_SELECTOR, ".finding[data-severity=info]")
+                             for r in info_rows)
+    assert all(f.get_attribute("data-severity") == "info" for f in visible(browser, ".finding"))
+    Select(browser.find_element(By.ID, "f-severity")).select_by_value("")
+    assert len(visible(browser, ".pair")) == rows
     # only edited blocks: the one edited by hand
     browser.find_element(By.ID, "f-edited").click()
     assert visible(browser, ".pair") == [planted]
 
-    shot = tmp_path / "review.png"
+    shot = shots / "review-desktop.png"
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
     print(f"browser test body: {time.monotonic() - started:.1f}s")

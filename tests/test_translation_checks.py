@@ -8,7 +8,7 @@ import pytest
 
 from conftest import translated_project
 from zhenglossary.cli import app
-from zhenglossary.render import read_parallel
+from zhenglossary.parallel import read_parallel
 
 A = """# 混合精度推理
 
@@ -57,17 +57,26 @@ def test_each_planted_problem_is_one_finding_naming_the_place(runner, translated
     edit(b, "第一段", lambda en: en.replace("First", "Firstly"))
     code, data = check(runner)
     assert code == 1
+    # each finding points at the English to edit, in the parallel file, and names the source
+    lines = a.read_text("utf-8").split("\n")
     [missing] = of(data, "term-missing")
-    assert (missing["file"], missing["line"], missing["segment"]) == ("notes/a.md", 5, "b3")
+    assert (missing["file"], missing["segment"]) == ("notes/a.zh-en.md", "b3")
+    assert "data-parallel stuff" in lines[missing["line"] - 1]
+    assert (missing["note"], missing["note_line"]) == ("notes/a.md", 5)
     assert missing["en"] == "data parallelism" and "data-parallel stuff" in missing["english"]
     assert missing["source"] == "第二段：数据并行。"
     [forbidden] = of(data, "term-forbidden")
-    assert (forbidden["file"], forbidden["line"]) == ("notes/a.md", 7)
+    assert (forbidden["file"], forbidden["note"], forbidden["note_line"]) == (
+        "notes/a.zh-en.md", "notes/a.md", 7)
+    line = lines[forbidden["line"] - 1]
+    assert line[forbidden["column"] - 1:].startswith("hybrid precision")
     assert "'hybrid precision' is forbidden for 混合精度" in forbidden["message"]
     [left] = of(data, "untranslated")
-    assert (left["file"], left["line"], left["chinese"]) == ("notes/a.md", 1, ["中文"])
+    assert (left["file"], left["note_line"], left["chinese"]) == ("notes/a.zh-en.md", 1, ["中文"])
+    assert lines[left["line"] - 1].endswith(" 中文")
     [diverging] = of(data, "inconsistent", "warning")
     assert "translated 2 ways" in diverging["message"]
+    assert diverging["file"] in ("notes/a.zh-en.md", "notes/b.zh-en.md")
     assert any(p.startswith("notes/a.md:3") for p in diverging["places"])
     assert any(p.startswith("notes/b.md:3") for p in diverging["places"])
     assert len(of(data, "edited")) == 4
@@ -84,7 +93,8 @@ def test_protected_span_changed(runner, translated):
          lambda en: en.replace("2.7", "2,7").replace("`max_batch_size`", "`max batch size`"))
     code, data = check(runner)
     [f] = of(data, "protected-changed")
-    assert f["severity"] == "warning" and set(f["missing"]) == {"2.7", "`max_batch_size`"}
+    assert f["severity"] == "warning" and f["missing"] == [
+        "inline code 'max_batch_size' lost", "inline code 'max batch size' added"]
     assert code == 0                              # a warning
     assert check(runner, "--strict")[0] == 1
 
@@ -95,7 +105,12 @@ def test_stale_when_the_note_changes(runner, translated):
                     + "\n第四段：新加的。\n", "utf-8")
     code, data = check(runner)
     stale = of(data, "stale")
-    assert {(f["line"]) for f in stale} == {5, 9}
+    # one finding per block: the changed block once (at its English), the new block once
+    assert len(stale) == 2
+    changed = next(f for f in stale if f["file"] == "notes/a.zh-en.md")
+    assert changed["note_line"] == 5 and "changed (now notes/a.md:5)" in changed["message"]
+    added = next(f for f in stale if f["file"] == "notes/a.md")
+    assert added["line"] == 9 and "no translation yet" in added["message"]
     assert all("run `zhen translate notes/a.md`" in f["message"] for f in stale)
     runner.invoke(app, ["translate", "notes/"])
     assert of(check(runner)[1], "stale") == []

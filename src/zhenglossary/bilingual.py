@@ -1,72 +1,336 @@
-"""Bilingual parentheticals in notes: ``中文（English）``, ``中文 (English, ABBR)``,
-``中文（English，ABBR）``, ``中文（ABBR）`` and ``中文 English（ABBR）``.
+"""Bilingual parentheticals in notes — the one finder ``zhen glossary suggest`` and the
+note checks share.
 
-The hard part is where the Chinese term starts: in ``使用图神经网络（GNN）`` the term is
-图神经网络, not 使用图神经网络. :func:`term_start` walks the jieba words before the
-parenthesis from the right and stops at function words, determiners and verbs of
-using/proposing (data in ``data/boundary_words.txt``); the glossary's forms are jieba
-user words, so a known term is never cut in half. :func:`common_suffix` then reconciles
-several sightings of the same English: the term is the longest common suffix of them.
+Forms found (on the prose view of a note: code, URLs and HTML blanked; emphasis and
+quotes are markers, not text):
+
+* ``中文（English）``, ``中文 (English, ABBR)``, ``中文（English，ABBR）``, ``中文（ABBR）``;
+* the Chinese marked by the writer: ``*中文*（English）``, ``**中文**（English）``,
+  ``“中文”（English）``, ``「中文」(English)``;
+* ``中文 English（ABBR）`` (the English before the abbreviation);
+* ``English（中文）`` (the English first, the Chinese in the parenthesis).
+
+**Where the Chinese term starts** is decided by word alignment (Lin et al., ACL 2008;
+:mod:`align`): the jieba words before the parenthesis are walked from the right, and the
+term reaches as far left as the last word that aligns to the English (through its
+CC-CEDICT glosses) or to letters of the abbreviation. Unaligned words inside the term
+are kept (基于优先级**的**流量控制); an unaligned word at the left edge is not, so a
+leading verb or determiner (保存, 使用, 这种) stays outside unless it aligns, and a
+numeral (零, 单, 多) is inside when it aligns (零冗余优化器 ↔ ZeRO). When English words
+are left uncovered the term may take one more content word on its left (最终一致性 ↔
+*eventual consistency*). When nothing aligns, the term is the run of content words
+before the parenthesis, stopping at function words and at verbs that are common in
+general Chinese (jieba's IDF table). A span the writer marked (emphasis, quotes) is
+taken as written. The glossary's forms are jieba user words, so a known term is never
+cut in half.
+
+**What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
+``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
+English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
+six words or starting with a function word), and a name (one capitalised or CamelCase
+word) that does not align — ``框架（PyTorch）`` gives an example, not a translation.
+
+**The English** is normalised as a careful writer would (:func:`canonical_english`):
+a Title-Cased phrase is lowered except for the words CC-CEDICT marks as names
+(*Fast Fourier Transform* → *fast Fourier transform*), capitals the writer chose inside
+a lower-case phrase are kept (*Bloom filter*), acronyms and CamelCase are kept, and the
+head noun is made singular. The form seen in the note is kept as ``english_seen``.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 
+from .align import (EN_FUNCTION, align_letters, align_words, english_words, gloss,
+                    is_general, singular)
 from .textutil import (CJK_CLASS, is_abbreviation, normalize_abbreviation,
                        normalize_english)
 
-_OPEN = "（("
 _CLOSE = {"（": "））", "(": ")）"}
+_MARK_PAIRS = {"*": "*", "**": "**", "***": "***", "_": "_", "__": "__", "”": "“",
+               "」": "「", "』": "『", '"': '"', "’": "‘", "》": "《"}
 
-# CJK run, optional closing quote, optional space, optional Latin phrase, then a paren.
+# CJK run, optional closing mark (emphasis or quote), optional space, optional Latin
+# phrase (中文 English（ABBR）), then a parenthesis
 PAREN_RE = re.compile(
-    rf"(?P<zh>[{CJK_CLASS}]+)(?P<quote>[”」』\"']?)(?P<sp>[ \t]?)"
+    rf"(?P<zh>[{CJK_CLASS}]+)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》])?(?P<sp>[ \t]?)"
     r"(?P<latin>[A-Za-z][A-Za-z0-9\- ]*[A-Za-z0-9] ?)?"
     r"(?P<open>[（(])(?P<body>[^（）()\n]{1,120})(?P<close>[）)])"
 )
+# English first: a Latin phrase, optional closing mark, then a Chinese-only parenthesis
+EN_FIRST_RE = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?P<latin>[A-Za-z][A-Za-z0-9'\-]*(?: [A-Za-z0-9][A-Za-z0-9'\-]*){0,7})"
+    rf"(?P<mark>\*{{1,3}}|_{{1,2}}|[”\"])?[ \t]?(?P<open>[（(])(?P<body>[{CJK_CLASS}·]{{2,16}})"
+    r"(?P<close>[）)])"
+)
+_PIECE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '’/+&\-]*")
+_LETTERS2 = re.compile(r"[A-Za-z]{2}")
+_CJK = re.compile(f"[{CJK_CLASS}]")
+_LOWER_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z]")
+
+# jieba part-of-speech flags of words that never start a term unless they align:
+# conjunctions, particles, pronouns, prepositions, measure words, numerals, locality
+# words, punctuation, interjections, onomatopoeia, modal particles
+FUNCTION_FLAGS = ("c", "u", "r", "p", "q", "m", "f", "x", "y", "e", "o", "w", "z")
+MAX_RUN = 24          # characters before the parenthesis considered for the term
+MAX_WORDS = 6         # an English body longer than this is a sentence, not a term
+MAX_MARKED = 16       # a marked span longer than this is emphasis of a phrase
 
 
-@lru_cache(maxsize=1)
-def boundary_words() -> frozenset[str]:
-    text = resources.files("zhenglossary").joinpath("data/boundary_words.txt").read_text("utf-8")
-    words = set()
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            words.update(line.split())
-    return frozenset(words)
+def is_function_word(flag: str, word: str) -> bool:
+    """A word that never starts a term (by its jieba part of speech)."""
+    if flag == "d":                      # adverbs: single-character ones are glue (也, 都)
+        return len(word) == 1
+    return flag.startswith(FUNCTION_FLAGS)
 
 
-# particles, conjunctions, pronouns, numerals, measure words, interjections; not
-# prepositions ("p": jieba tags the 自 of 自适应 as one) — those are listed as words.
-STOP_FLAGS = {"c", "u", "uj", "ul", "uz", "ud", "ug", "uv", "r", "rr", "rz", "m", "mq", "q",
-              "x", "y", "e", "o"}
+@dataclass(frozen=True)
+class Parenthetical:
+    zh: str            # the term, as cut by alignment
+    run: str           # the Chinese before the parenthesis (or the body, English first)
+    english: str       # the English, normalised ('' when only an abbreviation is given)
+    abbr: str          # the abbreviation ('' when none)
+    offset: int        # offset of zh in the text
+    end: int           # offset just after the closing parenthesis
+    raw: str           # the source text from the start of the pair to its end
+    english_seen: str = ""   # the English as written
+    score: float = 0.0       # share of the English words and letters the term aligns to
+    form: str = "zh-first"   # zh-first | en-first | marked
+
+    @property
+    def key(self) -> str:
+        """What to compare renderings by: the English, else the abbreviation."""
+        if self.english:
+            return normalize_english(self.english)
+        return normalize_abbreviation(self.abbr)
+
+    def rendering(self) -> str:
+        """The English as the note writes it."""
+        english = self.english_seen or self.english
+        if english and self.abbr:
+            return f"{english} ({normalize_abbreviation(self.abbr)})"
+        return english or normalize_abbreviation(self.abbr)
 
 
-def term_start(run: str, forms: frozenset[str] = frozenset()) -> int:
-    """Offset in ``run`` where the term that ends ``run`` begins."""
+# --------------------------------------------------------------------------- the body
+
+def _is_name(piece: str) -> bool:
+    """Capitalised words only (PyTorch, NVIDIA DGX-A100): a name, not a common noun."""
+    words = piece.split()
+    return bool(words) and all(w[:1].isupper() or w[:1].isdigit() for w in words) \
+        and not (len(words) == 1 and is_abbreviation(piece))
+
+
+def split_body(body: str) -> tuple[str, str] | None:
+    """(english, abbreviation) of a parenthesis body, or None when it is not a term."""
+    body = body.strip().strip("*_").strip()
+    pieces = [p.strip().strip("*_").strip() for p in re.split(r"[,，;；、]", body)]
+    pieces = [p for p in pieces if p]
+    if not pieces or len(pieces) > 2:
+        return None
+    english = abbr = ""
+    for piece in pieces:
+        if _CJK.search(piece) or not _LETTERS2.search(piece) or not _PIECE_RE.fullmatch(piece):
+            return None
+        if _LOWER_CAMEL.search(piece):
+            return None                  # code: updateOutputKernel
+        if is_abbreviation(piece) and not abbr:
+            abbr = piece
+            continue
+        words = piece.split()
+        if english or piece[0].isdigit() or len(words) > MAX_WORDS:
+            return None                  # a list, a number with a unit, a sentence
+        if words[0].lower() in EN_FUNCTION or (len(words) > 1 and len(words[-1]) == 1):
+            return None                  # a sentence (the …), a reference (Appendix B)
+        english = piece
+    return english, abbr
+
+
+# ------------------------------------------------------------------ normalising English
+
+def canonical_english(phrase: str, proper: frozenset[str] = frozenset(),
+                      sentence_start: bool = False) -> str:
+    """The English as a careful writer puts it in a glossary.
+
+    ``proper`` holds lower-case English words known to be names (from CC-CEDICT)."""
+    words = phrase.split()
+    if not words:
+        return phrase
+    titled = [w for w in words if w[:1].isupper() and w[1:] == w[1:].lower() and w.isalpha()
+              or (w[:1].isupper() and "-" in w and all(p[:1].isupper() for p in w.split("-")))]
+    content = [w for w in words if w.lower() not in EN_FUNCTION]
+    all_title = len(content) > 1 and all(w in titled for w in content)
+    lower_first = sentence_start and len(words) >= 1 and words[0] in titled
+    out = []
+    for i, word in enumerate(words):
+        if word in titled and (all_title or (i == 0 and lower_first)) \
+                and word.lower().split("-")[0] not in proper:
+            word = word.lower()
+        out.append(word)
+    if " of " not in f" {' '.join(out).lower()} ":
+        out[-1] = singular(out[-1])
+    return " ".join(out)
+
+
+# --------------------------------------------------------------------------- boundaries
+
+def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
+    """jieba words with their flags; a word jieba made up (HMM, not in its dictionary)
+    that starts with a function character is split so the boundary may fall after that
+    character (了低 in 提出了低秩适配)."""
     from .segment import posseg, tokenizer_for
 
-    words = posseg(run, forms)
     freq = tokenizer_for(forms).FREQ
-    stops = boundary_words()
-    start = len(run)
-    for word, flag in reversed(words):
-        if word in forms:
-            start -= len(word)
+    units = []
+    for word, flag in posseg(run, forms):
+        if len(word) > 1 and word not in forms and not freq.get(word):
+            head_flag = posseg(word[0], forms)[0][1]
+            if is_function_word(flag, word):
+                units.extend((ch, posseg(ch, forms)[0][1]) for ch in word)   # 如自 → 如, 自
+                continue
+            if is_function_word(head_flag, word[0]):
+                units.append((word[0], head_flag))
+                units.append((word[1:], flag))
+                continue
+        units.append((word, flag))
+    return units
+
+
+def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
+               forms: frozenset[str]) -> list[tuple[str, str]]:
+    """Alignment-driven segmentation: where jieba split off a function character that,
+    with the start of the next word, makes a dictionary word aligning to the English,
+    take that word instead (向|量化 → 向量|化 for *vectorized*, 自|适应 → 自适应 for
+    *adaptive*)."""
+    from .align import english_links
+
+    from .align import abbreviation_letters
+
+    if not english and not abbr:
+        return units
+    en = english_words(english) if english else []
+    letters = set(abbreviation_letters(abbr)) if abbr else set()
+
+    def aligns(word: str) -> bool:
+        if en:
+            return bool(english_links(word, en))
+        return any(len(i) == 1 and i in letters for i in gloss(word).initials)
+
+    out = list(units)
+    for i in range(len(out) - 2, -1, -1):
+        word, flag = out[i]
+        if en and len(word) == 1 and flag.startswith(HARD_FLAGS) \
+                and any(j == 0 and (not part or en[0].startswith(part))
+                        for j, part in english_links(word, en)):
+            out[i] = (word, "n")          # 自 *self* in 自注意力, 过 *over* in 过拟合
             continue
-        if len(word) > 1 and word[0] in stops and not freq.get(word):
-            # an HMM-made word like 如自 in 如自适应网格细化: keep all but the stop char
-            start -= len(word) - 1
+        nxt, nflag = out[i + 1]
+        if len(word) != 1 or not flag.startswith(HARD_FLAGS) or nxt in forms or len(nxt) < 2:
+            continue
+        for size in range(len(nxt), 0, -1):
+            merged = word + nxt[:size]
+            if gloss(merged).known and aligns(merged):
+                out[i:i + 2] = [(merged, "n")] + ([(nxt[size:], nflag)] if nxt[size:] else [])
+                break
+    return out
+
+
+_VERB_FLAGS = ("v", "vd", "vi", "vg", "vq")
+HARD_FLAGS = ("c", "u", "r", "p", "y", "e", "o", "x", "w")   # never inside a term (but 的)
+
+
+def term_span(run: str, english: str, abbr: str,
+              forms: frozenset[str] = frozenset()) -> tuple[int, float]:
+    """(offset in ``run`` where the term ending ``run`` starts, alignment score).
+
+    The score is the share of English content words and abbreviation letters the term
+    aligns to (0 when nothing aligns and the boundary comes from part of speech)."""
+    from .align import abbreviation_letters, covers
+
+    units = _units(run, forms)
+    words = [w for w, _ in units]
+
+    def hard(i: int) -> bool:
+        word, flag = units[i]
+        return word not in forms and flag.startswith(HARD_FLAGS) and flag != "uj" \
+            and not (flag == "d" and len(word) > 1)
+
+    def edge_stop(i: int) -> bool:
+        """May not be the first word of a term unless it aligns."""
+        word, flag = units[i]
+        if word in forms:
+            return False
+        return hard(i) or flag == "uj" or is_function_word(flag, word) \
+            or (flag in _VERB_FLAGS and is_general(word))
+
+    def gap_stop(i: int) -> bool:
+        """An unaligned word that cannot sit inside a term: a common verb of general
+        Chinese ends the clause before the term (先写入 in 先写入预写日志)."""
+        word, flag = units[i]
+        return word not in forms and len(word) > 1 and flag in _VERB_FLAGS and is_general(word)
+
+    units = _resegment(units, english, abbr, forms)
+    words = [w for w, _ in units]
+    blocked = frozenset(i for i in range(len(units))
+                        if hard(i) or units[i][1] == "uj"
+                        or (units[i][1] == "d" and len(units[i][0]) == 1))
+    en_links, _ = align_words(words, english, "", blocked)
+    # a common single character spells an abbreviation letter only when it also aligns
+    # to the English (即 would spell the E of EE-DNN; 零 spells the Z of ZeRO)
+    weak = blocked | frozenset(i for i, w in enumerate(words)
+                               if len(w) == 1 and is_general(w) and not en_links[i])
+    n_en = len(english_words(english)) if english else 0
+    letters = abbreviation_letters(abbr) if abbr else ""
+    n = len(units)
+    limit = 0
+    for i in range(n - 1, -1, -1):
+        if hard(i):
+            limit = i + 1
             break
-        if word in stops or flag in STOP_FLAGS:
-            break
-        start -= len(word)
-    return start
+    # the shortest span ending the run that aligns to the most English words and letters
+    best: tuple[int, int, int, bool] | None = None     # (coverage, start, letters, whole)
+    for k in range(n - 1, limit - 1, -1):
+        spelled = align_letters(words[k:], letters, frozenset(i - k for i in weak if i >= k)) \
+            if letters else [0] * (n - k)
+        if not en_links[k] and not spelled[0]:
+            continue                      # a term starts with a word that aligns
+        aligned = [bool(en_links[i]) or spelled[i - k] > 0 for i in range(k, n)]
+        last = max(i for i in range(k, n) if aligned[i - k])
+        run_gap = longest = 0
+        for i, flag in zip(range(k, n), aligned):
+            run_gap = 0 if flag else run_gap + 1
+            inside = i < last             # between aligned words, not the trailing head
+            longest = max(longest, run_gap + (3 if inside and not flag and gap_stop(i) else 0))
+        if longest > 2:
+            continue
+        links = set().union(*en_links[k:])
+        n_cov, whole = covers(links, english)
+        coverage = len(links) + sum(spelled)
+        if best is None or coverage > best[0]:
+            best = (coverage, k, sum(spelled), whole)
+    if best is None:
+        # nothing aligns: the content words before the parenthesis
+        start = n
+        for i in range(n - 1, -1, -1):
+            if edge_stop(i) or (i < n - 1 and is_general(units[i][0])
+                                and not units[i][1].startswith("n")):
+                break
+            start = i
+        return sum(len(w) for w in words[:start]), 0.0
+    coverage, start, matched, whole = best
+    # the start of the first English word has no Chinese yet (*eventual* of eventual
+    # consistency, *back* of backpropagation; not *overfitting*, whose *over* is there)
+    en_first = english_words(english)[0] if n_en else ""
+    first_open = n_en and not any(i == 0 and (not part or en_first.startswith(part))
+                                  for i, part in set().union(*en_links[start:]))
+    if start > 0 and (first_open or (not n_en and matched < len(letters))) \
+            and not edge_stop(start - 1) and (units[start - 1][1][:1] in "nabd"
+                                              or units[start - 1][1] == "vn"
+                                              or not is_general(units[start - 1][0])):
+        start -= 1                        # the first English word is not covered yet
+    total = n_en + len(letters)
+    return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
 
 def common_suffix(strings: list[str]) -> str:
@@ -79,74 +343,151 @@ def common_suffix(strings: list[str]) -> str:
     return shortest[len(shortest) - k:]
 
 
-@dataclass(frozen=True)
-class Parenthetical:
-    zh: str            # the term as cut by term_start
-    run: str           # the whole CJK run before the parenthesis
-    english: str       # the English phrase ('' when only an abbreviation is given)
-    abbr: str          # the abbreviation ('' when none)
-    offset: int        # offset of zh in the text
-    end: int           # offset just after the closing parenthesis
-    raw: str           # the source text from zh to the closing parenthesis
-
-    @property
-    def key(self) -> str:
-        """What to compare renderings by: the English, else the abbreviation."""
-        if self.english:
-            return normalize_english(self.english)
-        return normalize_abbreviation(self.abbr)
-
-    def rendering(self) -> str:
-        if self.english and self.abbr:
-            return f"{self.english} ({normalize_abbreviation(self.abbr)})"
-        return self.english or normalize_abbreviation(self.abbr)
+def _proper_words(zh: str, english: str) -> frozenset[str]:
+    """English words that translate a Chinese name inside ``zh`` (CC-CEDICT proper)."""
+    out = set()
+    en = english_words(english)
+    for size in range(len(zh), 1, -1):
+        for i in range(len(zh) - size + 1):
+            g = gloss(zh[i:i + size])
+            if g.proper:
+                for entry_word in g.words:
+                    out.update(w for w in en if w == entry_word)
+    return frozenset(out)
 
 
-def _split_body(body: str) -> tuple[str, str] | None:
-    pieces = [p.strip() for p in re.split(r"[,，;；、]", body) if p.strip()]
-    if not pieces or len(pieces) > 3:
-        return None
-    english = ""
-    abbr = ""
-    for piece in pieces:
-        if re.search(f"[{CJK_CLASS}]", piece) or not re.search(r"[A-Za-z]{2}", piece):
-            return None
-        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9 .'’/+&\-]*", piece):
-            return None
-        if is_abbreviation(piece) and not abbr:
-            abbr = piece
-        elif re.search(r"\b[a-z]+[A-Z]", piece) or re.fullmatch(r"[A-Z][a-z]+[A-Z]\w*", piece):
-            return None  # code (updateOutputKernel) or a product name (AlphaFold), not English
-        elif not english:
-            english = piece
-        else:
-            return None
-    return english, abbr
+def _unknown_word(english: str) -> bool:
+    """One lower-case word CC-CEDICT's English does not know: a variable (tscience)."""
+    from .align import english_known
 
+    word = english.strip().lower()
+    return bool(word) and " " not in word and "-" not in word \
+        and not english_known(word) and not english_known(singular(word))
+
+
+def _variable(english: str) -> bool:
+    """An unknown word that is a known one behind a letter or two: t_wait, n_threads."""
+    from .align import english_known
+
+    word = english.strip()
+    return word.isalpha() and word.islower() and _unknown_word(word) \
+        and any(len(word) - k >= 3 and english_known(word[k:]) for k in (1, 2))
+
+
+def _sentence_start(text: str, pos: int) -> bool:
+    before = text[:pos].rstrip(" \t*_#>")
+    return not before or before[-1] in "\n。！？.!?：:"
+
+
+# --------------------------------------------------------------------------- finding
 
 def find_parentheticals(text: str, forms: frozenset[str] = frozenset()) -> list[Parenthetical]:
     """Every bilingual parenthetical in ``text`` (pass the prose view of a note)."""
-    out = []
+    out: list[Parenthetical] = []
     for match in PAREN_RE.finditer(text):
-        if match.group("close") not in _CLOSE[match.group("open")]:
+        par = _zh_first(text, match, forms)
+        if par is not None:
+            out.append(par)
+    taken = {p.end for p in out}
+    for match in EN_FIRST_RE.finditer(text):
+        if match.end() in taken:
             continue
-        parts = _split_body(match.group("body"))
-        if parts is None:
+        par = _en_first(text, match, forms)
+        if par is not None:
+            out.append(par)
+    out.sort(key=lambda p: p.offset)
+    return out
+
+
+def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
+    if match.group("close") not in _CLOSE[match.group("open")]:
+        return None
+    parts = split_body(match.group("body"))
+    if parts is None:
+        return None
+    english, abbr = parts
+    latin = (match.group("latin") or "").strip()
+    mark = match.group("mark") or ""
+    if latin:
+        # 中文 English（ABBR）: the English stands before the parenthesis
+        if english or not abbr or mark or not match.group("sp") \
+                or not re.fullmatch(r"[A-Za-z][A-Za-z\- ]+", latin):
+            return None
+        english = latin
+    run = match.group("zh")
+    run_start = match.start("zh")
+    opener = _MARK_PAIRS.get(mark)
+    marked = bool(opener) and text[max(0, run_start - len(opener)):run_start] == opener \
+        and len(run) <= MAX_MARKED
+    if len(run) > MAX_RUN:
+        run_start += len(run) - MAX_RUN
+        run = run[-MAX_RUN:]
+    if marked:
+        start, score = 0, term_span(run, english, abbr, forms)[1]
+        form = "marked"
+    else:
+        start, score = term_span(run, english, abbr, forms)
+        form = "zh-first"
+    zh = run[start:]
+    if not marked and score == 0.0 and (english and _is_name(english) and not abbr
+                                        or is_general(zh) or _unknown_word(english)):
+        return None          # an unaligned name, general word or variable: not a translation
+    if english and _variable(english):
+        return None          # a variable: t + wait
+    if latin and zh and not term_span(zh, english, "", forms)[1]:
+        return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
+    if not zh or (len(zh) < 2 and not marked):
+        return None
+    offset = run_start + start
+    canon = canonical_english(english, _proper_words(zh, english)) if english else ""
+    return Parenthetical(zh, run, canon, abbr, offset, match.end(), text[offset:match.end()],
+                         english, score, form)
+
+
+def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
+    if match.group("close") not in _CLOSE[match.group("open")]:
+        return None
+    zh = match.group("body").replace("·", "")
+    words = match.group("latin").split()
+    if is_abbreviation(words[-1]) and len(words) > 1:
+        words = words[-1:]
+    best: tuple[float, int] | None = None
+    for k in range(len(words)):           # the shortest English that aligns best
+        phrase = " ".join(words[k:])
+        if words[k].lower() in EN_FUNCTION:
             continue
-        english, abbr = parts
-        latin = (match.group("latin") or "").strip()
-        if latin:
-            # 中文 English（ABBR）: the English stands before the parenthesis
-            if english or not abbr or not re.fullmatch(r"[A-Za-z][A-Za-z\- ]+", latin) \
-                    or not match.group("sp"):
-                continue
-            english = latin
-        run = match.group("zh")
-        start = term_start(run, forms)
-        if start >= len(run):
-            continue
-        zh = run[start:]
-        offset = match.start("zh") + start
-        out.append(Parenthetical(zh, run, english, abbr, offset, match.end(),
-                                 text[offset:match.end()]))
+        english, abbr = ("", phrase) if is_abbreviation(phrase) else (phrase, "")
+        start, score = term_span(zh, english, abbr, forms)
+        if abbr and score < 1.0:
+            continue                      # letters alone are weak evidence: all must align
+        if start == 0 and score > 0 and (best is None or score > best[0]):
+            best = (score, k)
+    if best is None or best[0] < 0.5:
+        return None
+    score, k = best
+    while k > 0 and words[k - 1][:1].isupper() and words[k][:1].isupper() \
+            and words[k - 1].lower() not in EN_FUNCTION:
+        k -= 1                            # a Title-Cased name is taken whole
+    phrase = " ".join(words[k:])
+    english, abbr = ("", phrase) if is_abbreviation(phrase) else (phrase, "")
+    if english and split_body(english) is None:
+        return None
+    first = match.start("latin") + len(" ".join(words[:k])) + (1 if k else 0)
+    canon = canonical_english(english, _proper_words(zh, english),
+                              sentence_start=_sentence_start(text, first)) if english else ""
+    return Parenthetical(zh, zh, canon, abbr, match.start("body"), match.end(),
+                         text[first:match.end()], english, score, "en-first")
+
+
+def note_sightings(notes, forms: frozenset[str] = frozenset()) -> list:
+    """(note, LineIndex, Parenthetical) for every parenthetical in ``notes`` (objects
+    with ``text`` and ``prose``): what ``zhen glossary suggest`` and the note checks
+    read, so they always agree."""
+    from .textutil import LineIndex
+
+    out = []
+    for note in notes:
+        index = LineIndex(note.text)
+        for par in find_parentheticals(note.prose, forms):
+            out.append((note, index, par))
     return out

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from .errors import OutputError
 
@@ -49,26 +51,32 @@ def write_atomic(path: Path, text: str, newline: str = "") -> None:
                           path=str(path)) from exc
 
 
+@contextmanager
+def cache_file(path: Path) -> Iterator[Path]:
+    """A temporary path beside ``path`` to write a cache into; renamed over ``path`` when
+    the block ends without an exception, removed otherwise (the exception propagates)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
 def write_cache(path: Path, data: bytes) -> bool:
     """Atomically write a cache file; False (never an exception) when it cannot be written.
 
     A cache is only an optimisation, so unlike :func:`write_atomic` a failure is not an
     error: the caller carries on without it.
     """
-    tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-        tmp = None
+        with cache_file(path) as tmp:
+            tmp.write_bytes(data)
         return True
     except OSError:
         return False
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass

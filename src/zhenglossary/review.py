@@ -2,26 +2,32 @@
 
 ``review_inputs(report)`` collects what the page shows from the report of
 :func:`api.check_project` (which reads the parallel files back into pairs; the façade's
-``api.review_page`` runs both); ``render_review(inputs)`` turns that into the page — a pure function, no I/O.
+``api.review_page`` runs both); ``render_review(inputs)`` turns that into the page — a
+pure function, no I/O. The page's style and script are package data
+(``data/review.css``, ``data/review.js``).
 
 The page:
 
-* one section per note: each block pair as a row — block id, source lines, status, then
-  the source and the English side by side. Source and English are shown as the Markdown
-  text they are (escaped, line breaks kept), not rendered. Blocks with nothing to translate
-  (``same``: code, HTML, English paragraphs) are shown dimmed and collapsed to one line,
-  spanning both columns (a filter hides them);
-* glossary terms highlighted on both sides (``<mark class="term" data-zh=...>``, tooltip
-  zh → en and the term's note): in the source every glossary match; in the English each
-  locked term's ``en`` (case-insensitive, whitespace-flexible, outside code and URLs), at
-  most as many times as the term was locked in that block, so on a correct translation
-  the highlights in the English equal the locked terms;
+* one section per note, with an outline of its headings (the English, linking to the
+  blocks); each block pair is a row: block id, status, where it is (the note's line and the
+  English's line in ``x.zh-en.md``, each as a plain path and a ``vscode://file/…:line``
+  link), then the source and the English side by side;
+* inside a block, one row per sentence when the source and the English have as many
+  sentences (:mod:`.sentences`); otherwise the block is one row and says why. Each side is
+  Markdown rendered by markdown-it-py (:func:`markdown.display_parser`: raw HTML escaped).
+  Both columns use one type size and line height. Blocks with nothing to translate
+  (``same``: code, HTML, English paragraphs) are dimmed and collapsed (a filter hides them);
+* glossary terms: in the source every glossary match, in the English each locked term's
+  ``en`` (case-insensitive, whitespace-flexible, outside code and URLs), at most as many
+  times as the term was locked in that block. A term and its English share a colour in
+  their block and light up together on hover; the tooltip is the glossary entry;
 * every finding of ``zhen glossary check`` at its block (by ``segment``, else by line),
-  findings that belong to no block at the top of their note or of the page;
-* filters (vanilla JS): only blocks with findings, only blocks a person edited
-  (edited, approved, stale), by check, by severity, show/hide unchanged blocks.
+  with its file and line; findings of no block at the top of their note or of the page;
+* one set of counts (:func:`review_counts`) for the header, the index, the check filter
+  and the "shown" line, and filters (vanilla JS) that hide rows: only blocks with findings,
+  only blocks a person edited, by check, by severity, show/hide unchanged blocks.
 
-Everything in the page is HTML-escaped. A Content-Security-Policy with the hashes of the
+Everything from the notes is HTML-escaped. A Content-Security-Policy with the hashes of the
 page's own style and script blocks everything else: no network, and no script but ours.
 
 Why this module is long: the page's HTML, CSS and JS are still Python strings here; they
@@ -32,16 +38,24 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html import escape
+from importlib import resources
+from pathlib import Path
+from urllib.parse import quote
 
 from .findings import SEVERITIES, Finding, summarize
 from .glossary import Glossary, Match, Term
-from .pairs import Pair
+from .markdown import display_parser
+from .parallel import Pair
 from .prose import prose_view
+from .sentences import align, block_text, split_sentences
 
 EDITED_STATUSES = ("edited", "approved", "stale")
+TERM_COLOURS = 8
 
 
 @dataclass
@@ -58,6 +72,7 @@ class ReviewInputs:
     glossary: Glossary
     notes: list[ReviewNote]
     findings: list[Finding]
+    base: str = ""                     # absolute folder display paths are relative to
 
     @property
     def untranslated(self) -> list[ReviewNote]:
@@ -75,7 +90,13 @@ def review_inputs(report) -> ReviewInputs:
                 note.display, f"not translated yet — run `zhen translate {note.display}`")))
         else:
             notes.append(ReviewNote(note.display, pairs.parallel, pairs.engine, pairs.pairs))
-    return ReviewInputs(report.glossary, notes, report.findings)
+    return ReviewInputs(report.glossary, notes, report.findings, str(Path.cwd()))
+
+
+@lru_cache(maxsize=None)
+def asset(name: str) -> str:
+    """The page's style or script (package data)."""
+    return (resources.files("zhenglossary") / "data" / name).read_text("utf-8")
 
 
 # --------------------------------------------------------------------------- terms
@@ -127,29 +148,69 @@ def english_term_spans(english: str, locked: list[Match]) -> list[tuple[int, int
     return spans
 
 
-def _term_title(term: Term, form: str | None = None) -> str:
-    zh = term.zh if form in (None, term.zh) else f"{form} ({term.zh})"
-    title = f"{zh} → {term.en}"
+def _term_title(term: Term, glossary_path: str = "") -> str:
+    """The glossary entry, for a tooltip."""
+    lines = [f"{term.zh} → {term.en}"]
+    if term.variants:
+        lines.append("variants: " + ", ".join(term.variants))
+    if term.forbid:
+        lines.append("not: " + ", ".join(term.forbid))
     if term.note:
-        title += f"\n{term.note}"
-    return title
+        lines.append(term.note)
+    if term.line:
+        lines.append(f"{glossary_path or 'glossary'}:{term.line}")
+    return "\n".join(lines)
 
 
-def _mark(term: Term, text: str, form: str | None = None) -> str:
-    return (f'<mark class="term" data-zh="{escape(term.zh)}" data-en="{escape(term.en)}" '
-            f'title="{escape(_term_title(term, form))}">{escape(text)}</mark>')
+# Terms are marked in the Markdown before it is rendered, with private-use characters
+# (open = U+E000 + one key character, close = U+E001), and turned into <mark> afterwards,
+# so a term keeps its place through emphasis, lists and headings.
+_OPEN, _CLOSE, _KEY0 = "\ue000", "\ue001", 0xE100
+_SENTINEL_RE = re.compile("\ue000(.)|\ue001", re.S)
+_TAG_OR_TEXT = re.compile(r"(<[^>]*>)")
 
 
-def _highlighted(text: str, spans: list[tuple[int, int, Term, str | None]]) -> str:
+def _with_sentinels(text: str, spans: list[tuple[int, int, int]]) -> str:
     parts, pos = [], 0
-    for start, end, term, form in spans:
+    for start, end, key in sorted(spans):
         if start < pos:
             continue
-        parts.append(escape(text[pos:start]))
-        parts.append(_mark(term, text[start:end], form))
+        parts += [text[pos:start], _OPEN, chr(_KEY0 + key), text[start:end], _CLOSE]
         pos = end
-    parts.append(escape(text[pos:]))
+    parts.append(text[pos:])
     return "".join(parts)
+
+
+def _strip_sentinels(text: str) -> str:
+    return _SENTINEL_RE.sub("", text)
+
+
+def _marks(html: str, terms: list[Term], glossary_path: str) -> str:
+    """Rendered HTML with the sentinels turned into <mark>s (dropped inside tags)."""
+    out, depth = [], 0
+    for part in _TAG_OR_TEXT.split(html):
+        if part.startswith("<"):
+            out.append(_strip_sentinels(part))
+            continue
+
+        def put(match: re.Match) -> str:
+            nonlocal depth
+            if match.group(0) == _CLOSE:
+                if depth == 0:
+                    return ""
+                depth -= 1
+                return "</mark>"
+            key = ord(match.group(1)) - _KEY0
+            if not 0 <= key < len(terms):
+                return ""
+            term = terms[key]
+            depth += 1
+            return (f'<mark class="term t{key % TERM_COLOURS}" data-zh="{escape(term.zh)}" '
+                    f'data-en="{escape(term.en)}" tabindex="0" '
+                    f'title="{escape(_term_title(term, glossary_path))}">')
+        out.append(_SENTINEL_RE.sub(put, part))
+    out.append("</mark>" * depth)
+    return "".join(out)
 
 
 # --------------------------------------------------------------------------- findings
@@ -170,7 +231,8 @@ def place_findings(notes: list[ReviewNote], findings: list[Finding]
     other: list[Finding] = []
     index = {n.note: n for n in notes}
     for finding in findings:
-        note = index.get(finding.file or "")
+        # a translation finding is placed in the parallel file and names its note
+        note = index.get(finding.extra.get("note") or finding.file or "")
         if note is None:
             other.append(finding)
             continue
@@ -178,9 +240,10 @@ def place_findings(notes: list[ReviewNote], findings: list[Finding]
         segment = str(finding.extra.get("segment") or "").split(".")[0]
         if segment:
             target = next((p for p in note.pairs if p.id == segment), None)
-        if target is None and finding.line:
+        line = finding.extra.get("note_line") or finding.line
+        if target is None and line:
             covering = [p for p in note.pairs
-                        if _line_range(p.lines)[0] <= finding.line <= _line_range(p.lines)[1]]
+                        if _line_range(p.lines)[0] <= line <= _line_range(p.lines)[1]]
             covering.sort(key=lambda p: p.status == "same")
             target = covering[0] if covering else None
         if target is None:
@@ -190,7 +253,54 @@ def place_findings(notes: list[ReviewNote], findings: list[Finding]
     return by_block, by_note, other
 
 
-# --------------------------------------------------------------------------- page
+
+
+# --------------------------------------------------------------------------- links
+
+def file_link(path: str, line: int | None, base: str = "", column: int | None = None,
+              cls: str = "") -> str:
+    """``path:line`` as plain text, and an "open" link (``vscode://file/…:line[:col]``)."""
+    if not path:
+        return ""
+    plain = path + (f":{line}" if line else "") + (f":{column}" if line and column else "")
+    absolute = path if os.path.isabs(path) or not base else os.path.join(base, path)
+    target = "vscode://file" + quote(Path(absolute).as_posix() if os.sep == "/" else
+                                     "/" + Path(absolute).as_posix())
+    target += (f":{line}" if line else "") + (f":{column}" if line and column else "")
+    c = f"loc {cls}".strip()
+    return (f'<span class="{c}"><code class="path">{escape(plain)}</code>'
+            f'<a class="open" href="{escape(target)}" title="open in VS Code">open</a></span>')
+
+
+# --------------------------------------------------------------------------- findings HTML
+
+def _finding_html(finding: Finding, base: str) -> str:
+    note = finding.extra.get("note")
+    source = ""
+    if note and note != finding.file:
+        source = " " + file_link(note, finding.extra.get("note_line"), base, cls="source-loc")
+    return (f'<li class="finding sev-{escape(finding.severity)}" data-check="{escape(finding.check)}" '
+            f'data-severity="{escape(finding.severity)}">'
+            f'<span class="sev">{escape(finding.severity)}</span> '
+            f'<code class="check">{escape(finding.check)}</code> '
+            f'<span class="msg">{escape(finding.message)}</span>'
+            f'{file_link(finding.file or "", finding.line, base, finding.column)}{source}</li>')
+
+
+def _findings_html(findings: list[Finding], base: str) -> str:
+    if not findings:
+        return ""
+    return f'<ul class="findings">{"".join(_finding_html(f, base) for f in findings)}</ul>'
+
+
+def _worst(findings: list[Finding]) -> str:
+    for severity in SEVERITIES:
+        if any(f.severity == severity for f in findings):
+            return severity
+    return ""
+
+
+# --------------------------------------------------------------------------- blocks
 
 @dataclass
 class _Row:
@@ -203,217 +313,121 @@ class _Row:
         return 0 if self.pair.status == "same" else len(self.pair.terms)
 
 
-def _finding_html(finding: Finding, show_where: bool = False) -> str:
-    where = f'<span class="where">{escape(finding.where)}</span> ' if show_where and finding.where else ""
-    return (f'<li class="finding sev-{escape(finding.severity)}" data-check="{escape(finding.check)}" '
-            f'data-severity="{escape(finding.severity)}">'
-            f'<span class="sev">{escape(finding.severity)}</span> '
-            f'<code class="check">{escape(finding.check)}</code> {where}'
-            f'<span class="msg">{escape(finding.message)}</span></li>')
+def block_shape(markdown: str) -> tuple[str, int]:
+    """("heading", level) | ("paragraph", 0) for one paragraph (in a list item or quote
+    too) | ("other", 0): tables, several paragraphs, code."""
+    tokens = display_parser().parse(markdown)
+    inline = [t for t in tokens if t.type == "inline"]
+    if tokens and tokens[0].type == "heading_open":
+        return "heading", int(tokens[0].tag[1])
+    kinds = {t.type for t in tokens}
+    if len(inline) == 1 and "paragraph_open" in kinds and not kinds & {"table_open", "fence",
+                                                                          "code_block"}:
+        return "paragraph", 0
+    return "other", 0
 
 
-def _findings_html(findings: list[Finding], show_where: bool = False) -> str:
-    if not findings:
-        return ""
-    items = "".join(_finding_html(f, show_where) for f in findings)
-    return f'<ul class="findings">{items}</ul>'
+def _lead(markdown: str) -> str:
+    """What a paragraph's container shows before its first sentence: a bullet, a number,
+    a task box, a quote bar (as a class)."""
+    tokens = display_parser().parse(markdown)
+    lead = ""
+    for t in tokens:
+        if t.type == "list_item_open":
+            lead = f"{t.info}{t.markup}" if t.markup in (".", ")") else "•"
+    inline = next(t for t in tokens if t.type == "inline")
+    task = re.match(r"\[([ xX])\]\s", inline.content)
+    if task:
+        lead = "☑" if task.group(1) != " " else "☐"
+    return lead
 
 
-def _worst(findings: list[Finding]) -> str:
-    for severity in SEVERITIES:
-        if any(f.severity == severity for f in findings):
-            return severity
-    return ""
+def _sentence_text(markdown: str) -> tuple[str, bool]:
+    """A paragraph's inline text (container markers removed), and whether it is quoted."""
+    quoted = any(t.type == "blockquote_open" for t in display_parser().parse(markdown))
+    return block_text(markdown) or "", quoted
 
 
-def _row_html(note_id: str, row: _Row) -> str:
+def _side(html: str, side: str) -> str:
+    lang = "zh-CN" if side == "src" else "en"
+    return f'<div class="{side} md" lang="{lang}">{html}</div>'
+
+
+def _block_body(pair: Pair, english_spans, glossary_path: str) -> tuple[str, str]:
+    """The source and English of a translated block as rows: (mode, HTML)."""
+    keys: dict[str, int] = {}
+    for match in pair.terms:
+        keys.setdefault(match.term.zh, len(keys))
+    terms = [None] * len(keys)
+    for match in pair.terms:
+        terms[keys[match.term.zh]] = match.term
+    src = _with_sentinels(pair.source, [(m.start, m.end, keys[m.term.zh]) for m in pair.terms])
+    en = _with_sentinels(pair.english, [(s, e, keys[t.zh]) for s, e, t in english_spans
+                                        if t.zh in keys])
+    md = display_parser()
+    shape, _ = block_shape(pair.source)
+    if shape == "paragraph" and block_shape(pair.english)[0] == "paragraph":
+        zh_text, quoted = _sentence_text(src)
+        en_text, _ = _sentence_text(en)
+        pairs = align(zh_text, en_text)
+        if pairs is not None and len(pairs) > 1:
+            lead = _lead(pair.source)
+            rows = []
+            for i, (zh, english) in enumerate(pairs):
+                mark = f'<span class="lead">{escape(lead)}</span>' if lead and i == 0 else ""
+                quote_cls = " quote" if quoted else ""
+                rows.append(f'<div class="srow{quote_cls}">'
+                            f'{_side(mark + _marks(md.renderInline(zh), terms, glossary_path), "src")}'
+                            f'{_side(_marks(md.renderInline(english), terms, glossary_path), "en")}'
+                            '</div>')
+            return "sentences", "".join(rows)
+        n_zh, n_en = len(split_sentences(zh_text, "zh")), len(split_sentences(en_text, "en"))
+        note = (f'<p class="fallback">{n_zh} source sentence(s), {n_en} English: shown as one '
+                'block</p>' if n_zh != n_en else "")
+    else:
+        note = ""
+    row = (f'<div class="srow">{_side(_marks(md.render(src), terms, glossary_path), "src")}'
+           f'{_side(_marks(md.render(en), terms, glossary_path), "en")}</div>')
+    return "block", row + note
+
+
+def _gutter(note_id: str, row: _Row, base: str) -> str:
+    pair = row.pair
+    status = pair.status if pair.current else f"{pair.status}, source changed"
+    out = (f'<div class="gutter"><a class="block" href="#{note_id}-{escape(pair.id)}">'
+           f'{escape(pair.id)}</a><span class="badge st-{escape(pair.status)}">{escape(status)}</span>'
+           + file_link(pair.note, pair.line, base, cls="src-loc"))
+    if pair.en_line and pair.status != "same":
+        out += file_link(pair.parallel, pair.en_line, base, cls="en-loc")
+    if row.locked:
+        ok = "ok" if len(row.english_spans) >= row.locked else "short"
+        out += (f'<span class="count terms-{ok}" title="glossary terms rendered in the English '
+                f'/ locked in the source">terms {len(row.english_spans)}/{row.locked}</span>')
+    return out + "</div>"
+
+
+def _row_html(note_id: str, row: _Row, base: str, glossary_path: str) -> str:
     pair = row.pair
     checks = " ".join(sorted({f.check for f in row.findings}))
+    if pair.status == "same":
+        first = next((line for line in pair.source.split("\n") if line.strip()), "")
+        mode, body = "same", (
+            f'<div class="same-text"><details><summary>unchanged: {escape(first[:120])}</summary>'
+            f'<div class="md">{display_parser().render(pair.source)}</div></details></div>')
+    else:
+        mode, rows = _block_body(pair, row.english_spans, glossary_path)
+        body = f'<div class="rows" data-mode="{mode}">{rows}</div>'
     attrs = (f'class="pair status-{escape(pair.status)}" id="{note_id}-{escape(pair.id)}" '
              f'data-block="{escape(pair.id)}" data-status="{escape(pair.status)}" '
              f'data-line="{pair.line}" data-findings="{len(row.findings)}" '
              f'data-checks="{escape(checks)}" data-worst="{_worst(row.findings)}" '
-             f'data-locked="{row.locked}" data-found="{len(row.english_spans)}"')
-    status = pair.status if pair.current else f"{pair.status}, source changed"
-    en_title = f"edit the English in {pair.parallel}" + (f", line {pair.en_line}" if pair.en_line else "")
-    gutter = (f'<div class="gutter"><a class="block" href="#{note_id}-{escape(pair.id)}">'
-              f'{escape(pair.id)}</a> <span class="lines">{escape(pair.lines)}</span>'
-              f'<span class="badge st-{escape(pair.status)}">{escape(status)}</span>')
-    if row.locked:
-        ok = "ok" if len(row.english_spans) >= row.locked else "short"
-        gutter += (f'<span class="count terms-{ok}" title="glossary terms rendered in the English '
-                   f'/ locked in the source">terms {len(row.english_spans)}/{row.locked}</span>')
-    gutter += (f'<span class="edit" title="{escape(en_title)}">zh-en.md L{pair.en_line}</span></div>'
-               if pair.en_line else "</div>")
-    if pair.status == "same":
-        first = next((line for line in pair.source.split("\n") if line.strip()), "")
-        body = (f'<div class="same-text"><details><summary>unchanged: {escape(first[:120])}'
-                f'</summary><div class="text">{escape(pair.source)}</div></details></div>')
-    else:
-        src_spans = [(m.start, m.end, m.term, m.form) for m in pair.terms]
-        en_spans = [(s, e, t, None) for s, e, t in row.english_spans]
-        body = (f'<div class="src text" lang="zh-CN">{_highlighted(pair.source, src_spans)}</div>'
-                f'<div class="en text" lang="en">{_highlighted(pair.english, en_spans)}</div>')
-    return f'<div {attrs}>{gutter}{body}{_findings_html(row.findings)}</div>'
+             f'data-locked="{row.locked}" data-found="{len(row.english_spans)}" '
+             f'data-mode="{mode}"')
+    return (f'<div {attrs}>{_gutter(note_id, row, base)}{body}'
+            f'{_findings_html(row.findings, base)}</div>')
 
 
-_CSS = """
-:root{--bg:#fbfaf7;--fg:#1d1d1f;--muted:#6b6b70;--line:#e2dfd8;--card:#fff;
---term:#fff0a8;--term-line:#d9b400;--err:#b3261e;--err-bg:#fdecea;--warn:#8a5a00;
---warn-bg:#fff4dc;--info:#1d5f8a;--info-bg:#e8f2fa;
---zh:"Noto Sans CJK SC","Noto Sans SC","Source Han Sans SC","Source Han Sans CN","PingFang SC",
-"Hiragino Sans GB","Microsoft YaHei","WenQuanYi Micro Hei","Droid Sans Fallback",sans-serif;
---en:Charter,"Bitstream Charter","Sitka Text",Cambria,"Noto Serif","DejaVu Serif",Georgia,
-"Noto Serif CJK SC","Source Han Serif SC","Songti SC",serif;
---ui:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,
-"Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;
---mono:ui-monospace,"SFMono-Regular",Menlo,Consolas,"DejaVu Sans Mono","Noto Sans Mono CJK SC",monospace}
-*{box-sizing:border-box}
-[hidden]{display:none!important}
-html{-webkit-text-size-adjust:100%}
-body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.5 var(--ui)}
-header.top{padding:1.2rem 1.5rem .6rem;border-bottom:1px solid var(--line);background:var(--card)}
-h1{font-size:1.35rem;margin:0 0 .3rem}
-.meta{color:var(--muted);font-size:.85rem;overflow-wrap:anywhere}
-.counts{display:flex;flex-wrap:wrap;gap:.4rem .5rem;margin:.7rem 0 0;padding:0;list-style:none}
-.counts li{border:1px solid var(--line);border-radius:6px;padding:.15rem .55rem;font-size:.85rem;background:var(--bg)}
-.counts b{font-variant-numeric:tabular-nums}
-.counts .c-error b{color:var(--err)}.counts .c-warning b{color:var(--warn)}.counts .c-info b{color:var(--info)}
-.counts .mismatch{border-color:var(--err);color:var(--err)}
-.filters{position:sticky;top:0;z-index:5;display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1.1rem;
-padding:.55rem 1.5rem;background:#f3f1ec;border-bottom:1px solid var(--line);font-size:.88rem}
-.filters label{white-space:nowrap;cursor:pointer}
-.filters select{font:inherit;max-width:16rem}
-#shown{color:var(--muted);margin-left:auto}
-main{padding:0 1.5rem 3rem;max-width:110rem;margin:0 auto}
-nav.index{margin:1rem 0;padding:.6rem 1rem;background:var(--card);border:1px solid var(--line);border-radius:8px}
-nav.index h2{font-size:1rem;margin:0 0 .3rem}
-nav.index ol{margin:0;padding-left:1.4rem}
-nav.index li{overflow-wrap:anywhere}
-nav.index .n{color:var(--muted);font-size:.85rem}
-section.note{margin:1.6rem 0;scroll-margin-top:4rem}
-.pair,#other-findings,#index{scroll-margin-top:4.5rem}
-section.note>h2{font-size:1.15rem;margin:0 0 .2rem;overflow-wrap:anywhere}
-.notice{padding:.6rem .9rem;border-radius:6px;background:var(--warn-bg);color:var(--warn);margin:.5rem 0}
-.colheads{display:grid;grid-template-columns:9rem minmax(0,1fr) minmax(0,1fr);gap:0 1.2rem;
-padding:.3rem .8rem;font-size:.8rem;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
-.pair{display:grid;grid-template-columns:9rem minmax(0,1fr) minmax(0,1fr);gap:.2rem 1.2rem;
-padding:.65rem .8rem;background:var(--card);border:1px solid var(--line);margin-top:-1px}
-.pair:target{outline:2px solid var(--term-line);outline-offset:-2px}
-.pair[data-worst=error]{box-shadow:inset 4px 0 0 var(--err)}
-.pair[data-worst=warning]{box-shadow:inset 4px 0 0 #e0a100}
-.gutter{font:12px/1.4 var(--ui);color:var(--muted);display:flex;flex-direction:column;gap:.15rem;min-width:0}
-.gutter .block{font-weight:600;color:var(--fg);text-decoration:none;font-family:var(--mono)}
-.gutter .edit{overflow-wrap:anywhere;font-family:var(--mono);font-size:11px}
-.badge{align-self:flex-start;border-radius:4px;padding:0 .35rem;background:#eee;color:#444}
-.st-edited{background:#e6f4ea;color:#1e6b34}.st-approved{background:#d5efdc;color:#145226}
-.st-stale{background:var(--warn-bg);color:var(--warn)}.st-same{background:#f0f0f0;color:#888}
-.terms-short{color:var(--err);font-weight:600}
-.text{white-space:pre-wrap;overflow-wrap:anywhere;word-break:normal;min-width:0}
-.src{font-family:var(--zh);font-size:16px;line-height:1.8;line-break:strict}
-.en{font-family:var(--en);font-size:16px;line-height:1.6;hyphens:manual}
-mark.term{background:var(--term);color:inherit;border-bottom:2px solid var(--term-line);
-border-radius:2px;padding:0 .05em;margin:0 1px;cursor:help}
-.status-same{background:#f7f6f2;color:var(--muted);padding-top:.35rem;padding-bottom:.35rem}
-.same-text{grid-column:2/4;min-width:0;font-size:13px}
-.status-same .gutter{flex-direction:row;flex-wrap:wrap;gap:.4rem;align-items:baseline}
-.status-same .edit{display:none}
-.same-text summary{cursor:pointer;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-family:var(--mono)}
-.same-text .text{font-family:var(--mono);margin-top:.3rem}
-.findings{grid-column:2/4;list-style:none;margin:.35rem 0 0;padding:0;display:flex;flex-direction:column;gap:.25rem;min-width:0}
-.finding{padding:.3rem .6rem;border-radius:5px;font-size:.88rem;overflow-wrap:anywhere;border-left:4px solid}
-.sev-error{background:var(--err-bg);border-color:var(--err)}
-.sev-warning{background:var(--warn-bg);border-color:#e0a100}
-.sev-info{background:var(--info-bg);border-color:var(--info)}
-.finding .sev{font-weight:700;text-transform:uppercase;font-size:.72rem;letter-spacing:.05em}
-.sev-error .sev{color:var(--err)}.sev-warning .sev{color:var(--warn)}.sev-info .sev{color:var(--info)}
-.finding .check{font-family:var(--mono);font-size:.8rem}
-.finding .where{font-family:var(--mono);font-size:.8rem;color:var(--muted)}
-.loose .findings{margin:.4rem 0 .8rem}
-.loose summary{cursor:pointer}
-.loose summary h2{display:inline;font-size:1.05rem}
-#other-findings{margin:1rem 0}
-.empty{color:var(--muted);font-style:italic;padding:.5rem .8rem}
-code{font-family:var(--mono)}
-@media (max-width:50rem){
-.pair,.colheads{grid-template-columns:minmax(0,1fr)}
-.colheads{display:none}
-.gutter{flex-direction:row;flex-wrap:wrap;gap:.5rem}
-.findings,.same-text{grid-column:1}
-.src{border-bottom:1px dashed var(--line);padding-bottom:.3rem}
-}
-@media print{.filters{display:none}.pair{break-inside:avoid}}
-"""
-
-_JS = """
-(function () {
-  "use strict";
-  var rank = {error: 0, warning: 1, info: 2};
-  var byId = function (id) { return document.getElementById(id); };
-  var rows = Array.prototype.slice.call(document.querySelectorAll(".pair"));
-  var findings = Array.prototype.slice.call(document.querySelectorAll(".finding"));
-  var controls = ["f-findings", "f-edited", "f-same", "f-check", "f-severity"];
-  function apply() {
-    var onlyFindings = byId("f-findings").checked;
-    var onlyEdited = byId("f-edited").checked;
-    var showSame = byId("f-same").checked;
-    var check = byId("f-check").value;
-    var lowest = rank[byId("f-severity").value];
-    findings.forEach(function (f) {
-      f.hidden = rank[f.getAttribute("data-severity")] > lowest ||
-        (check !== "" && f.getAttribute("data-check") !== check);
-    });
-    Array.prototype.forEach.call(document.querySelectorAll(".findings"), function (list) {
-      list.hidden = list.querySelector(".finding:not([hidden])") === null;
-    });
-    var shown = 0;
-    rows.forEach(function (row) {
-      var status = row.getAttribute("data-status");
-      var visible = row.querySelectorAll(".finding:not([hidden])").length;
-      var show = true;
-      if ((onlyFindings || check !== "") && visible === 0) { show = false; }
-      if (onlyEdited && ["edited", "approved", "stale"].indexOf(status) < 0) { show = false; }
-      if (!showSame && status === "same") { show = false; }
-      row.hidden = !show;
-      if (show) { shown += 1; }
-    });
-    Array.prototype.forEach.call(document.querySelectorAll("section.note"), function (section) {
-      var empty = section.querySelector(".empty");
-      var total = section.querySelectorAll(".pair").length;
-      if (empty) { empty.hidden = total === 0 || section.querySelector(".pair:not([hidden])") !== null; }
-    });
-    byId("shown").textContent = shown + " of " + rows.length + " blocks shown";
-    document.body.setAttribute("data-filtered", "yes");
-  }
-  controls.forEach(function (id) { byId(id).addEventListener("change", apply); });
-  apply();
-})();
-"""
-
-
-def _csp_hash(text: str) -> str:
-    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
-
-
-def review_counts(inputs: ReviewInputs, rows: dict[str, list[_Row]] | None = None) -> dict:
-    """The header's numbers."""
-    if rows is None:
-        rows = _rows(inputs, place_findings(inputs.notes, inputs.findings)[0])
-    all_rows = [r for note_rows in rows.values() for r in note_rows]
-    translated = [r for r in all_rows if r.pair.status != "same"]
-    counts = {
-        "notes": len(inputs.notes),
-        "translated_notes": sum(1 for n in inputs.notes if n.parallel is not None),
-        "blocks": len(translated),
-        "unchanged_blocks": len(all_rows) - len(translated),
-        "locked_terms": sum(r.locked for r in translated),
-        "terms_in_english": sum(len(r.english_spans) for r in translated),
-        "edited_blocks": sum(1 for r in translated if r.pair.status in EDITED_STATUSES),
-        "findings": len(inputs.findings),
-    }
-    counts.update(summarize(inputs.findings))
-    return counts
-
+# --------------------------------------------------------------------------- counts
 
 def _rows(inputs: ReviewInputs, by_block) -> dict[str, list[_Row]]:
     out = {}
@@ -425,102 +439,159 @@ def _rows(inputs: ReviewInputs, by_block) -> dict[str, list[_Row]]:
     return out
 
 
-def render_review(inputs: ReviewInputs, *, title: str = "zhen review",
-                  generated: str | None = None) -> str:
-    """The review page for ``inputs``, as one HTML string (no I/O)."""
-    by_block, by_note, other = place_findings(inputs.notes, inputs.findings)
-    rows = _rows(inputs, by_block)
-    counts = review_counts(inputs, rows)
+def _block_counts(rows: list[_Row]) -> dict[str, int]:
+    translated = [r for r in rows if r.pair.status != "same"]
+    return {
+        "blocks": len(translated),
+        "unchanged_blocks": len(rows) - len(translated),
+        "locked_terms": sum(r.locked for r in translated),
+        "terms_in_english": sum(len(r.english_spans) for r in translated),
+        "edited_blocks": sum(1 for r in translated if r.pair.status in EDITED_STATUSES),
+    }
 
-    engines = sorted({n.engine for n in inputs.notes if n.engine})
-    meta = [f"glossary {escape(inputs.glossary.path)} ({len(inputs.glossary.terms)} terms)"]
-    if engines:
-        meta.append("engine: " + "; ".join(escape(e) for e in engines))
-    if generated:
-        meta.append(f"generated {escape(generated)}")
 
-    def chip(key: str, label: str, value, extra: str = "", cls: str = "") -> str:
+def review_counts(inputs: ReviewInputs, rows: dict[str, list[_Row]] | None = None) -> dict:
+    """The page's numbers: the header shows them, and every other count on the page (the
+    index, the check filter, the "shown" line) is a part of them."""
+    if rows is None:
+        rows = _rows(inputs, place_findings(inputs.notes, inputs.findings)[0])
+    counts = {"notes": len(inputs.notes),
+              "translated_notes": sum(1 for n in inputs.notes if n.parallel is not None),
+              **_block_counts([r for note_rows in rows.values() for r in note_rows]),
+              "findings": len(inputs.findings)}
+    counts.update(summarize(inputs.findings))
+    return counts
+
+
+# --------------------------------------------------------------------------- page parts
+
+def _chips(counts: dict) -> str:
+    def chip(key: str, label: str, cls: str = "") -> str:
         c = f' class="{cls}"' if cls else ""
-        return (f'<li{c} data-count="{key}"{extra}><b id="count-{key}">{value}</b> '
+        return (f'<li{c} data-count="{key}"><b id="count-{key}">{counts[key]}</b> '
                 f'{escape(label)}</li>')
 
     mismatch = counts["terms_in_english"] != counts["locked_terms"]
-    chips = [
-        chip("notes", "notes" if counts["notes"] != 1 else "note", counts["notes"]),
-        chip("translated_notes", "translated", counts["translated_notes"]),
-        chip("blocks", "blocks", counts["blocks"]),
-        chip("unchanged_blocks", "unchanged", counts["unchanged_blocks"]),
-        chip("locked_terms", "locked terms", counts["locked_terms"]),
-        chip("terms_in_english", "terms found in the English", counts["terms_in_english"],
-             cls="mismatch" if mismatch else ""),
-        chip("error", "errors", counts["error"], cls="c-error"),
-        chip("warning", "warnings", counts["warning"], cls="c-warning"),
-        chip("info", "info", counts["info"], cls="c-info"),
-        chip("edited_blocks", "edited by a person", counts["edited_blocks"]),
-    ]
+    return "".join([
+        chip("notes", "notes" if counts["notes"] != 1 else "note"),
+        chip("translated_notes", "translated"),
+        chip("blocks", "blocks"),
+        chip("unchanged_blocks", "unchanged"),
+        chip("locked_terms", "locked terms"),
+        chip("terms_in_english", "terms found in the English", "mismatch" if mismatch else ""),
+        chip("error", "errors", "c-error"),
+        chip("warning", "warnings", "c-warning"),
+        chip("info", "info", "c-info"),
+        chip("edited_blocks", "edited by a person"),
+    ])
 
+
+def _filters(findings: list[Finding]) -> str:
     checks: dict[str, int] = {}
-    for finding in inputs.findings:
+    for finding in findings:
         checks[finding.check] = checks.get(finding.check, 0) + 1
     options = "".join(f'<option value="{escape(c)}">{escape(c)} ({n})</option>'
                       for c, n in sorted(checks.items()))
-    filters = (
-        '<form class="filters" id="filters" aria-label="filters">'
-        '<label><input type="checkbox" id="f-findings"> only blocks with findings</label>'
-        '<label><input type="checkbox" id="f-edited"> only blocks edited by a person</label>'
-        '<label>check <select id="f-check"><option value="">all checks</option>'
-        f'{options}</select></label>'
-        '<label>severity <select id="f-severity"><option value="info">all</option>'
-        '<option value="warning">warnings and errors</option><option value="error">errors</option>'
-        '</select></label>'
-        '<label><input type="checkbox" id="f-same" checked> show unchanged blocks</label>'
-        '<span id="shown"></span></form>')
+    tally = summarize(findings)
+    severities = "".join(f'<option value="{s}">{s} ({tally[s]})</option>' for s in SEVERITIES)
+    return ('<form class="filters" id="filters" aria-label="filters">'
+            '<label><input type="checkbox" id="f-findings"> only blocks with findings</label>'
+            '<label><input type="checkbox" id="f-edited"> only blocks edited by a person</label>'
+            '<label>check <select id="f-check"><option value="">all checks</option>'
+            f'{options}</select></label>'
+            '<label>severity <select id="f-severity"><option value="">any severity</option>'
+            f'{severities}</select></label>'
+            '<label><input type="checkbox" id="f-same" checked> show unchanged blocks</label>'
+            '<span id="shown"></span></form>')
 
-    body: list[str] = []
-    if len(inputs.notes) > 1:
-        items = []
-        for i, note in enumerate(inputs.notes, start=1):
-            note_rows = rows[note.note]
-            n_findings = sum(len(r.findings) for r in note_rows) + len(by_note.get(note.note, []))
-            detail = (note.problem if note.parallel is None else
-                      f"{sum(r.pair.status != 'same' for r in note_rows)} blocks, "
-                      f"{n_findings} findings")
-            items.append(f'<li><a href="#note-{i}">{escape(note.note)}</a> '
-                         f'<span class="n">— {escape(detail)}</span></li>')
-        body.append(f'<nav class="index" id="index"><h2>Notes</h2><ol>{"".join(items)}</ol></nav>')
-    if other:
-        tally = summarize(other)
-        said = ", ".join(f"{n} {name}" for name, n in tally.items() if n)
-        opened = " open" if tally["error"] or tally["warning"] else ""
-        body.append(f'<section class="loose" id="other-findings"><details{opened}><summary>'
-                    f'<h2>Glossary and other findings not tied to a block ({escape(said)})</h2>'
-                    f'</summary>{_findings_html(other, show_where=True)}</details></section>')
+
+def _note_findings(rows: list[_Row], loose: list[Finding]) -> int:
+    return sum(len(r.findings) for r in rows) + len(loose)
+
+
+def _index(inputs: ReviewInputs, rows, by_note) -> str:
+    items = []
     for i, note in enumerate(inputs.notes, start=1):
-        note_id = f"note-{i}"
-        note_rows = rows[note.note]
-        head = [f'<h2>{escape(note.note)}</h2>']
-        if note.parallel is not None:
-            locked = sum(r.locked for r in note_rows)
-            n = sum(r.pair.status != "same" for r in note_rows)
-            info = f"parallel file {note.parallel} · {n} blocks · {locked} locked terms"
-            if note.engine:
-                info += f" · engine: {note.engine}"
-            head.append(f'<div class="meta">{escape(info)}</div>')
-        else:
-            head.append(f'<p class="notice untranslated">{escape(note.problem)}</p>')
-        loose = by_note.get(note.note, [])
-        if loose:
-            head.append(f'<div class="loose">{_findings_html(loose, show_where=True)}</div>')
-        pairs_html = ""
-        if note_rows:
-            pairs_html = ('<div class="colheads" aria-hidden="true"><span>block</span>'
-                          '<span>source (中文)</span><span>English</span></div>'
-                          + "".join(_row_html(note_id, r) for r in note_rows)
-                          + '<p class="empty" hidden>no block of this note matches the filters</p>')
-        body.append(f'<section class="note" id="{note_id}" data-note="{escape(note.note)}">'
-                    f'{"".join(head)}{pairs_html}</section>')
+        counts = _block_counts(rows[note.note])
+        detail = (note.problem if note.parallel is None else
+                  f"{counts['blocks']} blocks, "
+                  f"{_note_findings(rows[note.note], by_note.get(note.note, []))} findings")
+        items.append(f'<li><a href="#note-{i}">{escape(note.note)}</a> '
+                     f'<span class="n" data-blocks="{counts["blocks"]}">— {escape(detail)}</span></li>')
+    return f'<nav class="index" id="index"><h2>Notes</h2><ol>{"".join(items)}</ol></nav>'
 
-    csp = (f"default-src 'none'; style-src {_csp_hash(_CSS)}; script-src {_csp_hash(_JS)}; "
+
+def _outline(note_id: str, rows: list[_Row]) -> str:
+    """The note's headings (English, with the source beside), nested by level."""
+    heads = []
+    for row in rows:
+        kind, level = block_shape(row.pair.source)
+        if kind == "heading" and row.pair.status != "same":
+            heads.append((level, row.pair))
+    if len(heads) < 2:
+        return ""
+    out, depth = [], 0
+    top = min(level for level, _ in heads)
+    for level, pair in heads:
+        level = level - top + 1
+        while depth < level:
+            out.append("<ol>")
+            depth += 1
+        while depth > level:
+            out.append("</ol>")
+            depth -= 1
+        en = re.sub(r"^#+\s*|\s*#+\s*$", "", pair.english.strip())
+        zh = re.sub(r"^#+\s*|\s*#+\s*$", "", pair.source.strip())
+        out.append(f'<li><a href="#{note_id}-{escape(pair.id)}">{escape(en)}</a> '
+                   f'<span class="zh" lang="zh-CN">{escape(zh)}</span></li>')
+    out.append("</ol>" * depth)
+    return (f'<nav class="outline" aria-label="outline"><details open><summary>Outline '
+            f'({len(heads)} headings)</summary>{"".join(out)}</details></nav>')
+
+
+def _note_section(i: int, note: ReviewNote, rows: list[_Row], loose: list[Finding],
+                  inputs: ReviewInputs) -> str:
+    note_id = f"note-{i}"
+    head = [f'<h2>{escape(note.note)}</h2>']
+    if note.parallel is not None:
+        counts = _block_counts(rows)
+        info = (f"parallel file {note.parallel} · {counts['blocks']} blocks · "
+                f"{counts['locked_terms']} locked terms")
+        if note.engine:
+            info += f" · engine: {note.engine}"
+        head.append(f'<div class="meta">{escape(info)}</div>')
+        head.append(_outline(note_id, rows))
+    else:
+        head.append(f'<p class="notice untranslated">{escape(note.problem)}</p>')
+    if loose:
+        head.append(f'<div class="loose">{_findings_html(loose, inputs.base)}</div>')
+    body = ""
+    if rows:
+        glossary_path = inputs.glossary.path
+        body = ('<div class="colheads" aria-hidden="true"><span>block</span>'
+                '<span>source (中文)</span><span>English</span></div>'
+                + "".join(_row_html(note_id, r, inputs.base, glossary_path) for r in rows)
+                + '<p class="empty" hidden>no block of this note matches the filters</p>')
+    return (f'<section class="note" id="{note_id}" data-note="{escape(note.note)}">'
+            f'{"".join(head)}{body}</section>')
+
+
+def _other_findings(other: list[Finding], base: str) -> str:
+    tally = summarize(other)
+    said = ", ".join(f"{n} {name}" for name, n in tally.items() if n)
+    opened = " open" if tally["error"] or tally["warning"] else ""
+    return (f'<section class="loose" id="other-findings"><details{opened}><summary>'
+            f'<h2>Glossary and other findings not tied to a block ({escape(said)})</h2>'
+            f'</summary>{_findings_html(other, base)}</details></section>')
+
+
+def _csp_hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+
+
+def _page(title: str, meta: list[str], chips: str, filters: str, body: str) -> str:
+    css, js = asset("review.css"), asset("review.js")
+    csp = (f"default-src 'none'; style-src {_csp_hash(css)}; script-src {_csp_hash(js)}; "
            "img-src data:; base-uri 'none'; form-action 'none'")
     return (
         "<!DOCTYPE html>\n"
@@ -528,9 +599,29 @@ def render_review(inputs: ReviewInputs, *, title: str = "zhen review",
         f'<meta http-equiv="Content-Security-Policy" content="{escape(csp)}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="generator" content="zhen review"><title>{escape(title)}</title>'
-        f"<style>{_CSS}</style></head>\n"
+        f"<style>{css}</style></head>\n"
         f'<body><header class="top"><h1>{escape(title)}</h1>'
         f'<div class="meta">{" · ".join(meta)}</div>'
-        f'<ul class="counts" id="counts">{"".join(chips)}</ul></header>\n'
-        f"{filters}\n<main>{''.join(body)}</main>\n"
-        f"<script>{_JS}</script></body></html>\n")
+        f'<ul class="counts" id="counts">{chips}</ul></header>\n'
+        f"{filters}\n<main>{body}</main>\n"
+        f"<script>{js}</script></body></html>\n")
+
+
+def render_review(inputs: ReviewInputs, *, title: str = "zhen review",
+                  generated: str | None = None) -> str:
+    """The review page for ``inputs``, as one HTML string (no I/O)."""
+    by_block, by_note, other = place_findings(inputs.notes, inputs.findings)
+    rows = _rows(inputs, by_block)
+    engines = sorted({n.engine for n in inputs.notes if n.engine})
+    meta = [f"glossary {escape(inputs.glossary.path)} ({len(inputs.glossary.terms)} terms)"]
+    if engines:
+        meta.append("engine: " + "; ".join(escape(e) for e in engines))
+    if generated:
+        meta.append(f"generated {escape(generated)}")
+    body = [_index(inputs, rows, by_note)] if len(inputs.notes) > 1 else []
+    if other:
+        body.append(_other_findings(other, inputs.base))
+    body += [_note_section(i, note, rows[note.note], by_note.get(note.note, []), inputs)
+             for i, note in enumerate(inputs.notes, start=1)]
+    return _page(title, meta, _chips(review_counts(inputs, rows)), _filters(inputs.findings),
+                 "".join(body))

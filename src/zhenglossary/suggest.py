@@ -1,16 +1,34 @@
-"""``zhen glossary suggest``: candidate entries the glossary lacks, ranked, with places.
+"""``zhen glossary suggest``: candidate entries the glossary lacks, ranked by evidence.
 
-Two sources:
+Two kinds of evidence, one ranking:
 
-1. **Bilingual parentheticals** (``图神经网络（Graph Neural Network, GNN）``). Sightings that
-   share an English phrase or an abbreviation are grouped; the Chinese term is the longest
-   common suffix of the sightings when that is itself a sighting (so ``使用图神经网络`` and
-   ``传统的图神经网络`` give 图神经网络), else the most frequent sighting with the others as
-   variants (大型语言模型 / 大语言模型).
-2. **Recurring terms**: jieba words and runs of two or three adjacent words, outside
-   existing glossary matches, that recur (in two notes, or four times in one), are rare in
-   general Chinese (jieba's dictionary frequency) and neither start nor end with a
-   function word. Their English is left empty for the curator.
+1. **Bilingual parentheticals** found by :func:`bilingual.find_parentheticals` (the
+   finder the note checks use; its term boundary comes from word alignment). Sightings
+   that share a Chinese term, an English phrase or an abbreviation are grouped; the
+   Chinese is the form seen most often (ties: the best aligned), other forms not
+   containing it are variants, and other English forms are kept as alternatives.
+2. **Recurring terms**: runs of one to four jieba words outside glossary matches that
+   recur (in two notes, or four times in one) and that statistics over general Chinese
+   single out as terms, not as discourse or function phrases:
+
+   * the last word is nominal (jieba part of speech), the first is no function word,
+     and a verb opening it is not a common verb of general Chinese;
+   * it is *key* to the notes: Dunning's log-likelihood ratio of its frequency in the
+     notes against jieba's general-Chinese dictionary frequency is above 15.13
+     (p < 0.0001), so a general word (读者, 事实上) that the notes merely use is dropped;
+   * it is not mostly a clause of its own (discourse openers such as 接下来，简而言之，
+     and headings such as 小结), nor a verb CC-CEDICT knows only as "to …" that mostly
+     opens a clause (请参阅);
+   * it is not a fragment: it is seen next to at least two different neighbours on
+     each side (accessor variety; digits and Latin count as one neighbour), so
+     字符级语言 (always followed by 模型) and 步预测 (always after a number) are
+     dropped, and it never cuts a jieba word of a longer recurring candidate.
+
+   Their English is a CC-CEDICT **dictionary guess**, shown apart from ``en``.
+
+**Ranking** is by evidence, whatever the source: how often the Chinese occurs in the
+notes, in how many notes, and how sure its English is (the alignment score of its
+parentheticals; a dictionary guess counts least).
 """
 
 from __future__ import annotations
@@ -20,15 +38,14 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from functools import lru_cache
-from importlib import resources
-
-from .bilingual import STOP_FLAGS, Parenthetical, boundary_words, common_suffix, find_parentheticals
+from .align import gloss, is_general
+from .bilingual import HARD_FLAGS, Parenthetical, is_function_word, note_sightings
 from .checks import NoteText
 from .glossary import Glossary
-from .textutil import CJK_CLASS, LineIndex, normalize_abbreviation, normalize_english
+from .textutil import CJK_CLASS, LineIndex, is_cjk_char, normalize_abbreviation, normalize_english
 
 MAX_PLACES = 5
+KEYNESS = 15.13          # log-likelihood critical value for p < 0.0001 (1 d.f.)
 
 
 @dataclass
@@ -36,21 +53,26 @@ class Suggestion:
     zh: str
     en: str
     source: str                      # parenthetical | recurring
-    count: int
+    count: int                       # sightings (parentheticals) or occurrences (recurring)
     files: list[str]
     places: list[str]                # file:line, first MAX_PLACES
     variants: list[str] = field(default_factory=list)
     alternatives: list[str] = field(default_factory=list)   # other English seen
     score: float = 0.0
+    occurrences: int = 0             # times the Chinese occurs in the notes' prose
+    alignment: float = 0.0           # best alignment score of its parentheticals
+    en_guess: str = ""               # CC-CEDICT dictionary guess (recurring terms)
 
     def to_json(self) -> dict:
-        return {"zh": self.zh, "en": self.en, "variants": self.variants, "source": self.source,
-                "count": self.count, "files": self.files, "places": self.places,
-                "alternatives": self.alternatives, "score": round(self.score, 3)}
+        return {"zh": self.zh, "en": self.en, "en_guess": self.en_guess,
+                "variants": self.variants, "source": self.source, "count": self.count,
+                "occurrences": self.occurrences, "files": self.files, "places": self.places,
+                "alternatives": self.alternatives, "alignment": round(self.alignment, 3),
+                "score": round(self.score, 3)}
 
 
 class _Groups:
-    """Union-find over parenthetical sightings keyed by English and abbreviation."""
+    """Union-find over sighting keys."""
 
     def __init__(self) -> None:
         self.parent: dict[str, str] = {}
@@ -80,148 +102,265 @@ def _place(note: NoteText, index: LineIndex, offset: int) -> str:
     return f"{note.display}:{index.position(offset)[0]}"
 
 
+def evidence_score(occurrences: int, files: int, confidence: float) -> float:
+    """How strongly the notes support a candidate: occurrences (log), spread over notes,
+    and how sure its English is (0..1)."""
+    return math.log2(1 + occurrences) * (1 + 0.5 * (files - 1)) * (0.5 + confidence)
+
+
+def _occurrences(zh: str, notes: list[NoteText]) -> tuple[int, int]:
+    per_file = [note.prose.count(zh) for note in notes]
+    return sum(per_file), sum(1 for c in per_file if c)
+
+
 def from_parentheticals(glossary: Glossary, notes: list[NoteText]) -> list[Suggestion]:
     forms = glossary.form_map
-    sightings: list[tuple[NoteText, LineIndex, Parenthetical]] = []
-    for note in notes:
-        index = LineIndex(note.text)
-        for par in find_parentheticals(note.prose, frozenset(forms)):
-            if len(par.zh) >= 2:
-                sightings.append((note, index, par))
+    found = [s for s in note_sightings(notes, frozenset(forms)) if len(s[2].zh) >= 2]
     groups = _Groups()
-    keys_of = []
-    for _, _, par in sightings:
-        keys = []
+    for _, _, par in found:
+        keys = ["zh:" + par.zh]
         if par.english:
             keys.append("en:" + normalize_english(par.english))
         if par.abbr:
             keys.append("abbr:" + normalize_abbreviation(par.abbr).lower())
         for key in keys[1:]:
             groups.union(keys[0], key)
-        keys_of.append(keys[0])
-    clusters: dict[str, list[int]] = defaultdict(list)
-    for i, key in enumerate(keys_of):
-        clusters[groups.find(key)].append(i)
+    clusters: dict[str, list[tuple[NoteText, LineIndex, Parenthetical]]] = defaultdict(list)
+    for item in found:
+        clusters[groups.find("zh:" + item[2].zh)].append(item)
 
     out = []
-    for members in clusters.values():
-        items = [sightings[i] for i in members]
+    for items in clusters.values():
         spans = Counter(par.zh for _, _, par in items)
-        suffix = common_suffix(list(spans))
-        if suffix in spans:
-            zh, variants = suffix, []
-        else:
-            ranked = sorted(spans, key=lambda s: (-spans[s], len(s)))
-            zh, variants = ranked[0], ranked[1:]
-        if zh in forms or any(v in forms for v in variants) or len(zh) < 2 \
-                or zh in general_words():
-            continue
+        quality = defaultdict(float)
+        for _, _, par in items:
+            quality[par.zh] = max(quality[par.zh], par.score)
+        ranked = sorted(spans, key=lambda s: (-spans[s], -quality[s], len(s)))
+        zh = ranked[0]
+        # other forms are variants (大型语言模型 / 大语言模型); one holding or held by
+        # the term is a boundary slip of a single sighting, not a variant
+        variants = [v for v in ranked[1:] if zh not in v and v not in zh]
+        if any(span in forms for span in spans):
+            continue                      # the glossary has it (in one sighting's cut)
         english = Counter(par.english for _, _, par in items if par.english)
-        abbrs = Counter(par.abbr for _, _, par in items if par.abbr)
+        abbrs = Counter(normalize_abbreviation(par.abbr) for _, _, par in items if par.abbr)
         abbr = abbrs.most_common(1)[0][0] if abbrs else ""
-        if english:
-            best = english.most_common(1)[0][0]
-            en = f"{best} ({abbr})" if abbr else best
-        else:
-            en = normalize_abbreviation(abbr)   # DTNs → DTN: a glossary entry is singular
-        alternatives = sorted({e for e in english if normalize_english(e) != normalize_english(
-            english.most_common(1)[0][0])}) if english else []
+        best = english.most_common(1)[0][0] if english else ""
+        en = f"{best} ({abbr})" if best and abbr else (best or abbr)
+        seen = {par.english_seen for _, _, par in items if par.english_seen} | set(english)
+        alternatives = sorted(e for e in seen if e != best)
         files = sorted({note.display for note, _, _ in items})
         places = _unique(_place(note, index, par.offset) for note, index, par in items)
-        # parentheticals carry their English: they rank above every recurring term
-        score = 1000.0 + 10 * len(items) + (5.0 if english else 0.0) + (2.0 if abbr else 0.0)
+        occurrences, in_files = _occurrences(zh, notes)
+        alignment = max(par.score for _, _, par in items)
+        score = evidence_score(max(occurrences, len(items)), max(in_files, len(files)),
+                               0.5 + 0.5 * alignment)
         out.append(Suggestion(zh, en, "parenthetical", len(items), files, places, variants,
-                              alternatives, score))
+                              alternatives, score, occurrences, alignment))
     return out
 
 
-@lru_cache(maxsize=1)
-def general_words() -> frozenset[str]:
-    text = resources.files("zhenglossary").joinpath("data/general_words.txt").read_text("utf-8")
-    return frozenset(w for line in text.splitlines() for w in line.split("#", 1)[0].split())
-
+# --------------------------------------------------------------------- recurring terms
 
 _RUN_RE = re.compile(f"[{CJK_CLASS}]+")
-NOUNISH = {"n", "nz", "vn", "nt", "nl", "ng", "an", "l", "j", "i", "eng"}
+_BOUNDARY = "\n。！？；：，、,.;:!?（）()[]【】《》“”\"'#*>|-"
+NOMINAL = ("n", "vn", "an", "nz", "eng", "ng", "j")
+MAX_GRAM = 4
+
+
+def _nominal(flag: str) -> bool:
+    return flag.startswith(NOMINAL) and not flag.startswith("nr")
+
+
+def _neighbour(text: str, pos: int) -> str | None:
+    """The neighbour class at ``pos``: None for a clause boundary, '0' for digits and
+    Latin, else the character."""
+    if pos < 0 or pos >= len(text):
+        return None
+    ch = text[pos]
+    if ch.isspace() or ch in _BOUNDARY:
+        return None
+    if ch.isascii() and ch.isalnum():
+        return "0"
+    return ch
+
+
+def _verb(zh: str) -> bool:
+    """CC-CEDICT reads the word (or, unknown, its last part) only as a verb ("to …")."""
+    from .align import word_pieces
+
+    g = gloss(zh)
+    return g.verb_only if g.known else gloss(word_pieces(zh)[-1]).verb_only
+
+
+def _numeral(ch: str, forms: frozenset[str]) -> bool:
+    """A Chinese numeral character (jieba tags it m: 一, 两, 多, 单, 几 …)."""
+    from .segment import posseg
+
+    return is_cjk_char(ch) and posseg(ch, forms)[0][1] == "m"
+
+
+def log_likelihood(a: int, n1: int, b: int, n2: int) -> float:
+    """Dunning's G² for a count ``a`` in ``n1`` tokens against ``b`` in ``n2``; negative
+    when the word is rarer in the first corpus."""
+    if a == 0:
+        return 0.0
+    e1 = n1 * (a + b) / (n1 + n2)
+    e2 = n2 * (a + b) / (n1 + n2)
+    g2 = 2 * (a * math.log(a / e1) + (b * math.log(b / e2) if b else 0.0))
+    return g2 if a / n1 > b / n2 else -g2
+
+
+def dictionary_guess(zh: str) -> str:
+    """An English form from CC-CEDICT: the word's first common sense, else its parts'."""
+    def first(word: str) -> str:
+        g = gloss(word)
+        if not g.known:
+            return ""
+        from .align import dictionary_index, PAREN_NOTE
+
+        for entry in dictionary_index().entries(word):
+            if entry.proper:
+                continue
+            for sense in entry.senses:
+                text = PAREN_NOTE.sub("", sense).strip()
+                for article in ("to ", "a ", "an ", "the "):
+                    text = text.removeprefix(article)
+                if text and not text.startswith(("variant of", "see ", "classifier")):
+                    return text
+        return ""
+
+    whole = first(zh)
+    if whole:
+        return whole
+    from .align import word_pieces
+
+    parts = [first(p) for p in word_pieces(zh)]
+    return " ".join(parts) if all(parts) else ""
 
 
 def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int = 2,
-                   min_count_one_file: int = 4, max_general_freq: int = 3000) -> list[Suggestion]:
+                   min_count_one_file: int = 4, min_count: int = 3) -> list[Suggestion]:
     from .segment import posseg, tokenizer_for
 
     forms = frozenset(glossary.form_map)
-    freq = tokenizer_for(()).FREQ
-    total = tokenizer_for(()).total
-    stops = boundary_words()
+    tokenizer = tokenizer_for(())
+    freq, total = tokenizer.FREQ, tokenizer.total
     counts: Counter[str] = Counter()
-    word_counts: Counter[str] = Counter()
     files: dict[str, set[str]] = defaultdict(set)
     places: dict[str, list[str]] = defaultdict(list)
+    left: dict[str, set] = defaultdict(set)
+    right: dict[str, set] = defaultdict(set)
+    initial: Counter[str] = Counter()      # at the start of a clause
+    alone: Counter[str] = Counter()        # a whole clause: 接下来， / a heading 小结
+    numeral_left: Counter[str] = Counter()
+    words_of: dict[str, tuple[str, ...]] = {}
+    tokens = 0
     for note in notes:
         masked = list(note.prose)
         for match in glossary.matcher.finditer(note.prose):
             for i in range(match.start, match.end):
                 masked[i] = "|"
-        masked_text = "".join(masked)
+        text = "".join(masked)
         index = LineIndex(note.text)
-        for run in _RUN_RE.finditer(masked_text):
+        for run in _RUN_RE.finditer(text):
             words = posseg(run.group(0), forms)
+            tokens += len(words)
             offsets = []
             pos = run.start()
             for word, _ in words:
                 offsets.append(pos)
                 pos += len(word)
             for i in range(len(words)):
-                word_counts[words[i][0]] += 1
-                for n in (1, 2, 3):
+                word, flag = words[i]
+                numeral_head = flag == "m" and len(word) == 1 and i + 1 < len(words) \
+                    and not words[i + 1][1].startswith(("q", "m"))     # 多步, 单精度
+                if is_function_word(flag, word) and not numeral_head:
+                    continue
+                if words[i][1].startswith("v") and is_general(words[i][0]):
+                    continue
+                for n in range(1, MAX_GRAM + 1):
                     gram = words[i:i + n]
                     if len(gram) < n:
                         break
-                    text = "".join(w for w, _ in gram)
-                    if len(text) < 2 or (n == 1 and len(text) < 2):
+                    if any(f.startswith(HARD_FLAGS) for _, f in gram[1:]):
+                        break                 # a particle, pronoun or conjunction inside
+                    cand = "".join(w for w, _ in gram)
+                    if len(cand) < 2 or len(cand) > 10 or not _nominal(gram[-1][1]) \
+                            or gram[-1][1].startswith("uj"):
                         continue
-                    first, last = gram[0], gram[-1]
-                    if first[0] in stops or last[0] in stops:
-                        continue
-                    if first[1] in STOP_FLAGS or last[1] in STOP_FLAGS or last[1] not in NOUNISH:
-                        continue
-                    if any(w in stops for w, _ in gram):
-                        continue
-                    counts[text] += 1
-                    files[text].add(note.display)
-                    place = _place(note, index, offsets[i])
-                    if len(places[text]) < MAX_PLACES and place not in places[text]:
-                        places[text].append(place)
+                    start, end = offsets[i], offsets[i] + len(cand)
+                    counts[cand] += 1
+                    files[cand].add(note.display)
+                    words_of.setdefault(cand, tuple(w for w, _ in gram))
+                    before, after = _neighbour(text, start - 1), _neighbour(text, end)
+                    left[cand].add(before if before is not None else ("|", counts[cand]))
+                    right[cand].add(after if after is not None else ("|", counts[cand]))
+                    if before is None:
+                        initial[cand] += 1
+                        if after is None:
+                            alone[cand] += 1
+                    elif before == "0" and text[start - 1].isdigit() or _numeral(before, forms):
+                        numeral_left[cand] += 1
+                    place = _place(note, index, start)
+                    if len(places[cand]) < MAX_PLACES and place not in places[cand]:
+                        places[cand].append(place)
+    tokens = max(tokens, 1)
+    kept: dict[str, int] = {}
+    for cand, count in counts.items():
+        if cand in forms or count < min_count:
+            continue
+        if len(files[cand]) < min_files and count < min_count_one_file:
+            continue
+        if is_general(cand):
+            continue                      # general Chinese (jieba's IDF table)
+        if numeral_left[cand] * 2 >= count:
+            continue                      # 步预测 of 1步预测, 多步预测: it needs its numeral
+        general = freq.get(cand, 0)
+        if log_likelihood(count, tokens, general, total) < KEYNESS:
+            continue
+        if alone[cand] * 2 > count:
+            continue                      # a discourse opener (接下来，) or a heading (小结)
+        if initial[cand] * 2 > count and _verb(cand):
+            continue                      # an instruction opening a clause (请参阅)
+        if len(left[cand]) < 2 or len(right[cand]) < 2:
+            continue                      # a fragment of something longer
+        kept[cand] = count
+    # never a fragment that cuts a jieba word of a longer candidate, nor one seen
+    # mostly inside a longer candidate
     out = []
-    general_list = general_words()
-    for text, count in counts.items():
-        if text in forms or text in general_list:
+    by_length = sorted(kept, key=len, reverse=True)
+    for cand in by_length:
+        fragment = False
+        for longer in by_length:
+            if len(longer) <= len(cand):
+                break
+            at = longer.find(cand)
+            if at < 0:
+                continue
+            bounds = {0}
+            pos = 0
+            for word in words_of[longer]:
+                pos += len(word)
+                bounds.add(pos)
+            if at not in bounds or at + len(cand) not in bounds or kept[longer] >= 0.8 * kept[cand]:
+                fragment = True
+                break
+        if fragment:
             continue
-        recurs = len(files[text]) >= min_files or count >= min_count_one_file
-        if not recurs or count < 3:
-            continue
-        general = freq.get(text, 0)
-        if general > max_general_freq:
-            continue
-        specificity = math.log((total + 1) / (general + 1))
-        score = count * specificity / 10.0 * (1 + 0.5 * (len(files[text]) - 1)) * min(len(text), 6) / 4
-        out.append(Suggestion(text, "", "recurring", count, sorted(files[text]), places[text],
-                              score=score))
-    # keep only maximal candidates: drop one contained in a longer one seen as often
-    out.sort(key=lambda s: -len(s.zh))
-    kept: list[Suggestion] = []
-    for cand in out:
-        if any(cand.zh in longer.zh and longer.count >= cand.count * 0.8 for longer in kept):
-            continue
-        kept.append(cand)
-    return kept
+        occurrences, in_files = _occurrences(cand, notes)
+        score = evidence_score(occurrences, in_files, 0.0)
+        out.append(Suggestion(cand, "", "recurring", kept[cand], sorted(files[cand]),
+                              places[cand], score=score, occurrences=occurrences,
+                              en_guess=dictionary_guess(cand)))
+    return out
 
 
 def suggest(glossary: Glossary, notes: list[NoteText], *, limit: int | None = None) -> list[Suggestion]:
     found = from_parentheticals(glossary, notes)
     taken = {s.zh for s in found} | {v for s in found for v in s.variants}
     for cand in from_recurring(glossary, notes):
-        if cand.zh in taken or any(cand.zh in t for t in taken):
+        if cand.zh in taken or any(cand.zh in t or t in cand.zh for t in taken):
             continue
         found.append(cand)
     found.sort(key=lambda s: (-s.score, s.zh))
@@ -237,7 +376,9 @@ def to_yaml(suggestions: list[Suggestion]) -> str:
     lines = [f"# zhen glossary suggest: {len(suggestions)} candidates, best first.",
              "# Paste the ones you accept under `terms:` in glossary.yaml; fill in every empty `en`."]
     for s in suggestions:
-        lines.append(f"  # {s.source}, seen {s.count}x in {len(s.files)} file(s): "
+        evidence = (f"in {s.count} parenthetical(s)" if s.source == "parenthetical"
+                    else "recurring")
+        lines.append(f"  # {evidence}, {s.occurrences}x in {len(s.files)} file(s): "
                      + ", ".join(s.places))
         if s.alternatives:
             lines.append("  # also written: " + "; ".join(s.alternatives))

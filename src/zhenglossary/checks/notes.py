@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..bilingual import Parenthetical, find_parentheticals
+from ..bilingual import Parenthetical, note_sightings
 from ..findings import Finding
 from ..glossary import Term
 from ..textutil import (LineIndex, normalize_abbreviation, normalize_english,
@@ -44,13 +44,10 @@ def unused_terms(ctx: CheckContext) -> Iterable[Finding]:
 
 
 def _parentheticals(ctx: CheckContext) -> list[tuple[NoteText, LineIndex, Parenthetical]]:
-    forms = frozenset(ctx.glossary.form_map)
-    out = []
-    for note in ctx.notes:
-        index = LineIndex(note.text)
-        for par in find_parentheticals(note.prose, forms):
-            out.append((note, index, par))
-    return out
+    """The notes' parentheticals, found once per run by the finder suggest uses."""
+    if ctx.parentheticals is None:
+        ctx.parentheticals = note_sightings(ctx.notes, frozenset(ctx.glossary.form_map))
+    return ctx.parentheticals
 
 
 def _glossary_term_at(ctx: CheckContext, par: Parenthetical) -> tuple[str, Term] | None:
@@ -118,14 +115,16 @@ def inconsistent_rendering(ctx: CheckContext) -> Iterable[Finding]:
             for group in renderings.values():
                 for note, index, par in group:
                     line, column = index.position(par.offset)
-                    shown = par.english if kind == "english" else par.abbr
+                    shown = (par.english_seen or par.english) if kind == "english" else par.abbr
                     places.append(f"{shown!r} at {note.display}:{line}")
             first_note, first_index, first_par = next(iter(renderings.values()))[0]
+            files = sorted({note.display for group in renderings.values() for note, _, _ in group})
+            across = f" across {len(files)} notes" if len(files) > 1 else ""
             yield _finding("inconsistent-rendering", "warning",
-                           f"{key} is rendered {len(renderings)} ways: " + "; ".join(places)
+                           f"{key} is rendered {len(renderings)} ways{across}: " + "; ".join(places)
                            + "; pick one and add it to the glossary",
                            first_note, first_par.offset, first_index, zh=key,
-                           places=places)
+                           places=places, files=files)
 
 
 @check("term-in-word", "info", "notes")

@@ -42,6 +42,7 @@ class NoteText:
     display: str
     text: str
     prose: str            # prose_view(text): code, URLs and HTML blanked out
+    relative: Path | None = None   # from the folder it was found in (for --out-dir)
 
 
 @dataclass
@@ -52,5 +53,6 @@ class CheckContext:
     # note display → (x.en.md display path, its text), for notes without a parallel file
     usage: dict[str, dict[str, int]] = field(default_factory=dict)
     pairs: list = field(default_factory=list)          # pairs.NotePairs per translated note
-    untranslated_blocks: dict[str, list[int]] = field(default_factory=dict)
-    # note display → lines of Chinese blocks the parallel file does not have yet
+    untranslated_blocks: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    # note display → (line, block number) of Chinese blocks the parallel file lacks
+    parentheticals: list | None = None   # bilingual.note_sightings, computed once

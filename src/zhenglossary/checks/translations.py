@@ -1,9 +1,12 @@
 """Checks over translations, pair by pair, across all notes.
 
-Pairs come from the parallel files ``x.zh-en.md`` (see pairs.py). For a note with only an
-``x.en.md`` (no parallel file), ``term-forbidden`` still scans that file. Every finding
-names the note and source line, the block (``segment``), and carries both texts in full
-in JSON; the message shows them truncated.
+Pairs come from the parallel files ``x.zh-en.md`` (see parallel.py). ``x.en.md`` is
+always read too: ``term-forbidden`` scans it when there is no parallel file or when it was
+changed by hand (``english-edited``: it differs from what the parallel file renders, and
+the next ``zhen translate`` would overwrite it). Every finding about a pair points where it
+is fixed, the English in ``x.zh-en.md`` (file and line), and names the source too
+(``note``, ``note_line``), the block (``segment``), and carries both texts in full in JSON;
+the message shows them truncated.
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ import re
 from typing import Iterable
 
 from ..findings import Finding
-from ..locking import HAS_LETTER, LATIN_RUN_RE
-from ..pairs import Pair
-from ..prose import INLINE_CODE_RE, find_urls, prose_view
+from ..parallel import Pair, english_from_parallel
+from ..prose import prose_view
+from ..render import english_body
+from ..sentences import align
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex
+from ..validate import check_block, note_env
 from .registry import CheckContext, check
 
 SNIPPET = 40
@@ -26,11 +31,20 @@ def _short(text: str, n: int = SNIPPET) -> str:
     return text if len(text) <= n else text[:n - 1] + "…"
 
 
-def _finding(check_id: str, severity: str, message: str, pair: Pair, **extra) -> Finding:
+def _finding(check_id: str, severity: str, message: str, pair: Pair, *,
+             at: tuple[int, int] | None = None, **extra) -> Finding:
+    """A finding about ``pair``, placed where it is fixed: the English in the parallel file
+    (``x.zh-en.md``, line of the block's English; ``at`` = (line, column) inside that
+    English). The source line is named too: ``note`` and ``note_line``."""
     data = {"segment": pair.id, "source": pair.source, "english": pair.english,
-            "parallel": f"{pair.parallel}:{pair.en_line}", "status": pair.status}
+            "parallel": f"{pair.parallel}:{pair.en_line}", "status": pair.status,
+            "note": pair.note, "note_line": pair.line}
     data.update(extra)
-    return Finding(check_id, severity, message, pair.note, pair.line, None, data)
+    if not pair.en_line:                       # no English line known: the source line
+        return Finding(check_id, severity, message, pair.note, pair.line, None, data)
+    line, column = at if at is not None else (1, None)
+    return Finding(check_id, severity, message, pair.parallel, pair.en_line + line - 1, column,
+                   data)
 
 
 def _translated(ctx: CheckContext) -> Iterable[Pair]:
@@ -66,10 +80,15 @@ def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
             if match and not pattern.search(pair.source):
                 yield _finding("term-forbidden", "error",
                                f"{match.group(0)!r} is forbidden for {term.zh}; write {term.en!r} "
-                               f"(glossary line {term.line})", pair, zh=term.zh, en=term.en,
-                               forbidden=phrase)
-    # notes translated without a parallel file: scan x.en.md itself
-    for display, text in ctx.translations.values():
+                               f"(glossary line {term.line})", pair,
+                               at=LineIndex(english).position(match.start()), zh=term.zh,
+                               en=term.en, forbidden=phrase)
+    # x.en.md itself, when no parallel file covers it or it was changed by hand
+    changed = hand_changed(ctx)
+    with_pairs = {p.note for p in ctx.pairs}
+    for note, (display, text) in ctx.translations.items():
+        if note in with_pairs and note not in changed:
+            continue
         prose = prose_view(text)
         index = LineIndex(text)
         for term, phrase, pattern in patterns:
@@ -93,40 +112,59 @@ def untranslated(ctx: CheckContext) -> Iterable[Finding]:
                            chinese=left)
 
 
-_NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*%?(?![\d万亿千百])")
-
-
-def protected_items(source: str) -> list[str]:
-    """Numbers, URLs, inline code and Latin-script runs of a source block's prose."""
-    items: list[str] = []
-    items += [m.group(0) for m in INLINE_CODE_RE.finditer(source)]
-    prose = prose_view(source)
-    items += [source[s:e] for s, e in find_urls(source)]
-    for match in LATIN_RUN_RE.finditer(prose):
-        if HAS_LETTER.search(match.group(0)):
-            items.append(match.group(0).strip())
-    latin = " ".join(items)
-    for match in _NUMBER_RE.finditer(prose):
-        # a number inside a Latin run (A100, 64K2) is already covered
-        if match.group(0) not in latin:
-            items.append(match.group(0))
-    return items
-
-
 @check("protected-changed", "warning", "translations")
 def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
-    """A number, URL, inline code span or Latin-script run of the source is missing or
-    altered in the English."""
-    for pair in _translated(ctx):
-        missing = [item for item in protected_items(pair.source) if item not in pair.english]
-        if missing:
-            shown = ", ".join(repr(m) for m in missing[:4]) + (" …" if len(missing) > 4 else "")
-            yield _finding("protected-changed", "warning",
-                           f"the English lacks {shown} from the source", pair, missing=missing)
+    """Code, math, a link or image destination, an autolink, HTML, a role or a footnote
+    label of the source is missing or altered in the English, or the block structure
+    changed (the same validator `zhen translate` runs)."""
+    envs = {note.display: note_env(note.text) for note in ctx.notes}
+    for note in ctx.pairs:
+        env = envs.get(note.note)
+        for pair in note.pairs:
+            if pair.status == "same":
+                continue
+            problems = check_block(pair.source, pair.english, env=env,
+                                   what=frozenset({"structure", "protected"}))
+            if problems:
+                shown = "; ".join(problems[:4]) + (" …" if len(problems) > 4 else "")
+                yield _finding("protected-changed", "warning", f"the English changed: {shown}",
+                               pair, missing=problems)
 
 
-_ZH_END = re.compile(r"(?<=[。！？；!?])")
-_EN_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(\[])")
+@check("english-edited", "warning", "translations")
+def english_edited(ctx: CheckContext) -> Iterable[Finding]:
+    """x.en.md was changed by hand: the next `zhen translate` overwrites it."""
+    for note, (display, line) in hand_changed(ctx).items():
+        parallel = next((p.parallel for p in ctx.pairs if p.note == note), "x.zh-en.md")
+        yield Finding("english-edited", "warning",
+                      f"{display} differs from what {parallel} renders (changed by hand?); the "
+                      f"next `zhen translate` overwrites it — make the edit in {parallel}",
+                      display, line)
+
+
+def hand_changed(ctx: CheckContext) -> dict[str, tuple[str, int]]:
+    """note display → (x.en.md display, first differing line) for each x.en.md that is not
+    what its parallel file renders. Notes with edits not yet taken in, or changed since
+    they were translated, are left to the `edited` and `stale` checks."""
+    texts = {note.display: note.text for note in ctx.notes}
+    out: dict[str, tuple[str, int]] = {}
+    for note in ctx.pairs:
+        if note.note not in ctx.translations or note.note not in texts:
+            continue
+        if any(p.status == "edited" or not p.current for p in note.pairs):
+            continue
+        expected = english_from_parallel(texts[note.note], note.pairs)
+        display, actual = ctx.translations[note.note]
+        body = english_body(actual)
+        if expected is None or body == expected:
+            continue
+        a, b = body.split("\n"), expected.split("\n")
+        line = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        above = actual[:len(actual) - len(body)].count("\n")     # header and banner lines
+        out[note.note] = (display, line + above + 1)
+    return out
+
+
 _PUNCT_NORM = str.maketrans("，。！？；：（）“”‘’、", ",.!?;:()\"\"''，")
 
 
@@ -141,10 +179,9 @@ def _norm_en(text: str) -> str:
 def _sentences(pair: Pair) -> list[tuple[str, str, str]]:
     """(source sentence, English sentence, id), aligned when the counts agree, else the
     whole block as one."""
-    zh = [s for s in _ZH_END.split(pair.source.replace("\n", "")) if s.strip()]
-    en = [s for s in _EN_END.split(pair.english.replace("\n", " ")) if s.strip()]
-    if len(zh) == len(en) and len(zh) > 1:
-        return [(z, e, f"{pair.id}.s{i + 1}") for i, (z, e) in enumerate(zip(zh, en))]
+    aligned = align(pair.source.replace("\n", ""), pair.english.replace("\n", " "))
+    if aligned is not None and len(aligned) > 1:
+        return [(z, e, f"{pair.id}.s{i + 1}") for i, (z, e) in enumerate(aligned)]
     return [(pair.source, pair.english, pair.id)]
 
 
@@ -181,30 +218,40 @@ def inconsistent(ctx: CheckContext) -> Iterable[Finding]:
             continue
         places = [f"{p.note}:{p.line} ({seg}) {_short(zh, 20)!r}" for p, zh, _, seg in items]
         pair, zh, en, seg_id = items[0]
-        yield Finding("inconsistent", "info",
-                      f"one English {_short(en, 30)!r} for {len(sources)} different sources: "
-                      + "; ".join(places), pair.note, pair.line, None,
-                      {"segment": seg_id, "source": zh, "english": en, "places": places})
+        yield _finding("inconsistent", "info",
+                       f"one English {_short(en, 30)!r} for {len(sources)} different sources: "
+                       + "; ".join(places), pair, segment=seg_id, source=zh, english=en,
+                       places=places)
 
 
 @check("stale", "warning", "translations")
 def stale(ctx: CheckContext) -> Iterable[Finding]:
-    """The source changed after its translation was made."""
+    """The source changed after its translation was made.
+
+    One finding per block: a block whose source changed is both an outdated pair and a
+    block the parallel file lacks; it is reported once, as changed, at its English."""
     for note in ctx.pairs:
-        outdated = [p for p in note.pairs if not p.current]
-        for pair in outdated:
+        outdated = {p.index: p for p in note.pairs if not p.current}
+        for line, index in ctx.untranslated_blocks.get(note.note, []):
+            pair = outdated.pop(index, None)
+            if pair is not None:
+                yield _finding("stale", "warning",
+                               f"the source of this block changed (now {note.note}:{line}) after "
+                               f"it was translated; run `zhen translate {note.note}`", pair,
+                               note_line=line)
+            else:
+                yield Finding("stale", "warning",
+                              f"this block has no translation yet; run `zhen translate {note.note}`",
+                              note.note, line)
+        for pair in outdated.values():
             yield _finding("stale", "warning",
-                           f"the source changed after this translation was made; run "
-                           f"`zhen translate {note.note}`", pair)
+                           f"the source of this block changed or was removed after it was "
+                           f"translated; run `zhen translate {note.note}`", pair)
         for pair in note.pairs:
             if pair.status == "stale" and pair.current:
                 yield _finding("stale", "warning",
                                "this English was edited by hand before its source changed; "
                                f"review it in {pair.parallel} (edit it to approve it)", pair)
-        for line in ctx.untranslated_blocks.get(note.note, []):
-            yield Finding("stale", "warning",
-                          f"this block has no translation yet; run `zhen translate {note.note}`",
-                          note.note, line)
 
 
 @check("edited", "info", "translations")

@@ -7,20 +7,13 @@ missing model for an explicit engine).
 from __future__ import annotations
 
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from .console import (CheckFormat, error_line, glossary_option, handle_errors, print_findings,
-                      print_json, say, warn)
-
-
-class EngineChoice(str, Enum):
-    auto = "auto"
-    argos = "argos"
-    gloss = "gloss"
+from .console import (CheckFormat, allow_remote_option, error_line, glossary_option,
+                      handle_errors, llm_endpoint_option, print_findings, print_json, say, warn)
 
 
 @handle_errors
@@ -28,8 +21,9 @@ def translate(
     paths: List[Path] = typer.Argument(..., help="Notes: .md files or directories.",
                                        show_default=False),
     glossary: Optional[Path] = glossary_option(),
-    engine: EngineChoice = typer.Option(EngineChoice.auto, "--engine", "-e",
-                                        help="auto: argos if a zh→en model is installed, else gloss."),
+    engine: str = typer.Option("auto", "--engine", "-e",
+                               help="auto (argos if a zh→en model is installed, else gloss), argos, "
+                                    "gloss, llm or a plugin's engine; `zhen model list` lists them."),
     out_dir: Optional[Path] = typer.Option(None, "--out-dir", "-o",
                                            help="Write outputs here, mirroring relative paths."),
     no_memory: bool = typer.Option(False, "--no-memory", help="Neither read nor write the memory."),
@@ -37,16 +31,27 @@ def translate(
     encoding: Optional[str] = typer.Option(None, "--encoding",
                                            help="Read notes in this encoding (e.g. gb18030)."),
     format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
+    model: Optional[str] = typer.Option(None, "--model", help="llm: the model to ask."),
+    endpoint: Optional[str] = llm_endpoint_option(),
+    temperature: Optional[float] = typer.Option(None, "--temperature", min=0,
+                                                help="llm: sampling temperature (default 0)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="llm: seconds per request."),
+    concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1,
+                                              help="llm: requests in flight."),
+    allow_remote: bool = allow_remote_option(),
 ) -> None:
     """Translate notes to English: writes x.en.md and the parallel x.zh-en.md."""
     from ..api import translate_project
 
+    settings = {"model": model, "endpoint": endpoint, "temperature": temperature,
+                "timeout": timeout, "concurrency": concurrency,
+                "allow_remote": True if allow_remote else None}
     with _progress(format is CheckFormat.text) as progress:
-        report = translate_project(paths, glossary, engine=engine.value, out_dir=out_dir,
+        # notices (no glossary, no model: a dictionary gloss) print as soon as they are known
+        report = translate_project(paths, glossary, engine=engine, out_dir=out_dir,
                                    use_memory=not no_memory, threads=threads,
-                                   encoding=encoding, progress=progress)
-    for notice in report.notices:
-        warn(notice)
+                                   encoding=encoding, engine_settings=settings,
+                                   progress=progress, notify=warn)
     if format is CheckFormat.json:
         print_json(report.to_json())
         raise typer.Exit(report.exit_code)
@@ -61,7 +66,8 @@ def translate(
             say(f"wrote {f.english} and {f.parallel}")
     say(f"{s['files']} file(s), {s['segments']} segments: {s['from_memory']} from memory, "
         f"{s['translated']} translated, {s['copied']} copied; {s['terms_locked']} terms locked, "
-        f"{s['lock_fallbacks']} lock fallbacks, {s['lock_failures']} lock failures — engine: "
+        f"{s['lock_fallbacks']} lock fallbacks, {s['lock_failures']} lock failures; "
+        f"{s['validated_blocks']} blocks validated, {s['invalid_blocks']} failed — engine: "
         f"{s['engine']}")
     raise typer.Exit(report.exit_code)
 

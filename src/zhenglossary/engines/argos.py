@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import ModelError
-from .base import EngineOutput
+from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
 
 INDEX_URL = "https://raw.githubusercontent.com/argosopentech/argospm-index/main/index.json"
 INSTALL_HINT = ("Run `zhen model install` (downloads translate-zh_en), or "
@@ -256,7 +256,6 @@ class ArgosEngine:
         self.chunk_size = chunk_size
         self._translator = None
         self._sp = None
-        self.loads = 0
 
     def identity(self) -> str:
         meta = (self.package.path / "metadata.json").read_bytes()
@@ -283,7 +282,6 @@ class ArgosEngine:
             self._translator = None
             raise ModelError(f"cannot load the argos package {self.package.path}: {exc}. "
                              f"It may be damaged; reinstall it: {INSTALL_HINT}") from exc
-        self.loads += 1
 
     def tokenize(self, texts: Sequence[str]) -> list[list[str]]:
         self.load()
@@ -327,3 +325,32 @@ class ArgosEngine:
             for i, result in zip(chunk, out):
                 results[i] = EngineOutput([self.decode(h) for h in result.hypotheses])
         return results  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------- registration
+
+
+def _create(context: EngineContext) -> ArgosEngine:
+    package = find_zh_en()
+    if package is None:
+        raise ModelError("no Chinese→English argos model is installed. " + INSTALL_HINT + ".")
+    if package.problems:
+        raise ModelError(f"the argos package {package.path} is broken: "
+                         + "; ".join(package.problems) + ". " + INSTALL_HINT + ".")
+    return ArgosEngine(package, threads=context.threads)
+
+
+def _status(context: EngineContext) -> EngineStatus:
+    package = find_zh_en()
+    dirs = [str(p) for p in package_dirs()]
+    if package is None:
+        return EngineStatus(False, f"no zh→en package in {', '.join(dirs)}", {"package_dirs": dirs})
+    if package.problems:
+        return EngineStatus(False, f"{package.path} is broken: " + "; ".join(package.problems),
+                            {"package_dirs": dirs, "package": str(package.path)})
+    return EngineStatus(True, f"{package.name} {package.version}",
+                        {"package_dirs": dirs, "package": str(package.path)})
+
+
+SPEC = EngineSpec("argos", "argos-translate zh→en model run by CTranslate2 (offline MT)",
+                  _create, _status)

@@ -15,7 +15,8 @@ each word becomes one short English word or phrase. What it does, in order:
    or abbreviation senses) and cut down to a short phrase by :func:`clean_sense`. An
    adjective + 性/度 becomes a noun (可用性 → availability). A word missing from all of
    them is split into the longest known parts, then characters; a character nobody
-   knows is dropped and reported in ``EngineOutput.unrendered``.
+   knows is dropped and reported in ``EngineOutput.unrendered``. A person's name is
+   written in pinyin instead (:mod:`.names`).
 3. Context rules: numbers with 倍/万/亿, measure words and time units (``4 张 ZX1`` →
    ``4 ZX1s``, ``每 30 分钟`` → ``every 30 minutes``, ``17.8万`` → ``178,000``,
    ``百余次访谈`` → ``over a hundred interviews``); verb + 了 → past tense; 被 + verb →
@@ -51,18 +52,19 @@ from importlib import resources
 from typing import Iterable, Sequence
 
 from .. import cedict
+from ..errors import ZhenError
+from ..placeholders import EXACT, exact_in
 from ..textutil import CJK_CLASS, CJK_PUNCT
-from .base import EngineOutput
+from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
+from .names import person_names
 
 # Bump when a rule in this file changes what the engine writes: it is part of identity().
-RULES_VERSION = "1"
+RULES_VERSION = "2"
 DATA_PREFIX = "gloss_"
 DOMAIN_FILE = "gloss_domain.tsv"
 
-PLACEHOLDER_RE = re.compile(r"(?<![A-Za-z])[A-Z]{2}\d+")
-
 _TOKEN_RE = re.compile(
-    r"(?P<ph>(?<![A-Za-z])[A-Z]{2}\d+)"
+    rf"(?P<ph>(?<![A-Za-z]){EXACT})"
     r"|(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
     r"|(?P<lat>[A-Za-z][A-Za-z0-9']*)"
     rf"|(?P<zh>[{CJK_CLASS}]+)"
@@ -564,10 +566,10 @@ class GlossEngine:
         self._lock = threading.Lock()
         self._index: cedict.CedictIndex | None = None
         self._tokenizer = None
+        self._all_forms: frozenset[str] = frozenset()
         self._tags: dict[str, str] = {}
         self._memo: dict[str, tuple[list[Gloss], tuple[str, ...]]] = {}
         self._identity: str | None = None
-        self.fallbacks = 0   # segments that hit the never-raise fallback (a bug; tests check)
 
     # ------------------------------------------------------------------ protocol
     def identity(self) -> str:
@@ -595,7 +597,8 @@ class GlossEngine:
             index = cedict.load_index()
             base = segment.tokenizer_for(())
             extra = {w for w in domain_list() if len(w) > 1 and not base.FREQ.get(w)}
-            self._tokenizer = segment.tokenizer_for(self.forms | extra)
+            self._all_forms = self.forms | extra
+            self._tokenizer = segment.tokenizer_for(self._all_forms)
             self._tags = _word_tags()
             self._index = index
 
@@ -710,9 +713,14 @@ class GlossEngine:
                 continue
             if kind == "zh":
                 first = True
-                for word in self._tokenizer.cut(value, HMM=True):
+                words = list(self._tokenizer.cut(value, HMM=True))
+                spelled = self._names(value, words)
+                for word in words:
                     sp = space if first else False
                     first = False
+                    if word in spelled:                  # a person's name, in pinyin
+                        toks.append(_Tok("lat", spelled[word], sp))
+                        continue
                     if word in ("性", "度") and toks and toks[-1].kind == "zh" and not sp:
                         merged = toks[-1].text + word        # 可用 + 性 → 可用性
                         stem = None if self._known(merged) else self._lookup(toks[-1].text)
@@ -725,6 +733,16 @@ class GlossEngine:
                 toks.append(_Tok(kind, value, space))
             space = False
         return toks
+
+    def _names(self, run: str, words: list[str]) -> dict[str, str]:
+        def common(word: str) -> bool:
+            return (word in FUNCTION_WORDS or word in domain_list() or word in self.forms
+                    or any(not e.proper for e in self._index.entries(word)))
+
+        from ..segment import posseg
+
+        return person_names(run, words, lambda text: posseg(text, self._all_forms), self._index,
+                            common, lambda c: c in FUNCTION_WORDS or c in _POSTPOSITIONS)
 
     def _split_numeral(self, word: str, space: bool) -> list[_Tok]:
         """一个 → [num 一][zh 个]; 百余次 → [num 百余][zh 次]; 这项 → [zh 这][zh 项];
@@ -759,19 +777,18 @@ class GlossEngine:
     # ------------------------------------------------------------------ rendering
     def _translate_one(self, text: str) -> EngineOutput:
         unrendered: list[str] = []
-        placeholders = PLACEHOLDER_RE.findall(text)
+        placeholders = exact_in(text)
         try:
             source = unicodedata.normalize("NFKC", text)
             english = _join(self._render(self._lex(source), unrendered))
         except Exception:  # never raise on input: fall back to the bare placeholders
-            self.fallbacks += 1
             english = " ".join(placeholders)
             unrendered = _FORBIDDEN_RE.findall(text)
         english, leftovers = _scrub(english)
         unrendered.extend(leftovers)
         # the contract: every placeholder of the source exactly once
-        if sorted(PLACEHOLDER_RE.findall(english)) != sorted(placeholders):
-            self.fallbacks += 1                # cannot happen; never lose a placeholder
+        if sorted(exact_in(english)) != sorted(placeholders):
+            # cannot happen; never lose a placeholder
             english = " ".join(placeholders)
             unrendered = _FORBIDDEN_RE.findall(text)
         seen: list[str] = []
@@ -1356,3 +1373,15 @@ def _scrub(english: str) -> tuple[str, list[str]]:
         english = re.sub(r" {2,}", " ", english)
         english = re.sub(r" ([,.;:!?)\]])", r"\1", english).strip()
     return english, leftovers
+
+
+def _status(context: EngineContext) -> EngineStatus:
+    try:
+        return EngineStatus(True, f"CC-CEDICT {cedict.package_version()}")
+    except ZhenError as exc:
+        return EngineStatus(False, str(exc))
+
+
+SPEC = EngineSpec(
+    "gloss", "word-by-word dictionary gloss from CC-CEDICT (not machine translation)",
+    lambda context: GlossEngine(context.glossary.form_map), _status)

@@ -1,0 +1,219 @@
+"""Precision and recall of the parenthetical finder and of `zhen glossary suggest`.
+
+    python scripts/eval_suggest.py                 # the gold set (tests/gold/parentheticals.yaml)
+    python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
+    python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
+
+Gold set: hand-written passages, each parenthetical labelled with its exact Chinese term
+and English (or marked as not a term). The *finder* is scored per sighting: a sighting is
+right when its Chinese is exactly the labelled term and its English (or abbreviation)
+matches; precision = right / found, recall = right / labelled. A found sighting whose
+English matches a label but whose Chinese does not is a *boundary error*; one that
+matches no label is a *non-term*. *Suggest* is scored per distinct pair: its
+parenthetical candidates against the distinct labelled pairs.
+
+Shipped notes: the labels are the glossary — a parenthetical whose Chinese run ends with
+a glossary form is labelled with that form and the entry's English. Sightings whose run
+ends with no glossary form are not labelled and not scored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLD = ROOT / "tests" / "gold" / "parentheticals.yaml"
+
+
+def _keys(english: str, abbr: str) -> set[str]:
+    from zhenglossary.textutil import normalize_abbreviation, normalize_english
+
+    out = set()
+    if english:
+        out.add("en:" + normalize_english(english))
+    if abbr:
+        out.add("abbr:" + normalize_abbreviation(abbr).lower())
+    return out
+
+
+def _related(a: str, b: str) -> bool:
+    """Two renderings share an English word or the abbreviation."""
+    from zhenglossary.textutil import normalize_abbreviation, normalize_english, split_abbreviation
+
+    (ea, aa), (eb, ab) = split_abbreviation(a), split_abbreviation(b)
+    if aa is None and a.isupper():
+        ea, aa = "", a
+    if aa and ab and normalize_abbreviation(aa) == normalize_abbreviation(ab):
+        return True
+    return bool(set(normalize_english(ea).split()) & set(normalize_english(eb).split()))
+
+
+def _ratio(a: int, b: int) -> float:
+    return a / b if b else 1.0
+
+
+def evaluate_gold(path: Path = GOLD) -> dict:
+    from zhenglossary.bilingual import find_parentheticals
+    from zhenglossary.checks import NoteText
+    from zhenglossary.glossary import Glossary
+    from zhenglossary.prose import prose_view
+    from zhenglossary.suggest import suggest
+    from zhenglossary.textutil import split_abbreviation
+
+    items = yaml.safe_load(path.read_text("utf-8"))["items"]
+    labelled = right = found = boundary = nonterm = 0
+    errors: list[str] = []
+    for item in items:
+        gold = [(g["zh"], _keys(g.get("en", ""), g.get("abbr", ""))) for g in item["terms"]]
+        labelled += len(gold)
+        pars = find_parentheticals(prose_view(item["text"]))
+        found += len(pars)
+        hit = set()
+        for par in pars:
+            keys = _keys(par.english, par.abbr)
+            match = [i for i, (zh, k) in enumerate(gold) if k & keys]
+            if any(gold[i][0] == par.zh for i in match):
+                right += 1
+                hit.update(i for i in match if gold[i][0] == par.zh)
+            elif match:
+                boundary += 1
+                errors.append(f"boundary: {par.zh} ({par.rendering()}) but gold "
+                              f"{gold[match[0]][0]} in {item['text']}")
+            else:
+                nonterm += 1
+                errors.append(f"non-term: {par.zh} ({par.rendering()}) in {item['text']}")
+        for i, (zh, _) in enumerate(gold):
+            if i not in hit:
+                errors.append(f"missed: {zh} in {item['text']}")
+
+    # suggest over the passages grouped into their notes
+    texts: dict[str, list[str]] = defaultdict(list)
+    for item in items:
+        texts[item["file"]].append(item["text"])
+    notes = [NoteText(Path(name), name, "\n\n".join(parts) + "\n",
+                      prose_view("\n\n".join(parts) + "\n")) for name, parts in texts.items()]
+    pairs: dict[str, set[str]] = defaultdict(set)
+    for item in items:
+        for g in item["terms"]:
+            pairs[g["zh"]] |= _keys(g.get("en", ""), g.get("abbr", ""))
+    suggestions = [s for s in suggest(Glossary([]), notes) if s.source == "parenthetical"]
+    good = 0
+    covered = set()
+    for s in suggestions:
+        english, abbr = split_abbreviation(s.en)
+        if abbr is None and not " " in s.en and s.en.isupper():
+            english, abbr = "", s.en
+        keys = _keys(english, abbr or "")
+        if s.zh in pairs and pairs[s.zh] & keys:
+            good += 1
+            covered.add(s.zh)
+        else:
+            errors.append(f"suggest: {s.zh} → {s.en!r} is not a gold pair")
+    return {
+        "finder": {"labelled": labelled, "found": found, "right": right,
+                   "boundary_errors": boundary, "non_terms": nonterm,
+                   "precision": _ratio(right, found), "recall": _ratio(right, labelled)},
+        "suggest": {"pairs": len(pairs), "suggested": len(suggestions), "right": good,
+                    "precision": _ratio(good, len(suggestions)),
+                    "recall": _ratio(len(covered), len(pairs))},
+        "errors": errors,
+    }
+
+
+def evaluate_notes(root: Path = ROOT) -> dict:
+    """The shipped notes, labelled by glossary.yaml (see the module docstring)."""
+    from zhenglossary.api import load_notes
+    from zhenglossary.bilingual import find_parentheticals
+    from zhenglossary.checks.notes import agrees
+    from zhenglossary.glossary import Glossary, load_glossary
+    from zhenglossary.suggest import suggest
+
+    glossary = load_glossary(root / "glossary.yaml")
+    forms = glossary.form_map
+    notes, _ = load_notes([root / "notes"])
+    labelled = right = found = 0
+    gold_pairs: dict[str, object] = {}
+    errors = []
+    for note in notes:
+        # the finder without the glossary's help (no user words): as for a new user
+        for par in find_parentheticals(note.prose):
+            found += 1
+            run_end = par.run
+            term = next(((run_end[k:], forms[run_end[k:]]) for k in range(len(run_end))
+                         if run_end[k:] in forms), None)
+            if term is None:
+                continue
+            labelled += 1
+            form, entry = term
+            gold_pairs[form] = entry
+            if par.zh == form and agrees(par, entry):
+                right += 1
+            else:
+                errors.append(f"notes: {par.zh} ({par.rendering()}) but glossary {form} "
+                              f"({entry.en}) at {note.display}")
+    labelled_found = labelled
+    suggestions = [s for s in suggest(Glossary([]), notes) if s.source == "parenthetical"]
+    by_zh = {s.zh: s for s in suggestions}
+    hit = sum(1 for form in gold_pairs if form in by_zh)
+    # a suggestion is right when its Chinese is a glossary form, a boundary error when it
+    # overlaps one (is inside it or holds it) and shares an English word with its entry,
+    # else it is not labelled
+
+    good = cut = 0
+    for s in suggestions:
+        if s.zh in forms:
+            good += 1
+        elif any((s.zh in form or form in s.zh) and _related(s.en, entry.en)
+                 for form, entry in gold_pairs.items()):
+            cut += 1
+            errors.append(f"notes suggest: {s.zh} → {s.en!r} cuts a glossary term")
+    return {"sightings_on_glossary_terms": labelled_found, "right": right,
+            "boundary_precision": _ratio(right, labelled_found),
+            "found": found, "suggested": len(suggestions),
+            "glossary_pairs": len(gold_pairs), "suggested_exact": hit,
+            "suggest_recall": _ratio(hit, len(gold_pairs)),
+            "suggest_right": good, "suggest_boundary_errors": cut,
+            "suggest_precision": _ratio(good, good + cut), "errors": errors}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--notes", action="store_true", help="also score the shipped notes")
+    parser.add_argument("--errors", action="store_true", help="list misses and wrong boundaries")
+    args = parser.parse_args(argv)
+    result = evaluate_gold()
+    f, s = result["finder"], result["suggest"]
+    print(f"gold set: {f['labelled']} labelled sightings, {f['found']} found")
+    print(f"  finder:  precision {f['precision']:.1%}  recall {f['recall']:.1%}  "
+          f"({f['right']} right, {f['boundary_errors']} boundary errors, "
+          f"{f['non_terms']} non-terms)")
+    print(f"  suggest: precision {s['precision']:.1%}  recall {s['recall']:.1%}  "
+          f"({s['right']} of {s['suggested']} suggestions right; {s['pairs']} gold pairs)")
+    if args.errors:
+        for line in result["errors"]:
+            print("  " + line)
+    if args.notes:
+        n = evaluate_notes()
+        print(f"shipped notes: {n['found']} parentheticals found, "
+              f"{n['sightings_on_glossary_terms']} end in a glossary term")
+        print(f"  finder:  boundary and English right on {n['boundary_precision']:.1%} "
+              f"({n['right']} of {n['sightings_on_glossary_terms']})")
+        print(f"  suggest (empty glossary): {n['suggested_exact']} of {n['glossary_pairs']} "
+              f"glossary pairs suggested with the exact Chinese ({n['suggest_recall']:.1%}); "
+              f"{n['suggested']} parenthetical suggestions in all")
+        print(f"  suggest precision on labelled suggestions: {n['suggest_precision']:.1%} "
+              f"({n['suggest_right']} right, {n['suggest_boundary_errors']} boundary errors)")
+        if args.errors:
+            for line in n["errors"]:
+                print("  " + line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT / "src"))
+    sys.exit(main())

@@ -1,0 +1,320 @@
+"""Word alignment of a Chinese span to English, and general-Chinese word statistics.
+
+This is the alignment step of Lin et al., "Mining Parenthetical Translations from the
+Web by Word Alignment" (ACL 2008), with CC-CEDICT as the bilingual lexicon:
+
+* a Chinese word aligns to an English word when one of its CC-CEDICT glosses matches
+  it (same stem, or a part of an English compound: 屋顶 *roof* in *roofline*); a word
+  CC-CEDICT lacks, or whose glosses match nothing, is tried by its parts (检查点 →
+  检查 + 点);
+* a Chinese word aligns to letters of an abbreviation when the initials of one of its
+  glosses spell them (零 → *zero* → the Z of ZeRO; 显卡 → *video card* → VC), with
+  the letters taken in order (a monotone alignment, right to left).
+
+:func:`align_words` returns, per Chinese word, which English words and which
+abbreviation letters it covers; :mod:`bilingual` turns that into a term boundary.
+
+Numeral prefixes of English (multi-, uni-, bi-, semi- …) are morphology CC-CEDICT does
+not list as glosses; :data:`NUMERAL_PREFIXES` maps them to the Chinese numerals they
+translate, so 多 aligns to *multi-head*.
+
+The statistics module-level helpers read jieba's own data: :func:`idf` is jieba's IDF
+table (``jieba/analyse/idf.txt``: inverse document frequency over a general Chinese
+corpus) and :func:`general_idf_cut` the IDF below which a word counts as general
+Chinese (the 5th percentile of the table: the 5% most widespread words).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+# English closed-class words: never the content an alignment is about
+EN_FUNCTION = frozenset(
+    "a an the of to for in on at by with and or from into as via per its it is are be "
+    "sb sth one's oneself etc".split())
+
+# English numeral prefixes → Chinese numerals that translate them (morphology, not glosses)
+NUMERAL_PREFIXES = {
+    "multi": "多", "poly": "多", "many": "多", "mono": "单", "uni": "单", "single": "单",
+    "bi": "双二两", "di": "二双", "dual": "双", "double": "双", "two": "二两双",
+    "tri": "三", "triple": "三", "quad": "四", "semi": "半", "half": "半", "hemi": "半",
+    "zero": "零", "first": "一", "second": "二", "third": "三",
+}
+_NUMBER_DIGITS = {"零": "0", "一": "1", "二": "2", "两": "2", "双": "2", "三": "3",
+                  "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9"}
+
+_SUFFIXES = ("izations", "ization", "ational", "ations", "ation", "ings", "ing", "edly",
+             "ency", "ence", "ancy", "ance", "ion", "ent", "ant", "ers", "ies", "ied", "ed", "er",
+             "es", "ive", "ity", "ment", "ness", "ally", "al", "ly", "ous", "s")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+PAREN_NOTE = re.compile(r"\([^()]*\)|\[[^\]]*\]|CL:\S+")
+_SENSE_SPLIT = re.compile(r"[^a-z0-9]+")
+
+
+def stem(word: str) -> str:
+    """A light stemmer: enough to equate *paged*/*paging*, *decode*/*decoding*."""
+    word = word.lower()
+    for suffix in _SUFFIXES:
+        if suffix == "s" and word.endswith(("ss", "us", "is")):
+            break
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word
+
+
+def english_words(phrase: str) -> list[str]:
+    """Content words of an English phrase, lower case, CamelCase split
+    (``PagedAttention`` → paged, attention)."""
+    out = []
+    for chunk in re.split(r"[\s\-‐‑–/_.]+", phrase):
+        parts = _CAMEL.findall(chunk) if any(c.isupper() for c in chunk[1:]) else [chunk]
+        for part in parts:
+            part = part.lower().strip(".,;:'\"’")
+            if part and part not in EN_FUNCTION:
+                out.append(part)
+    return out
+
+
+def abbreviation_letters(abbr: str) -> str:
+    """The letters an abbreviation spells: capitals and digits (``ZeRO`` → ZRO,
+    ``EE-DNNs`` → EEDNN, ``2PC`` → 2PC); an all-lower one spells all its letters."""
+    abbr = abbr.strip()
+    if len(abbr) > 2 and abbr.endswith("s") and abbr[-2].isupper():
+        abbr = abbr[:-1]
+    if any(c.isupper() for c in abbr):
+        return "".join(c for c in abbr if c.isupper() or c.isdigit())
+    return "".join(c.upper() for c in abbr if c.isalnum())
+
+
+@dataclass(frozen=True)
+class Gloss:
+    words: frozenset[str]           # content words of every sense
+    initials: frozenset[str]        # initials of each sense's content words ("VC", "M")
+    proper: bool                    # a name (capitalised pinyin) in CC-CEDICT
+    verb_only: bool                 # every sense reads "to …": a verb
+    known: bool                     # CC-CEDICT has the word
+
+
+@lru_cache(maxsize=1)
+def dictionary_index():
+    from .cedict import load_index
+
+    return load_index()
+
+
+@lru_cache(maxsize=65536)
+def gloss(word: str) -> Gloss:
+    entries = dictionary_index().entries(word)
+    words: set[str] = set()
+    initials: set[str] = set()
+    proper = bool(entries) and all(e.proper for e in entries)
+    senses = [s for e in entries if not e.proper for s in e.senses] or \
+        [s for e in entries for s in e.senses]
+    verbs = 0
+    for sense in senses:
+        if sense.startswith("to "):
+            verbs += 1
+        text = PAREN_NOTE.sub(" ", sense).lower()
+        tokens = [t for t in _SENSE_SPLIT.split(text) if t and t not in EN_FUNCTION]
+        if not tokens or len(tokens) > 5:
+            continue
+        words.update(tokens)
+        initials.add("".join(t[0] for t in tokens).upper())
+        initials.add(tokens[0][0].upper())
+    for prefix, numerals in NUMERAL_PREFIXES.items():
+        if word in numerals or (len(word) == 1 and word in numerals):
+            words.add(prefix)
+            initials.add(prefix[0].upper())
+    if word in _NUMBER_DIGITS:
+        initials.add(_NUMBER_DIGITS[word])
+    return Gloss(frozenset(words), frozenset(initials), proper,
+                 bool(senses) and verbs == len(senses), bool(entries))
+
+
+def words_match(gloss_word: str, english: str) -> bool:
+    """Same word, same stem, or a part of an English compound (roof ⊂ roofline)."""
+    if gloss_word == english:
+        return True
+    if len(gloss_word) < 3 or len(english) < 3:
+        return False
+    a, b = stem(gloss_word), stem(english)
+    if a == b and len(a) >= 3:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= 5 and len(long_) - len(short) <= 2 and long_.startswith(short):
+        return True
+    if len(gloss_word) >= 4 and (english.startswith(gloss_word) or english.endswith(gloss_word)):
+        return True
+    if len(gloss_word) == 3 and english.startswith(gloss_word) and len(english) <= 7:
+        return True                       # mix ~ mixture, run ~ runtime
+    if len(gloss_word) >= 5 and len(a) >= 5 and a in english:
+        return True
+    return english.startswith(gloss_word) and gloss_word in NUMERAL_PREFIXES
+
+
+def word_pieces(word: str) -> list[str]:
+    """The parts a word is tried by when it aligns as a whole to nothing: its longest
+    CC-CEDICT-known prefix and the rest, recursively, down to characters."""
+    out = []
+    i = 0
+    while i < len(word):
+        for j in range(len(word), i, -1):
+            if j - i == 1 or (j - i < len(word) and word[i:j] in dictionary_index()):
+                out.append(word[i:j])
+                i = j
+                break
+    return out
+
+
+def _links(word: str, english: list[str]) -> set[tuple[int, str]]:
+    """(English word index, what matched it) for every English word ``word`` aligns to;
+    the part is ``""`` for the whole word (same stem) or the gloss word that matched a
+    part of an English compound (``roof`` of *roofline*)."""
+    out = set()
+    for gloss_word in gloss(word).words:
+        for i, en in enumerate(english):
+            if words_match(gloss_word, en):
+                whole = stem(gloss_word) == stem(en) or gloss_word == en
+                out.add((i, "" if whole else gloss_word))
+    return out
+
+
+def english_links(word: str, english: list[str]) -> set[tuple[int, str]]:
+    hits = _links(word, english)
+    if hits or len(word) == 1:
+        return hits
+    for piece in word_pieces(word):
+        if piece != word:
+            hits |= _links(piece, english)
+    return hits
+
+
+def _letter_options(word: str) -> set[str]:
+    """Letter strings a word can stand for in an abbreviation."""
+    options = set(gloss(word).initials)
+    if len(word) > 1 and not gloss(word).known:
+        pieces = word_pieces(word)
+        if len(pieces) > 1:
+            seqs = {""}
+            for piece in pieces:
+                opts = set(gloss(piece).initials) | {""}
+                seqs = {s + o for s in seqs for o in opts}
+            options |= {s for s in seqs if s}
+            if len(pieces) == 2:          # compounds reorder: 预写 ↔ Write-Ahead
+                options |= {s[::-1] for s in seqs if len(s) == 2}
+    return options
+
+
+def align_words(words: list[str], english: str, abbr: str,
+                blocked: frozenset[int] = frozenset()
+                ) -> tuple[list[set[tuple[int, str]]], list[int]]:
+    """Align Chinese ``words`` to the English phrase and the abbreviation.
+
+    Returns, per word, its English links (see :func:`_links`) and the number of
+    abbreviation letters it spells. Words whose index is in ``blocked`` (function words)
+    align to nothing."""
+    en_words = english_words(english) if english else []
+    en_links = [english_links(w, en_words) if en_words and i not in blocked else set()
+                for i, w in enumerate(words)]
+    letters = abbreviation_letters(abbr) if abbr else ""
+    counts = [0] * len(words)
+    if letters:
+        counts = align_letters(words, letters, blocked)
+    return en_links, counts
+
+
+def covers(links: set[tuple[int, str]], english: str) -> tuple[int, bool]:
+    """(English words covered, whether every English word is wholly covered)."""
+    en_words = english_words(english) if english else []
+    parts: dict[int, list[str]] = {}
+    for i, part in links:
+        parts.setdefault(i, []).append(part)
+    whole = 0
+    for i, word in enumerate(en_words):
+        got = parts.get(i)
+        if got is None:
+            continue
+        if "" in got or sum(len(p) for p in got) >= len(word) - 2:
+            whole += 1
+    return len(parts), whole == len(en_words)
+
+
+def align_letters(words: list[str], letters: str, blocked: frozenset[int]) -> list[int]:
+    """Right to left, each word takes the longest of its letter options still unspelt in
+    the abbreviation (Chinese may order the words differently from the English:
+    独立磁盘冗余阵列 ↔ RAID); a word that spells none takes none."""
+    counts = [0] * len(words)
+    left = letters
+    for i in range(len(words) - 1, -1, -1):
+        if not left:
+            break
+        if i in blocked:
+            continue
+        for opt in sorted(_letter_options(words[i]), key=lambda o: (-len(o), o)):
+            at = left.rfind(opt)
+            if at >= 0:
+                counts[i] = len(opt)
+                left = left[:at] + left[at + len(opt):]
+                break
+    return counts
+
+
+def _english_text() -> str:
+    from .cedict import english_text
+
+    return english_text()
+
+
+@lru_cache(maxsize=4096)
+def english_known(word: str) -> bool:
+    """Is ``word`` an English word CC-CEDICT's glosses use?"""
+    return f" {word.lower()} " in _english_text()
+
+
+def singular(word: str) -> str:
+    """The singular of a lower-case English noun: the first of the usual singular forms
+    that CC-CEDICT's English knows (vertices → vertex, caches → cache, policies →
+    policy), else the word without its -s."""
+    if not word.isalpha() or not word.islower() or len(word) <= 3 or not word.endswith("s") \
+            or word.endswith(("ss", "us", "is", "ics")):
+        return word
+    if not word.endswith("es"):
+        return word[:-1]                  # networks → network: no doubt to resolve
+    candidates = []
+    if word.endswith("ies"):
+        candidates.append(word[:-3] + "y")
+    if word.endswith("ices"):
+        candidates += [word[:-4] + "ex", word[:-4] + "ix"]
+    if word.endswith("es"):
+        candidates += [word[:-1], word[:-2]]
+    candidates.append(word[:-1])
+    for candidate in candidates:
+        if english_known(candidate):
+            return candidate
+    return word[:-1]
+
+
+# --------------------------------------------------------------- general-Chinese statistics
+
+def idf(word: str) -> float | None:
+    """jieba's IDF of ``word`` over general Chinese; None when jieba's table lacks it."""
+    from .segment import idf as jieba_idf
+
+    return jieba_idf(word)
+
+
+def general_idf_cut() -> float:
+    from .segment import idf_cut
+
+    return idf_cut()
+
+
+def is_general(word: str) -> bool:
+    """A word among the 5% most widespread of general Chinese (jieba's IDF table)."""
+    value = idf(word)
+    return value is not None and value < general_idf_cut()

@@ -1,0 +1,472 @@
+"""The llm engine: a local model server speaking OpenAI's ``/v1/chat/completions``.
+
+Ollama, llama.cpp's ``llama-server``, vLLM and LM Studio all serve this protocol on
+localhost. zhen talks to it with the standard library only (``urllib``) and refuses an
+endpoint that is not on this machine unless ``allow_remote`` is set: by default nothing
+leaves the machine.
+
+Prompts. Masked segments go in batches (``batch`` sentences per request), as a JSON array
+of ``{"id", "zh", "terms"}`` objects. ``terms`` gives, for each placeholder that stands
+for a glossary term, the term's English (and its Chinese), so the model can write the
+words around it; every other placeholder is a protected span to copy. The system prompt
+lists the forbidden renderings of the batch's terms only. The answer must be a JSON array
+of ``{"id", "en"}`` objects with exactly the ids asked for — anything else (wrong count,
+broken JSON, prose around it, cut off by ``max_tokens``) rejects the whole batch, so one
+sentence's English can never land on another.
+
+Verification, per sentence: every placeholder exactly once (placeholders.py), no forbidden
+rendering, no Chinese left. On failure: the batch's failed sentences are asked again with
+each failure named; then each alone; then the fallback engine (argos if a model is
+installed, else gloss) translates it, and the output carries ``fallback`` (a finding, and
+not stored in the memory, so a later run asks the model again).
+
+Faults. Connection refused, a timeout and a model the server does not serve raise
+:class:`ModelError` with what to do; a server error (5xx) or a bad request (4xx) fails that
+request and goes down the ladder above, and several 5xx in a row raise. Batches finished
+before an error are stored by the caller (the memory commits per :attr:`preferred_batch`).
+"""
+
+from __future__ import annotations
+
+import http.client
+import ipaddress
+import json
+import re
+import socket
+import urllib.error
+import urllib.parse
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ..config import load_settings
+from ..errors import ModelError, UsageError
+from ..placeholders import placeholder, placeholder_problem, placeholders_in, without_placeholders
+from ..textutil import CJK_RE
+from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
+
+DEFAULT_ENDPOINT = "http://127.0.0.1:11434/v1"       # Ollama's
+# Bump when the prompt or the answer format changes: it is part of identity() (memory keys).
+PROMPT_VERSION = "1"
+SERVER_ERRORS_IN_A_ROW = 4                            # then the server is broken: raise
+
+
+@dataclass
+class LLMSettings:
+    endpoint: str = DEFAULT_ENDPOINT
+    model: str = ""                  # empty: the one model the server serves
+    temperature: float = 0.0
+    timeout: float = 120.0           # seconds per request
+    concurrency: int = 1             # requests in flight
+    batch: int = 8                   # sentences per request
+    max_tokens: int = 4096
+    allow_remote: bool = False
+
+
+def settings_for(context: EngineContext) -> LLMSettings:
+    settings, _ = load_settings(LLMSettings, "llm", context.root, context.overrides)
+    if settings.concurrency < 1 or settings.batch < 1 or settings.timeout <= 0:
+        raise UsageError("llm concurrency and batch must be at least 1, and timeout above 0")
+    return settings
+
+
+def check_local(endpoint: str, allow_remote: bool) -> None:
+    """Refuse an endpoint off this machine unless the user allowed it."""
+    parts = urllib.parse.urlsplit(endpoint)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"the llm endpoint {endpoint!r} is not an http(s) URL; use e.g. "
+                         f"{DEFAULT_ENDPOINT}")
+    host = parts.hostname
+    try:
+        local = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        local = host.lower() == "localhost"
+    if not local and not allow_remote:
+        raise UsageError(f"the llm endpoint {endpoint} is not on this machine, and zhen sends "
+                         "nothing off the machine by default. Use a local server, or pass "
+                         "--allow-remote (ZHEN_LLM_ALLOW_REMOTE=1) if sending your notes "
+                         "there is intended")
+
+
+class _RequestFailed(Exception):
+    """One request failed in a way the next rung of the ladder may fix."""
+
+    def __init__(self, message: str, kind: str = "answer") -> None:
+        super().__init__(message)
+        self.message = message
+        self.kind = kind             # answer | server (5xx) | length (cut off by max_tokens)
+
+
+class LLMClient:
+    """HTTP to the server; every network fault becomes ModelError or _RequestFailed."""
+
+    def __init__(self, settings: LLMSettings) -> None:
+        check_local(settings.endpoint, settings.allow_remote)
+        self.settings = settings
+        self.base = settings.endpoint.rstrip("/")
+        self.requests = 0
+
+    def _call(self, method: str, url: str, body: dict | None, timeout: float) -> dict:
+        data = json.dumps(body, ensure_ascii=False).encode() if body is not None else None
+        request = urllib.request.Request(url, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        where = f"the LLM server at {self.base}"
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                raw = response.read()
+        except urllib.error.HTTPError:
+            raise
+        except (socket.timeout, TimeoutError) as exc:
+            raise ModelError(f"{where} did not answer within {timeout:g} s. It may be busy or "
+                             "stuck: raise --timeout (zhen.toml [llm] timeout) or lower [llm] "
+                             "batch; finished batches are kept and the next run resumes") from exc
+        except (urllib.error.URLError, ConnectionError, http.client.HTTPException, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            if isinstance(reason, (socket.timeout, TimeoutError)):
+                raise ModelError(f"{where} did not answer within {timeout:g} s; raise --timeout "
+                                 "or lower [llm] batch; finished batches are kept and the next "
+                                 "run resumes") from exc
+            error = ModelError(f"{where} does not answer ({reason}). Start it (for Ollama: "
+                               "`ollama serve`) or point zhen at it with --endpoint / "
+                               "ZHEN_LLM_ENDPOINT; finished batches are kept and the next run "
+                               "resumes")
+            error.short = f"{self.base} does not answer ({reason})"
+            raise error from exc
+        try:
+            answer = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise _RequestFailed(f"the server's reply is not JSON ({exc})") from exc
+        if not isinstance(answer, dict):
+            raise _RequestFailed("the server's reply is not a JSON object")
+        return answer
+
+    def served_models(self) -> list[str] | None:
+        """Model ids the server lists at /models (None: it has no such listing)."""
+        try:
+            answer = self._call("GET", self.base + "/models", None, min(self.settings.timeout, 10))
+        except urllib.error.HTTPError:
+            return None
+        except _RequestFailed:
+            return None
+        data = answer.get("data")
+        if not isinstance(data, list):
+            return None
+        return [str(m.get("id")) for m in data if isinstance(m, dict) and m.get("id")]
+
+    def digest(self, model: str) -> str | None:
+        """The model's digest where the server reports one (Ollama: /api/tags)."""
+        root = re.sub(r"/v1$", "", self.base)
+        try:
+            answer = self._call("GET", root + "/api/tags", None, min(self.settings.timeout, 10))
+        except (urllib.error.HTTPError, _RequestFailed):
+            return None
+        for entry in answer.get("models") or []:
+            if isinstance(entry, dict) and model in (entry.get("name"), entry.get("model")):
+                digest = entry.get("digest")
+                return str(digest)[:16] if digest else None
+        return None
+
+    def chat(self, model: str, messages: list[dict]) -> str:
+        """The assistant's text; _RequestFailed when this request's answer is unusable."""
+        body = {"model": model, "messages": messages, "stream": False,
+                "temperature": self.settings.temperature, "max_tokens": self.settings.max_tokens}
+        self.requests += 1
+        try:
+            answer = self._call("POST", self.base + "/chat/completions", body, self.settings.timeout)
+        except urllib.error.HTTPError as exc:
+            detail = _error_text(exc)
+            if exc.code == 404 and "model" in detail.lower():
+                raise ModelError(f"the LLM server at {self.base} does not serve the model "
+                                 f"{model!r} ({detail}). Pull it (`ollama pull {model}`) or "
+                                 "choose a served one with --model") from exc
+            if exc.code in (401, 403):
+                raise ModelError(f"the LLM server at {self.base} refused the request (HTTP "
+                                 f"{exc.code}: {detail}); zhen sends no credentials") from exc
+            raise _RequestFailed(f"HTTP {exc.code} from the server: {detail}",
+                                 "server" if exc.code >= 500 else "answer") from exc
+        choices = answer.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            raise _RequestFailed("the server's reply has no choices")
+        if choices[0].get("finish_reason") == "length":
+            raise _RequestFailed("the answer was cut off (max_tokens reached)", "length")
+        content = (choices[0].get("message") or {}).get("content")
+        if not isinstance(content, str):
+            raise _RequestFailed("the server's reply has no message content")
+        return content
+
+
+def _error_text(exc: urllib.error.HTTPError) -> str:
+    try:
+        raw = exc.read().decode("utf-8", "replace")
+    except OSError:
+        return exc.reason or ""
+    try:
+        error = json.loads(raw).get("error")
+        if isinstance(error, dict):
+            return str(error.get("message") or error)
+        if error:
+            return str(error)
+    except (ValueError, AttributeError):
+        pass
+    return raw.strip()[:200] or str(exc.reason)
+
+
+# ---------------------------------------------------------------- prompts
+
+SYSTEM = """\
+You translate Chinese technical writing (computing, HPC, machine learning) into fluent, \
+precise English.
+Each input item has an "id", the Chinese sentence "zh", and "terms".
+Rules:
+1. Tokens like ZX1, ZX2 stand for glossary terms or for code, names and numbers. Copy every \
+token of the sentence exactly once, unchanged, where it belongs in the English. Never \
+translate, split, repeat or invent a token.
+2. "terms" says which English term a token stands for; write the words around the token \
+so that they fit that term. Do not write the term's words yourself.
+3. Translate everything else; leave no Chinese.{forbid}
+4. Answer with only a JSON array, one object per input item, in the same order: \
+[{{"id": 1, "en": "..."}}, ...]. No other text before or after it."""
+
+
+def _forbid_rule(phrases: list[str]) -> str:
+    if not phrases:
+        return ""
+    return "\n5. Never write these renderings: " + "; ".join(f'"{p}"' for p in phrases) + "."
+
+
+@dataclass
+class _Item:
+    index: int                       # position in the engine call
+    text: str                        # masked segment
+    terms: Mapping[int, object]      # placeholder number → glossary Term
+    reason: str | None = None        # why the last answer for it was rejected
+    cut: bool = False                # the last answer was cut off by max_tokens
+    english: str | None = None
+
+
+def build_messages(items: list[_Item], retry: bool) -> list[dict]:
+    phrases: list[str] = []
+    payload = []
+    for k, item in enumerate(items, 1):
+        entry = {"id": k, "zh": item.text,
+                 "terms": {placeholder(n): f"{t.en} ({t.zh})" for n, t in sorted(item.terms.items())}}
+        payload.append(entry)
+        for term in item.terms.values():
+            phrases += [p for p in term.forbid if p not in phrases]
+    messages = [{"role": "system", "content": SYSTEM.format(forbid=_forbid_rule(phrases))},
+                {"role": "user", "content": json.dumps(payload, ensure_ascii=False)}]
+    if retry:
+        named = "\n".join(f"- id {k}: {item.reason}" for k, item in enumerate(items, 1))
+        messages.append({"role": "user", "content": "An earlier answer for these items was "
+                         "rejected:\n" + named + "\nAnswer again, following every rule."})
+    return messages
+
+
+_FENCE = re.compile(r"\A```(?:json)?\s*\n(.*)\n```\Z", re.DOTALL)
+
+
+def parse_answer(content: str, count: int) -> list[str]:
+    """The English for ids 1..count, in id order; ValueError says what is wrong."""
+    text = content.strip()
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"the answer is not a JSON array alone ({exc.msg} at char {exc.pos})") from None
+    if not isinstance(data, list):
+        raise ValueError("the answer is not a JSON array")
+    english: dict[int, str] = {}
+    for entry in data:
+        if not (isinstance(entry, dict) and isinstance(entry.get("id"), int)
+                and not isinstance(entry.get("id"), bool) and isinstance(entry.get("en"), str)):
+            raise ValueError('every array item must be {"id": <number>, "en": "<English>"}')
+        if entry["id"] in english:
+            raise ValueError(f"id {entry['id']} appears twice")
+        english[entry["id"]] = entry["en"]
+    if sorted(english) != list(range(1, count + 1)):
+        raise ValueError(f"expected {count} items with ids 1-{count}, got ids "
+                         f"{sorted(english)[:count + 3]}")
+    return [english[k] for k in range(1, count + 1)]
+
+
+# ---------------------------------------------------------------- engine
+
+
+class LLMEngine:
+    name = "llm"
+    reliable_placeholders = False          # model output: the locking layer checks it too
+    glossary_aware = True                  # translate() takes terms=
+
+    def __init__(self, settings: LLMSettings, glossary, fallback_factory) -> None:
+        self.settings = settings
+        self.glossary = glossary
+        self.client = LLMClient(settings)
+        self._fallback_factory = fallback_factory
+        self._fallback = None
+        self._model: str | None = None
+        self._identity: str | None = None
+        self._server_errors = 0
+
+    @property
+    def preferred_batch(self) -> int:
+        """Segments per translate() call: one round of concurrent requests (the caller
+        commits each call to the memory, so an interruption loses at most one round)."""
+        return self.settings.batch * self.settings.concurrency
+
+    def model(self) -> str:
+        if self._model is None:
+            served = self.client.served_models()
+            wanted = self.settings.model
+            where = f"the LLM server at {self.client.base}"
+            if not wanted:
+                if not served or len(served) != 1:
+                    raise ModelError(f"choose a model with --model (zhen.toml [llm] model); "
+                                     f"{where} serves {', '.join(served or []) or 'no model list'}")
+                wanted = served[0]
+            elif served is not None and wanted not in served:
+                raise ModelError(f"{where} does not serve the model {wanted!r} (it serves "
+                                 f"{', '.join(served) or 'none'}). Pull it (`ollama pull "
+                                 f"{wanted}`) or choose a served one with --model")
+            self._model = wanted
+        return self._model
+
+    def identity(self) -> str:
+        if self._identity is None:
+            model = self.model()
+            digest = self.client.digest(model) or "-"
+            self._identity = (f"llm:{model}@{digest}:prompt-{PROMPT_VERSION}"
+                              f":t{self.settings.temperature:g}")
+        return self._identity
+
+    def describe(self) -> str:
+        return f"llm {self.model()}"
+
+    # -------------------------------------------------------------- translating
+    def translate(self, texts: Sequence[str], *, num_hypotheses: int = 1,
+                  terms: Sequence[Mapping[int, object]] | None = None) -> list[EngineOutput]:
+        items = [_Item(i, text, (terms[i] if terms else {}) or {}) for i, text in enumerate(texts)]
+        if not items:
+            return []
+        todo = [it for it in items if CJK_RE.search(it.text)]
+        for item in items:
+            if item not in todo:
+                item.english = item.text           # nothing to translate (no Chinese)
+        size = self.settings.batch
+        # rung 1: batches; rung 2: the failed ones again, failures named; rung 3: one by one
+        self._round([todo[k:k + size] for k in range(0, len(todo), size)], retry=False)
+        failed = [it for it in todo if it.english is None]
+        retry = [it for it in failed if not it.cut]
+        self._round([retry[k:k + size] for k in range(0, len(retry), size)], retry=True)
+        failed = [it for it in todo if it.english is None]
+        self._round([[it] for it in failed], retry=True)
+        out: list[EngineOutput | None] = [None] * len(items)
+        for item in items:
+            if item.english is not None:
+                out[item.index] = EngineOutput([item.english])
+        rest = [it for it in items if it.english is None]
+        if rest:
+            fallback = self._fallback_engine()
+            results = fallback.translate([it.text for it in rest], num_hypotheses=num_hypotheses)
+            for item, result in zip(rest, results):
+                out[item.index] = EngineOutput(
+                    result.hypotheses, result.unrendered,
+                    fallback=f"{fallback.name} (the model failed: {item.reason})")
+        return out  # type: ignore[return-value]
+
+    def _round(self, batches: list[list[_Item]], retry: bool) -> None:
+        batches = [b for b in batches if b]
+        if not batches:
+            return
+        if self.settings.concurrency == 1 or len(batches) == 1:
+            for batch in batches:
+                self._ask(batch, retry)
+            return
+        pool = ThreadPoolExecutor(max_workers=self.settings.concurrency)
+        try:
+            for future in [pool.submit(self._ask, b, retry) for b in batches]:
+                future.result()
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _ask(self, batch: list[_Item], retry: bool) -> None:
+        messages = build_messages(batch, retry)
+        try:
+            content = self.client.chat(self.model(), messages)
+            self._server_errors = 0
+            answers = parse_answer(content, len(batch))
+        except _RequestFailed as exc:
+            if exc.kind == "server":
+                self._server_errors += 1
+                if self._server_errors >= SERVER_ERRORS_IN_A_ROW:
+                    raise ModelError(f"the LLM server at {self.client.base} failed "
+                                     f"{self._server_errors} requests in a row ({exc.message}); "
+                                     "check its log. Finished batches are kept and the next "
+                                     "run resumes") from None
+            for item in batch:
+                item.reason, item.cut = exc.message, exc.kind == "length"
+            return
+        except ValueError as exc:
+            for item in batch:
+                item.reason = str(exc)
+            return
+        for item, english in zip(batch, answers):
+            problem = self.verify(item, english)
+            if problem is None:
+                item.english, item.reason, item.cut = english.strip(), None, False
+            else:
+                item.reason = problem
+
+    def verify(self, item: _Item, english: str) -> str | None:
+        """Why ``english`` is not acceptable for ``item`` (None: it is)."""
+        problem = placeholder_problem(placeholders_in(item.text), english)
+        if problem:
+            return problem
+        hit = self.glossary.first_forbidden(without_placeholders(english)) if self.glossary else None
+        if hit:
+            return f"wrote the forbidden {hit[1]!r}"
+        if CJK_RE.search(without_placeholders(english)):
+            return "left Chinese untranslated"
+        if not english.strip():
+            return "gave no English"
+        return None
+
+    def _fallback_engine(self):
+        if self._fallback is None:
+            self._fallback = self._fallback_factory()
+        return self._fallback
+
+
+# ---------------------------------------------------------------- registration
+
+
+def _create(context: EngineContext) -> LLMEngine:
+    from . import AUTO, create_engine
+
+    settings = settings_for(context)
+    return LLMEngine(settings, context.glossary,
+                     lambda: create_engine(AUTO, context)[0])
+
+
+def _status(context: EngineContext) -> EngineStatus:
+    try:
+        settings = settings_for(context)
+        client = LLMClient(settings)
+        served = client.served_models()
+    except ModelError as exc:
+        return EngineStatus(False, getattr(exc, "short", str(exc)),
+                            {"endpoint": settings.endpoint, "answers": False})
+    except UsageError as exc:
+        return EngineStatus(False, str(exc), {"answers": False})
+    details = {"endpoint": client.base, "answers": True, "models": served,
+               "model": settings.model or None}
+    models = ", ".join(served) if served else "no model list"
+    chosen = f"; model: {settings.model}" if settings.model else ""
+    ready = served is None or (settings.model in served if settings.model else len(served) == 1)
+    return EngineStatus(ready, f"{client.base} answers; serves {models}{chosen}", details)
+
+
+SPEC = EngineSpec("llm", "a local model server (OpenAI-compatible /v1/chat/completions)",
+                  _create, _status)

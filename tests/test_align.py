@@ -1,0 +1,80 @@
+"""Word alignment against CC-CEDICT glosses and abbreviation letters (align.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from zhenglossary.align import (abbreviation_letters, align_words, english_known,
+                                english_words, is_general, singular, stem, words_match)
+from zhenglossary.bilingual import canonical_english
+
+
+@pytest.mark.parametrize("a, b", [("paged", "paging"), ("decode", "decoding"),
+                                  ("consistent", "consistency"), ("compress", "compressed")])
+def test_stems_equate_inflections(a, b):
+    assert stem(a) == stem(b)
+
+
+@pytest.mark.parametrize("gloss_word, english, expected", [
+    ("roof", "roofline", True),          # part of a compound
+    ("line", "roofline", True),
+    ("sharp", "shared", False),          # a shared prefix is not a match
+    ("multi", "multiversion", True),     # a numeral prefix
+    ("mix", "mixture", True),            # a short gloss word starting a short word
+    ("set", "settlement", False),
+])
+def test_words_match(gloss_word, english, expected):
+    assert words_match(gloss_word, english) is expected
+
+
+def test_english_words_split_camel_case_and_drop_function_words():
+    assert english_words("PagedAttention") == ["paged", "attention"]
+    assert english_words("Mixture of Experts") == ["mixture", "experts"]
+    assert english_words("write-ahead log") == ["write", "ahead", "log"]
+
+
+@pytest.mark.parametrize("abbr, letters", [("ZeRO", "ZRO"), ("EE-DNNs", "EEDNN"),
+                                           ("2PC", "2PC"), ("MoE", "ME")])
+def test_abbreviation_letters(abbr, letters):
+    assert abbreviation_letters(abbr) == letters
+
+
+def test_numeral_aligns_to_the_letter_of_its_english():
+    # 零 → zero → the Z of ZeRO; the function word 的 never spells a letter
+    links, letters = align_words(["零", "冗余", "优化", "器"], "", "ZeRO")
+    assert letters[0] == 1 and sum(letters) == 3
+
+
+def test_words_align_to_the_english_through_their_glosses():
+    links, _ = align_words(["保存", "检查", "点"], "checkpoint", "")
+    assert not links[0] and links[1] and links[2]
+
+
+def test_general_chinese_from_jiebas_idf_table():
+    assert is_general("我们") and is_general("使用")
+    assert not is_general("梯度") and not is_general("检查点")
+
+
+def test_singular_uses_the_english_cedict_knows():
+    assert singular("vertices") == "vertex"
+    assert singular("caches") == "cache"
+    assert singular("policies") == "policy"
+    assert singular("networks") == "network"
+    assert singular("analysis") == "analysis"
+    assert english_known("snapshot") and not english_known("tcompute")
+
+
+@pytest.mark.parametrize("seen, expected", [
+    ("Graph Neural Networks", "graph neural network"),   # title case of an expansion
+    ("Bloom filter", "Bloom filter"),                   # a capital the writer chose
+    ("PagedAttention", "PagedAttention"),               # a name
+    ("KV caches", "KV cache"),
+    ("Mixture of Experts", "mixture of experts"),       # the head noun is not the last word
+])
+def test_canonical_english(seen, expected):
+    assert canonical_english(seen) == expected
+
+
+def test_canonical_english_keeps_names_cedict_knows():
+    assert canonical_english("Fast Fourier Transform", frozenset({"fourier"})) == \
+        "fast Fourier transform"

@@ -1,0 +1,394 @@
+"""The llm engine against tests/support/llm_server.py (a local OpenAI-compatible server
+with fault injection): prompts, parsing, verification, the fallback ladder, the memory,
+faults, configuration, and `zhen translate --engine llm` end to end."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from conftest import GLOSSARY, make_project
+from support.llm_server import FAULTS, FakeLLMServer, pseudo_english
+from test_translate import block_invariants
+from zhenglossary.cli import app
+from zhenglossary.config import ConfigError, load_settings
+from zhenglossary.engines import EngineContext, create_engine
+from zhenglossary.engines.llm import (LLMEngine, LLMSettings, build_messages, check_local,
+                                      parse_answer, _Item)
+from zhenglossary.errors import ModelError, UsageError
+from zhenglossary.glossary import load_glossary
+
+MODEL = "tiny-zh-en"
+
+# my own text: databases, networking and compilers, several Markdown shapes
+NOTES = {
+    "storage.md": """# 存储引擎笔记
+
+日志结构合并树把随机写变成顺序写，代价是读放大。我们在 `RocksDB` 上测了混合精度量化后的索引。
+
+- 数据并行加载：每个工作节点读取一个分片。
+- 流水线并行：压缩与刷盘重叠，详见 https://example.org/lsm 。
+
+> 注意：并行度过高时，写停顿明显增加。
+""",
+    "net/rdma.md": """## 远程直接内存访问
+
+在节点间通信中，RDMA 绕过内核协议栈；节点内则使用共享内存。
+
+| 方案 | 延迟 |
+| --- | --- |
+| 张量并行 | 低 |
+| 模型并行 | 中 |
+
+编译器把循环做了**量化**感知的向量化，流水线阶段之间没有气泡。
+""",
+}
+
+
+def engine_for(server: FakeLLMServer, glossary=None, **settings) -> LLMEngine:
+    glossary = glossary or load_glossary(GLOSSARY)
+    from zhenglossary.engines.gloss import GlossEngine
+
+    return LLMEngine(LLMSettings(endpoint=server.endpoint, model=MODEL, **settings), glossary,
+                     lambda: GlossEngine(glossary.form_map))
+
+
+def term(glossary, zh):
+    return next(t for t in glossary.terms if t.zh == zh)
+
+
+# ---------------------------------------------------------------- answers and prompts
+
+
+def test_parse_answer_takes_ids_not_positions():
+    assert parse_answer('[{"id": 2, "en": "b"}, {"id": 1, "en": "a"}]', 2) == ["a", "b"]
+    assert parse_answer('```json\n[{"id": 1, "en": "a"}]\n```', 1) == ["a"]
+
+
+@pytest.mark.parametrize("content, problem", [
+    ('Sure! [{"id": 1, "en": "a"}]', "not a JSON array alone"),
+    ('[{"id": 1, "en": "a"}] Hope this helps', "not a JSON array alone"),
+    ('[{"id": 1, "en": "a"}', "not a JSON array alone"),
+    ('{"id": 1, "en": "a"}', "not a JSON array"),
+    ('[{"id": 1, "en": "a"}]', "expected 2 items"),
+    ('[{"id": 1, "en": "a"}, {"id": 1, "en": "b"}]', "appears twice"),
+    ('[{"id": 1, "en": "a"}, {"id": 3, "en": "b"}]', "expected 2 items"),
+    ('["a", "b"]', 'must be {"id"'),
+    ('[{"id": true, "en": "a"}, {"id": 2, "en": "b"}]', 'must be {"id"'),
+])
+def test_malformed_answers_are_rejected_whole(content, problem):
+    with pytest.raises(ValueError, match=problem.replace("{", r"\{").replace("(", r"\(")):
+        parse_answer(content, 2)
+
+
+def test_prompt_carries_only_the_batchs_terms_and_their_forbids():
+    glossary = load_glossary(GLOSSARY)
+    mixed, pipe = term(glossary, "混合精度"), term(glossary, "流水线并行")
+    items = [_Item(0, "我们用ZX1推理ZX2。", {1: mixed}), _Item(1, "没有术语。", {})]
+    system, user = build_messages(items, retry=False)
+    payload = json.loads(user["content"])
+    assert payload == [{"id": 1, "zh": "我们用ZX1推理ZX2。", "terms": {"ZX1": "mixed precision (混合精度)"}},
+                       {"id": 2, "zh": "没有术语。", "terms": {}}]
+    assert '"hybrid precision"' in system["content"]
+    assert pipe.forbid[0] not in system["content"]          # not used by this batch
+    items[0].reason = "lost ZX2"
+    retry = build_messages(items[:1], retry=True)
+    assert "id 1: lost ZX2" in retry[-1]["content"]
+
+
+def test_only_local_endpoints_unless_allowed():
+    for url in ("http://127.0.0.1:11434/v1", "http://localhost:8080/v1", "http://[::1]:9/v1",
+                "http://127.8.0.1/v1"):
+        check_local(url, False)
+    for url in ("http://10.0.0.2:11434/v1", "https://api.example.com/v1", "http://192.0.2.1/v1"):
+        with pytest.raises(UsageError, match="not on this machine"):
+            check_local(url, False)
+        check_local(url, True)
+    with pytest.raises(UsageError, match="not an http"):
+        check_local("ftp://127.0.0.1/v1", False)
+
+
+# ---------------------------------------------------------------- configuration
+
+
+def test_settings_file_then_environment_then_flags(tmp_path, monkeypatch):
+    for name in ("MODEL", "TIMEOUT", "TEMPERATURE", "ENDPOINT", "CONCURRENCY", "ALLOW_REMOTE"):
+        monkeypatch.delenv(f"ZHEN_LLM_{name}", raising=False)
+    settings, origin = load_settings(LLMSettings, "llm", tmp_path)
+    assert settings == LLMSettings() and origin == {}
+    (tmp_path / "pyproject.toml").write_text('[tool.zhen.llm]\nmodel = "a"\ntimeout = 30\n')
+    settings, origin = load_settings(LLMSettings, "llm", tmp_path)
+    assert (settings.model, settings.timeout) == ("a", 30.0) and "[tool.zhen]" in origin["model"]
+    (tmp_path / "zhen.toml").write_text('[llm]\nmodel = "b"\nconcurrency = 2\n')
+    settings, _ = load_settings(LLMSettings, "llm", tmp_path)
+    assert (settings.model, settings.concurrency, settings.timeout) == ("b", 2, 120.0)
+    monkeypatch.setenv("ZHEN_LLM_MODEL", "c")
+    monkeypatch.setenv("ZHEN_LLM_ALLOW_REMOTE", "yes")
+    settings, origin = load_settings(LLMSettings, "llm", tmp_path)
+    assert settings.model == "c" and settings.allow_remote and origin["model"] == "ZHEN_LLM_MODEL"
+    settings, origin = load_settings(LLMSettings, "llm", tmp_path, {"model": "d", "timeout": None})
+    assert settings.model == "d" and origin["model"] == "command line"
+
+
+@pytest.mark.parametrize("text, problem", [
+    ('[llm]\ntimeout = "soon"\n', "timeout must be a number"),
+    ('[llm]\nconcurency = 2\n', "has no setting concurency"),
+    ('[llm\n', "fix its TOML syntax"),
+    ('llm = 3\n', "must be a table"),
+])
+def test_bad_settings_say_where(tmp_path, text, problem):
+    (tmp_path / "zhen.toml").write_text(text)
+    with pytest.raises(ConfigError, match=problem):
+        load_settings(LLMSettings, "llm", tmp_path)
+
+
+# ---------------------------------------------------------------- the ladder
+
+
+def test_a_clean_batch_is_one_request_and_keeps_placeholders():
+    glossary = load_glossary(GLOSSARY)
+    with FakeLLMServer() as server:
+        engine = engine_for(server, glossary, batch=4)
+        texts = ["我们用ZX1训练。", "ZX1和ZX2。", "没有占位符。", "ZX3之后是ZX1和ZX2。"]
+        out = engine.translate(texts, terms=[{1: term(glossary, "混合精度")}, {}, {}, {}])
+    assert [o.hypotheses for o in out] == [[pseudo_english(t)] for t in texts]
+    assert len(server.chats) == 1 and all(o.fallback is None for o in out)
+    assert server.chats[0]["temperature"] == 0 and server.chats[0]["model"] == MODEL
+
+
+@pytest.mark.parametrize("fault", ["prose", "broken_json", "wrong_count", "shift", "length",
+                                   "http500", "http400", "drop_placeholder", "forbid", "chinese"])
+def test_a_bad_answer_is_asked_again_and_never_shifted(fault):
+    """One bad answer: the retry (or the per-sentence requests) gives every sentence its
+    own English; nothing lands on a neighbour, nothing falls back."""
+    glossary = load_glossary(GLOSSARY)
+    texts = ["第一句用ZX1。", "第二句。", "第三句有ZX1和ZX2。"]
+    terms = [{1: term(glossary, "混合精度")}, {}, {}]
+    with FakeLLMServer(script=[fault]) as server:
+        out = engine_for(server, glossary, batch=3).translate(texts, terms=terms)
+    assert [o.hypotheses[0] for o in out] == [pseudo_english(t) for t in texts]
+    assert all(o.fallback is None for o in out)
+    assert 2 <= len(server.chats) <= 4
+    if fault not in ("length", "http500", "http400"):
+        assert "rejected" in server.chats[1]["messages"][-1]["content"]   # the failure named
+
+
+def test_a_sentence_the_model_keeps_failing_falls_back_with_the_reason():
+    glossary = load_glossary(GLOSSARY)
+    texts = ["这句用ZX1。", "那句没问题。"]
+    with FakeLLMServer(script=["drop_placeholder"] * 3) as server:
+        out = engine_for(server, glossary, batch=2).translate(texts, terms=[{}, {}])
+    assert out[1].hypotheses == [pseudo_english(texts[1])] and out[1].fallback is None
+    assert out[0].fallback.startswith("gloss (the model failed: lost ZX1")
+    assert out[0].hypotheses[0].count("ZX1") == 1
+    assert len(server.chats) == 3          # batch, named retry, alone
+
+
+@pytest.mark.parametrize("fault, message", [
+    ("hang", "did not answer within 0.5 s"),
+])
+def test_a_hung_server_is_a_clear_error(fault, message):
+    with FakeLLMServer(script=[fault], hang=3) as server:
+        with pytest.raises(ModelError, match=message):
+            engine_for(server, timeout=0.5).translate(["一句。"])
+
+
+def test_a_server_that_keeps_failing_is_an_error_not_a_flood():
+    with FakeLLMServer(script=["http500"] * 10) as server:
+        with pytest.raises(ModelError, match="failed 4 requests in a row .*out of memory"):
+            engine_for(server, batch=1).translate([f"第{i}句。" for i in range(8)])
+    assert len(server.chats) == 4
+
+
+def test_refused_connection_and_missing_model_say_what_to_do():
+    server = FakeLLMServer().start()
+    server.stop()
+    with pytest.raises(ModelError, match="does not answer .*ollama serve"):
+        engine_for(server).identity()
+    with FakeLLMServer(models=["other"]) as server:
+        with pytest.raises(ModelError, match="does not serve the model 'tiny-zh-en' .*"
+                                             "ollama pull tiny-zh-en"):
+            engine_for(server).identity()
+        engine = engine_for(server)
+        engine._model = MODEL                     # a server without a model list: 404 on chat
+        with pytest.raises(ModelError, match="ollama pull"):
+            engine.translate(["一句。"])
+
+
+def test_identity_names_model_digest_prompt_and_temperature():
+    with FakeLLMServer(models=["only"], digest="sha256:feedbeef") as server:
+        engine = LLMEngine(LLMSettings(endpoint=server.endpoint, temperature=0.2), None,
+                           lambda: None)
+        assert engine.identity() == "llm:only@sha256:feedbeef:prompt-1:t0.2"
+    with FakeLLMServer(models=["a", "b"]) as server:
+        engine = LLMEngine(LLMSettings(endpoint=server.endpoint), None, lambda: None)
+        with pytest.raises(ModelError, match="choose a model with --model .*serves a, b"):
+            engine.identity()
+
+
+def test_concurrent_requests_keep_the_order():
+    texts = [f"第{i}句话，ZX1在此。" for i in range(23)]
+    with FakeLLMServer(fault_rate=0.3, faults=("shift", "wrong_count", "prose"), seed=4) as server:
+        out = engine_for(server, batch=3, concurrency=4).translate(texts)
+    for text, o in zip(texts, out):
+        assert o.fallback or o.hypotheses == [pseudo_english(text)]
+
+
+# ---------------------------------------------------------------- end to end
+
+
+def translate(runner, server, *extra):
+    return runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint",
+                               server.endpoint, "--model", MODEL, *extra])
+
+
+def test_translate_notes_with_llm_locks_every_term_and_reruns_from_memory(runner, tmp_path,
+                                                                          monkeypatch):
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    glossary = load_glossary(root / "glossary.yaml")
+    with FakeLLMServer() as server:
+        result = translate(runner, server)
+        assert result.exit_code == 0, result.output
+        assert "engine: llm tiny-zh-en" in result.stdout
+        requests = len(server.chats)
+        assert requests > 0
+        for name in ("storage", "net/rdma"):
+            parallel = (root / "notes" / f"{name}.zh-en.md").read_text("utf-8")
+            assert block_invariants(parallel, glossary) == []
+        first = (root / "notes" / "storage.en.md").read_text("utf-8")
+        assert "`RocksDB`" in first and "https://example.org/lsm" in first
+        check = runner.invoke(app, ["glossary", "check"])
+        assert check.exit_code == 0, check.output
+        again = translate(runner, server)
+        assert again.exit_code == 0 and len(server.chats) == requests     # sends nothing
+        assert (root / "notes" / "storage.en.md").read_text("utf-8") == first
+
+
+def test_killed_server_keeps_finished_batches_and_the_next_run_resumes(runner, tmp_path,
+                                                                       monkeypatch):
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    (root / "zhen.toml").write_text("[llm]\nbatch = 2\n")
+    with FakeLLMServer(die_after=3) as server:
+        result = translate(runner, server)
+    assert result.exit_code == 2
+    assert "does not answer" in result.stderr and "next run resumes" in result.stderr
+    assert "Traceback" not in result.output
+    assert not (root / "notes" / "storage.en.md").exists()
+    with sqlite3.connect(root / ".zhen" / "memory.sqlite") as db:
+        kept = db.execute("select count(*) from mt").fetchone()[0]
+    assert kept >= 3 * 2
+    with FakeLLMServer() as fresh:
+        result = translate(runner, fresh)
+        assert result.exit_code == 0, result.output
+        resumed = sum(len(json.loads(c["messages"][1]["content"])) for c in fresh.chats)
+    with FakeLLMServer() as clean:
+        make_project(tmp_path / "again", monkeypatch, NOTES)
+        (tmp_path / "again" / "proj" / "zhen.toml").write_text("[llm]\nbatch = 2\n")
+        assert translate(runner, clean).exit_code == 0
+        total = sum(len(json.loads(c["messages"][1]["content"])) for c in clean.chats)
+    assert resumed == total - kept
+
+
+def test_malformed_answers_change_nothing_in_the_output(runner, tmp_path, monkeypatch):
+    """Each bad answer is followed by a good one: the output is the clean run's, byte for
+    byte (a request is one engine call here: batch 2, concurrency 1)."""
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    (root / "zhen.toml").write_text("[llm]\nbatch = 2\n")
+    with FakeLLMServer() as server:
+        assert translate(runner, server, "--no-memory").exit_code == 0
+    clean = [(root / "notes" / n).read_text("utf-8") for n in ("storage.en.md", "net/rdma.zh-en.md")]
+    script = ["shift", "ok", "prose", "ok", "wrong_count", "ok", "broken_json", "ok", "length"]
+    with FakeLLMServer(script=script) as server:
+        result = translate(runner, server, "--no-memory")
+        assert result.exit_code == 0, result.output
+        assert server.modes[:len(script)] == script
+    assert [(root / "notes" / n).read_text("utf-8")
+            for n in ("storage.en.md", "net/rdma.zh-en.md")] == clean
+    assert "engine-fallback" not in result.stdout
+
+
+def test_fault_injection_falls_back_with_findings_and_keeps_the_lock(runner, tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    glossary = load_glossary(root / "glossary.yaml")
+    faults = tuple(f for f in FAULTS if f != "http500")
+    with FakeLLMServer(fault_rate=0.6, faults=faults, seed=1) as server:
+        result = translate(runner, server, "--format", "json")
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0, result.output
+    fallbacks = [f for f in report["findings"] if f["check"] == "engine-fallback"]
+    assert fallbacks and all("the model failed" in f["message"] for f in fallbacks)
+    for name in ("storage", "net/rdma"):
+        parallel = (root / "notes" / f"{name}.zh-en.md").read_text("utf-8")
+        assert block_invariants(parallel, glossary) == []
+    # fallbacks are not remembered: the next run asks the model for exactly those again
+    asked = len(server.chats)
+    with FakeLLMServer() as server:
+        again = json.loads(translate(runner, server, "--format", "json").stdout)
+        sent = sum(len(json.loads(c["messages"][1]["content"])) for c in server.chats)
+    assert asked and sent == len(fallbacks)
+    assert not [f for f in again["findings"] if f["check"] == "engine-fallback"]
+
+
+def test_interrupt_keeps_finished_rounds(tmp_path, monkeypatch):
+    """A slow server: progress moves per round; Ctrl-C keeps the rounds already done."""
+    from zhenglossary.translate import TranslateOptions, translate_paths
+
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    seen = []
+
+    def progress(phase, done, total):
+        seen.append(done)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    options = TranslateOptions(engine="llm", engine_settings={
+        "endpoint": None, "model": MODEL, "batch": 2})
+    with FakeLLMServer(script=["slow"] * 4, delay=0.3) as server:
+        options.engine_settings["endpoint"] = server.endpoint
+        with pytest.raises(KeyboardInterrupt):
+            translate_paths([root / "notes"], None, options, progress=progress)
+    assert seen[:3] == [0, 2, 4]
+    with sqlite3.connect(root / ".zhen" / "memory.sqlite") as db:
+        assert db.execute("select count(*) from mt").fetchone()[0] == 4
+
+
+def test_remote_endpoint_is_refused_before_any_connection(runner, tmp_path, monkeypatch):
+    make_project(tmp_path, monkeypatch, NOTES)
+    result = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint",
+                                 "http://192.0.2.7:11434/v1", "--model", MODEL])
+    assert result.exit_code == 2 and "not on this machine" in result.stderr
+    assert "--allow-remote" in result.stderr
+
+
+def test_model_list_shows_the_server_and_its_models(runner, tmp_path, monkeypatch):
+    make_project(tmp_path, monkeypatch, NOTES)
+    with FakeLLMServer(models=["qwen-test", MODEL]) as server:
+        result = runner.invoke(app, ["model", "list", "--endpoint", server.endpoint])
+        assert result.exit_code == 0, result.output
+        line = next(x for x in result.stdout.splitlines() if x.startswith("llm"))
+        assert f"{server.endpoint} answers; serves qwen-test, {MODEL}" in line
+        data = json.loads(runner.invoke(app, ["model", "list", "--endpoint", server.endpoint,
+                                              "-f", "json"]).stdout)
+        llm = next(e for e in data["engines"] if e["name"] == "llm")
+        assert llm["answers"] is True and llm["models"] == ["qwen-test", MODEL]
+    result = runner.invoke(app, ["model", "list", "--endpoint", server.endpoint])
+    line = next(x for x in result.stdout.splitlines() if x.startswith("llm"))
+    assert "does not answer" in line and " no " in line
+
+
+def test_unknown_engine_lists_the_registered_ones(runner, tmp_path, monkeypatch):
+    make_project(tmp_path, monkeypatch, NOTES)
+    result = runner.invoke(app, ["translate", "notes/", "--engine", "nope"])
+    assert result.exit_code == 2
+    assert "unknown engine 'nope'; choose one of auto, argos, gloss, llm" in result.stderr
+
+
+def test_create_engine_through_the_registry(tmp_path):
+    glossary = load_glossary(GLOSSARY)
+    with FakeLLMServer() as server:
+        engine, notices = create_engine("llm", EngineContext(
+            glossary, root=tmp_path, overrides={"endpoint": server.endpoint, "model": MODEL}))
+        assert engine.name == "llm" and notices == []
+        assert engine.translate(["一句。"])[0].hypotheses == [pseudo_english("一句。")]

@@ -1,0 +1,51 @@
+"""Person names in the gloss engine: pinyin, not a word-by-word gloss."""
+
+from __future__ import annotations
+
+import pytest
+
+from zhenglossary import cedict
+from zhenglossary.engines.gloss import GlossEngine
+from zhenglossary.engines.names import given_name, spell_name, surname_reading
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return GlossEngine()
+
+
+def english(engine, text: str) -> str:
+    [out] = engine.translate([text])
+    return out.hypotheses[0]
+
+
+@pytest.mark.parametrize("source, name", [
+    ("作者：赖海斌，2023年", "Lai Haibin"),
+    ("田永鸿，北京大学教授。", "Tian Yonghong"),
+    ("感谢李华教授的帮助。", "Li Hua"),
+    ("单雄信和曾国藩。", "Shan Xiongxin"),        # the surname reading, not dan
+    ("单雄信和曾国藩。", "Zeng Guofan"),          # not ceng
+])
+def test_person_names_are_written_in_pinyin(engine, source, name):
+    assert name in english(engine, source)
+
+
+@pytest.mark.parametrize("source, gloss", [
+    ("在库中查找高带宽内存。", "high bandwidth"),   # 高 is a surname, 高带宽 is no name
+    ("我们使用张量并行。", "tensor"),               # 张 is a surname, 张量 a word
+])
+def test_ordinary_words_are_not_names(engine, source, gloss):
+    out = english(engine, source)
+    assert gloss in out.lower() and "Gao " not in out and "Zhang " not in out
+
+
+def test_name_parts():
+    index = cedict.load_index()
+    assert surname_reading(index, "欧阳") == "Ouyang"
+    assert surname_reading(index, "库") is None
+    assert given_name("海安") == "Hai'an" and given_name("永鸿") == "Yonghong"
+    never = lambda word: False  # noqa: E731
+    assert spell_name("赖海斌", index, never, never) == "Lai Haibin"
+    assert spell_name("赖海斌", index, lambda w: w == "海斌", never) is None
+    assert spell_name("赖中", index, never, lambda c: c == "中") is None
+    assert spell_name("赖", index, never, never) is None

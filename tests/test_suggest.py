@@ -1,0 +1,96 @@
+"""`zhen glossary suggest` candidates: evidence ranking, recurring-term statistics,
+dictionary guesses (text written for these tests, in a textbook style)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zhenglossary.checks import NoteText
+from zhenglossary.glossary import Glossary, load_glossary_text
+from zhenglossary.prose import prose_view
+from zhenglossary.suggest import dictionary_guess, log_likelihood, suggest, to_yaml
+
+CHAPTER_A = """\
+# 序列建模
+
+接下来，我们讨论字符级语言模型。字符级语言模型把文本看成字符序列，读者可以把它和词级模型对比。
+事实上，字符级语言模型的词表很小。也就是说，字符级语言模型的输入层很轻。
+简而言之，字符级语言模型适合拼写多变的文本。请参阅上一节的代码。
+
+我们先做1步预测，再做2步预测，最后做16步预测；k步预测的误差会累积。
+单步预测比多步预测稳定，多步预测需要把预测值当作输入，所以多步预测的误差更大。
+
+*困惑度*（perplexity）衡量字符级语言模型的质量，困惑度越低越好。困惑度的对数就是交叉熵。
+在验证集上，困惑度在第三轮之后不再下降。
+
+## 小结
+
+接下来，读者会看到更长的序列。事实上，困惑度还会继续下降。
+"""
+
+CHAPTER_B = """\
+# 训练技巧
+
+接下来，我们用字符级语言模型做实验。读者会发现困惑度（perplexity）随训练下降。
+事实上，困惑度对学习率很敏感。也就是说，困惑度可以用来挑选学习率。
+简而言之，要盯住困惑度。请参阅附录里的脚本。
+
+一个例子是缓存（如 Redis 中的键）。我们的数据来自某个代码仓库（repository），只出现这一次。
+我们同样比较1步预测和8步预测，k步预测仍然更难。训练多步预测模型时，多步预测的损失要分开看。
+
+## 小结
+
+接下来，读者可以尝试字符级语言模型的变体。也就是说，困惑度不是唯一的指标。
+"""
+
+
+def notes(*texts: str) -> list[NoteText]:
+    return [NoteText(Path(f"n{i}.md"), f"notes/n{i}.md", text, prose_view(text))
+            for i, text in enumerate(texts)]
+
+
+def test_recurring_terms_are_kept_and_discourse_and_fragments_are_dropped():
+    found = {s.zh: s for s in suggest(Glossary([]), notes(CHAPTER_A, CHAPTER_B))}
+    assert "字符级语言模型" in found and found["字符级语言模型"].source == "recurring"
+    assert "多步预测" in found
+    for phrase in ("接下来", "事实上", "也就是说", "简而言之", "请参阅", "读者", "小结"):
+        assert phrase not in found, phrase                 # discourse, headings, readers
+    for fragment in ("字符级语言", "步预测", "语言模型"):
+        assert fragment not in found, fragment             # pieces of a longer term
+
+
+def test_parenthetical_groups_forms_and_keeps_the_seen_english():
+    found = {s.zh: s for s in suggest(Glossary([]), notes(CHAPTER_A, CHAPTER_B))}
+    ppl = found["困惑度"]
+    assert (ppl.en, ppl.source, ppl.count) == ("perplexity", "parenthetical", 2)
+    assert ppl.files == ["notes/n0.md", "notes/n1.md"]
+    assert ppl.occurrences >= 10
+
+
+def test_ranking_is_by_evidence_not_by_source():
+    ranked = [s.zh for s in suggest(Glossary([]), notes(CHAPTER_A, CHAPTER_B))]
+    # a term used everywhere outranks a one-off parenthetical about an example
+    assert ranked.index("字符级语言模型") < ranked.index("代码仓库")
+    assert ranked[0] in ("困惑度", "字符级语言模型")
+
+
+def test_dictionary_guess_is_marked_and_never_the_entry():
+    found = {s.zh: s for s in suggest(Glossary([]), notes(CHAPTER_A, CHAPTER_B))}
+    guess = found["多步预测"]
+    assert guess.en == "" and guess.en_guess
+    text = to_yaml([guess])
+    assert "en: ''" in text and "CC-CEDICT dictionary guess" in text
+    assert dictionary_guess("梯度") == "gradient"
+
+
+def test_glossary_terms_are_not_suggested_again():
+    glossary = load_glossary_text("source: zh\ntarget: en\nterms:\n"
+                                  "  - zh: 困惑度\n    en: perplexity\n")
+    found = {s.zh for s in suggest(glossary, notes(CHAPTER_A, CHAPTER_B))}
+    assert "困惑度" not in found and "字符级语言模型" in found
+
+
+def test_log_likelihood_sign_and_size():
+    assert log_likelihood(50, 10_000, 300, 60_000_000) > 15.13     # a term of the notes
+    assert log_likelihood(2, 10_000, 3_000, 60_000_000) < 15.13    # a general word
+    assert log_likelihood(1, 10_000, 60_000, 60_000_000) < 0       # rarer than usual
