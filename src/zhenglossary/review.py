@@ -30,8 +30,9 @@ The page:
 Everything from the notes is HTML-escaped. A Content-Security-Policy with the hashes of the
 page's own style and script blocks everything else: no network, and no script but ours.
 
-Why this module is long: the page's HTML, CSS and JS are still Python strings here; they
-move to ``data/`` (loaded with ``importlib.resources``), which leaves it under 500 lines.
+Why this module is long: it is the whole page's HTML (rows, index, chips, findings placed
+at their blocks, term highlighting) from one set of inputs; the CSS and JS are already in
+``data/``. Its next split is the term highlighting into a module of its own.
 """
 
 from __future__ import annotations
