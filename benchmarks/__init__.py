@@ -8,15 +8,22 @@ every comparison), takes medians and prints one table.
 
 Modules:
 
-* ``suite``    — what is measured, the goals, the table and the JSON report;
+* ``suite``    — what is measured against which goal, the table and the JSON report;
 * ``worker``   — the code each measurement subprocess runs (one task per process);
 * ``harness``  — subprocess running with peak RSS, medians, machine description;
-* ``fixtures`` — the fake argos model, project copies (notes ×N), the 5,000-term
-  glossary, and the notes' segments grouped by paragraph;
+* ``fixtures`` — distinct notes (the notes' clauses recombined with a seeded shuffle),
+  project copies, the large glossary mined from the notes, the notes' segments grouped
+  by paragraph;
 * ``gloss_speed`` — a separate script for the gloss engine (not part of the suite).
 
-The argos model is ``tests/support/fakemodel.py``'s ``base`` size: shaped like a real argos
-transformer-base model, with random weights, so only its speed means anything. It never
-emits ``</s>``, so every comparison fixes ``max_decoding_length`` identically on both
-sides.
+What runs where: the fake argos model comes from ``tests/support/fakemodel.py`` (test
+support, not in zhen's wheel): ``base`` size for the full run, shaped like a real argos
+transformer-base model with random weights, so only its speed means anything; ``tiny``
+for ``--quick``. Its zip is installed with ``argostranslate.package.install_from_path``
+into a temporary ``ARGOS_PACKAGES_DIR``, twice: as built (its noise breaks every
+placeholder) and in the placeholder-keeping mode. The argos baseline is
+``argostranslate.translate.translate()`` itself, with two stated changes: MiniSBD is
+replaced by a local splitter that returns zhen's segments, and ``translate_batch`` gets
+the same ``max_decoding_length`` as zhen (random weights never emit ``</s>``). Start-up,
+growth and glossary size are timed as whole ``zhen`` processes.
 """

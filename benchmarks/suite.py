@@ -58,8 +58,8 @@ QUICK = Settings(
     name="quick", model_size="tiny", max_len=32,
     mt_paragraphs=4, mt_repeats=1,
     e2e_notes=("sosp24.md",), e2e_chars=600, e2e_repeats=1, cold_repeats=1, warm_repeats=1,
-    growth_factors=(1, 10), growth_repeats=1, gloss_factors=(1,),
-    glossary_terms=5000, mine_factor=1, startup_runs=2, judge_mt_goals=False)
+    growth_factors=(1, 4), growth_repeats=1, gloss_factors=(1,),
+    glossary_terms=5000, mine_factor=1, startup_runs=1, judge_mt_goals=False)
 
 # (label, zhen's threads, argos' ARGOS_INTRA_THREADS); 0 = the library's default
 THREADS = (("as shipped", 0, 0), ("one thread each", 1, 1), ("all cores each", -1, -1))

@@ -60,6 +60,14 @@ def test_tags_match_jiebas_dictionary():
     assert dict(tagged)["算法"] == expected["算法"]
 
 
+def test_idf_matches_jiebas_table():
+    table = dict(segment._read_idf())
+    for word in list(table)[::5003] + ["计算", "不存在的词语组合"]:
+        assert segment.idf(word) == table.get(word), word
+    values = sorted(table.values())
+    assert segment.idf_cut() == values[len(values) // 20]
+
+
 def test_posseg_tags_glossary_forms_nz():
     tagged = dict(segment.posseg(TEXTS[2], FORMS))
     assert tagged["光纤光栅"] == "nz"
@@ -73,8 +81,9 @@ def test_a_damaged_tag_index_is_rebuilt(tmp_path, monkeypatch, damage):
     assert str(path).startswith(str(tmp_path))
     path.parent.mkdir(parents=True)
     path.write_bytes(damage)
-    table = segment.TagTable(base)
-    assert table.get("计算") == dict(segment._read_tags(base))["计算"]
+    index = segment._WordIndex(base)
+    assert index.tag("计算") == dict(segment._read_tags(base))["计算"]
+    assert index.idf("计算") == dict(segment._read_idf())["计算"]
     assert segment._open_tags(path) is not None         # rebuilt, complete
 
 
@@ -82,8 +91,9 @@ def test_an_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     monkeypatch.setenv("ZHEN_HOME", str(blocker))        # cache dir under a file: unwritable
-    table = segment.TagTable(segment.tokenizer_for(()))
-    assert table.get("计算") and table.get("不存在的词语组合") is None
+    index = segment._WordIndex(segment.tokenizer_for(()))
+    assert index.tag("计算") and index.tag("不存在的词语组合") is None
+    assert index.idf("计算") and index.idf_cut > 0
 
 
 def test_glossary_check_loads_one_dictionary_and_no_cedict(project, tmp_path):
@@ -118,3 +128,24 @@ print(json.dumps({"cedict": bool(cedict._loaded),
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          cwd=project, env=dict(os.environ), check=True)
     assert json.loads(out.stdout.splitlines()[-1])["cedict"] is False
+
+
+def test_cedict_english_text_is_cached_and_survives_damage(tmp_path, monkeypatch):
+    """The English word list of CC-CEDICT (what `english_known` asks) comes from a checked
+    file beside the index cache; once written, reading it needs no index; a damaged file is
+    rebuilt."""
+    from zhenglossary import cedict
+
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path))
+    cedict._english.clear()
+    text = cedict.english_text()
+    assert " computer " in text and " the " in text and text == text.lower()
+    path = cedict.english_path()
+    assert path.is_file()
+    cedict._english.clear()
+    cedict.forget_loaded()
+    assert cedict.english_text() == text and not cedict._loaded      # no index needed
+    for damage in (b"", path.read_bytes()[:1000], b"garbage\n computer "):
+        path.write_bytes(damage)
+        cedict._english.clear()
+        assert cedict.english_text() == text

@@ -264,14 +264,10 @@ def align_letters(words: list[str], letters: str, blocked: frozenset[int]) -> li
     return counts
 
 
-@lru_cache(maxsize=1)
 def _english_text() -> str:
-    from .cedict import ENTRY_SEP
+    from .cedict import english_text
 
-    index = dictionary_index()
-    text = " ".join(chunk[1:] for w in index.words()
-                    for chunk in index._packed[w].split(ENTRY_SEP)).lower()
-    return " " + re.sub(r"[^a-z]+", " ", text) + " "
+    return english_text()
 
 
 @lru_cache(maxsize=4096)
@@ -305,36 +301,17 @@ def singular(word: str) -> str:
 
 # --------------------------------------------------------------- general-Chinese statistics
 
-@lru_cache(maxsize=1)
-def _idf_table() -> tuple[dict[str, float], float]:
-    import os
-    from importlib.util import find_spec
-
-    # locate jieba/analyse/idf.txt without importing jieba.analyse (its import loads
-    # the same table into a TF-IDF object of its own)
-    spec = find_spec("jieba")
-    path = os.path.join(list(spec.submodule_search_locations)[0], "analyse", "idf.txt")
-    table: dict[str, float] = {}
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            parts = line.split()
-            if len(parts) == 2:
-                try:
-                    table[parts[0]] = float(parts[1])
-                except ValueError:
-                    continue
-    values = sorted(table.values())
-    cut = values[len(values) // 20] if values else 0.0
-    return table, cut
-
-
 def idf(word: str) -> float | None:
     """jieba's IDF of ``word`` over general Chinese; None when jieba's table lacks it."""
-    return _idf_table()[0].get(word)
+    from .segment import idf as jieba_idf
+
+    return jieba_idf(word)
 
 
 def general_idf_cut() -> float:
-    return _idf_table()[1]
+    from .segment import idf_cut
+
+    return idf_cut()
 
 
 def is_general(word: str) -> bool:

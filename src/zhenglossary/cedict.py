@@ -163,6 +163,11 @@ class CedictIndex:
     def words(self) -> Iterator[str]:
         return iter(self._packed)
 
+    def senses_text(self) -> str:
+        """Every sense of every entry, one per line (what the English side uses)."""
+        return "\n".join(chunk[1:] for packed in self._packed.values()
+                         for chunk in packed.split(ENTRY_SEP)).replace(SENSE_SEP, "\n")
+
 
 def cache_path(version: str | None = None) -> Path:
     version = version or package_version()
@@ -240,6 +245,54 @@ def load_index() -> CedictIndex:
         _loaded.clear()
         _loaded[path] = index
         return index
+
+
+# --------------------------------------------------------------------------- English text
+
+_english: dict[Path, str] = {}
+
+
+def english_path(version: str | None = None) -> Path:
+    return cache_path(version).with_name(cache_path(version).stem + "-english.txt")
+
+
+def english_text() -> str:
+    """Every English word of CC-CEDICT's senses, lower case, as one string ``" a b … "``
+    (so ``f" {word} " in english_text()`` asks whether CC-CEDICT's English uses a word).
+
+    Derived from the index once and kept beside its cache (a header with the length and
+    SHA-256 of the text guards against a damaged file, which is rebuilt), so a process
+    that needs only this list never loads the index itself."""
+    import hashlib
+    import re
+
+    from .fileio import write_cache
+
+    version = package_version()
+    path = english_path(version)
+    with _lock:
+        text = _english.get(path)
+    if text is not None:
+        return text
+    try:
+        header, _, body = path.read_bytes().partition(b"\n")
+        if header == b"zhen-cedict-english %d %s" % (
+                len(body), hashlib.sha256(body).hexdigest()[:16].encode()):
+            text = body.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    if text is None:
+        index = load_index()
+        joined = " ".join(chunk[1:] for packed in index._packed.values()
+                          for chunk in packed.split(ENTRY_SEP)).lower()
+        text = " " + re.sub(r"[^a-z]+", " ", joined) + " "
+        body = text.encode("utf-8")
+        write_cache(path, b"zhen-cedict-english %d %s\n" % (
+            len(body), hashlib.sha256(body).hexdigest()[:16].encode()) + body)
+    with _lock:
+        _english.clear()
+        _english[path] = text
+    return text
 
 
 def forget_loaded() -> None:

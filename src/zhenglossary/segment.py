@@ -13,7 +13,8 @@ eager tag table: importing ``jieba.posseg`` normally reads jieba's whole ``dict.
 again. Here the import is made without that read, and every tagger shares one
 :class:`TagTable`, which answers ``get(word)`` from a small SQLite index built once from
 ``dict.txt`` into ``paths.cache_dir()`` (a missing, stale or corrupt index is rebuilt; a
-cache folder that cannot be written falls back to the in-memory dict).
+cache folder that cannot be written falls back to in-memory dicts). The same index holds
+jieba's IDF table (``idf``, ``idf_cut``), which would otherwise be parsed every run.
 
 jieba logs to stderr when it loads; the core never prints, so its logger is silenced.
 """
@@ -179,11 +180,11 @@ def _posseg_module():
     return module
 
 
-TAGS_FORMAT = 1
+TAGS_FORMAT = 2
 
 
 class TagTable:
-    """jieba's word → part-of-speech tag table, read on demand from a SQLite index.
+    """jieba's word → part-of-speech tag table, read on demand (:func:`word_index`).
 
     ``get(word, default)``, ``word in table`` and ``table[word]``, like the dict it
     replaces. ``loaded`` is the dict ``jieba.posseg`` built, if it built one (then it is
@@ -193,14 +194,13 @@ class TagTable:
     def __init__(self, tokenizer, loaded: dict[str, str] | None = None) -> None:
         self._tokenizer = tokenizer
         self._dict: dict[str, str] | None = loaded or None
-        self._db: sqlite3.Connection | None = None
         self._memo: dict[str, str | None] = {}
-        self._lock = threading.Lock()
 
     def get(self, word: str, default=None):
         value = self._memo.get(word, self)
         if value is self:
-            value = self._lookup(word)
+            value = self._dict.get(word) if self._dict is not None else \
+                _word_index(self._tokenizer).tag(word)
             if len(self._memo) > 100_000:
                 self._memo.clear()
             self._memo[word] = value
@@ -219,19 +219,55 @@ class TagTable:
         for word, tag in dict(other).items():
             self._memo[word] = tag
 
-    def _lookup(self, word: str) -> str | None:
+
+def idf(word: str) -> float | None:
+    """jieba's IDF of ``word`` (``jieba/analyse/idf.txt``); None when jieba lacks it."""
+    return _word_index(_base()).idf(word)
+
+
+def idf_cut() -> float:
+    """The IDF below which a word is among the 5% most widespread of jieba's IDF table."""
+    return _word_index(_base()).idf_cut
+
+
+@lru_cache(maxsize=2)
+def _word_index(tokenizer) -> "_WordIndex":
+    return _WordIndex(tokenizer)
+
+
+class _WordIndex:
+    """One SQLite file per jieba dictionary: every word's part-of-speech tag (from the
+    tokenizer's ``dict.txt``) and IDF (from ``jieba/analyse/idf.txt``), with the IDF cut
+    in a ``meta`` row. Built once into ``paths.cache_dir()`` (temp file, then rename); a
+    missing, partial or corrupt file is rebuilt; where it cannot be written, both tables
+    are read into memory for this process."""
+
+    def __init__(self, tokenizer) -> None:
+        self._tokenizer = tokenizer
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        self._tags: dict[str, str] | None = None
+        self._idf: dict[str, float] | None = None
+        self.idf_cut = 0.0
+        self._open()
+
+    def tag(self, word: str) -> str | None:
+        return self._get(word, 0, self._tags)
+
+    def idf(self, word: str) -> float | None:
+        return self._get(word, 1, self._idf)
+
+    def _get(self, word: str, column: int, memory: dict | None):
+        if memory is not None:
+            return memory.get(word)
         with self._lock:
-            if self._dict is None and self._db is None:
-                self._open()
-            if self._dict is not None:
-                return self._dict.get(word)
             try:
-                row = self._db.execute("SELECT tag FROM tags WHERE word = ?", (word,)).fetchone()
-            except sqlite3.Error:               # damaged under us: fall back to the dict
-                self._db = None
-                self._dict = dict(_read_tags(self._tokenizer))
-                return self._dict.get(word)
-            return row[0] if row else None
+                row = self._db.execute("SELECT tag, idf FROM words WHERE word = ?",
+                                       (word,)).fetchone()
+            except (sqlite3.Error, AttributeError):     # damaged under us: go to memory
+                self._in_memory()
+                return (self._tags if column == 0 else self._idf).get(word)
+        return row[column] if row else None
 
     def _open(self) -> None:
         path = _tags_path(self._tokenizer)
@@ -242,8 +278,38 @@ class TagTable:
                 db = _open_tags(path)
             if db is not None:
                 self._db = db
+                self.idf_cut = float(db.execute(
+                    "SELECT value FROM meta WHERE key = 'idf_cut'").fetchone()[0])
                 return
-        self._dict = dict(_read_tags(self._tokenizer))
+        self._in_memory()
+
+    def _in_memory(self) -> None:
+        self._db = None
+        self._tags = dict(_read_tags(self._tokenizer))
+        self._idf = dict(_read_idf())
+        self.idf_cut = _cut(self._idf.values())
+
+
+def _cut(values: Iterable[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 20] if ordered else 0.0
+
+
+def _read_idf() -> Iterable[tuple[str, float]]:
+    """(word, IDF) of jieba's ``analyse/idf.txt``, located without importing
+    ``jieba.analyse`` (whose import builds a TF-IDF object of its own)."""
+    from importlib.util import find_spec
+
+    spec = find_spec("jieba")
+    path = os.path.join(list(spec.submodule_search_locations)[0], "analyse", "idf.txt")
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            parts = line.split()
+            if len(parts) == 2:
+                try:
+                    yield parts[0], float(parts[1])
+                except ValueError:
+                    continue
 
 
 def _read_tags(tokenizer) -> Iterable[tuple[str, str]]:
@@ -269,7 +335,7 @@ def _tags_path(tokenizer) -> Path | None:
     except (OSError, metadata.PackageNotFoundError, TypeError):
         return None
     safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in stamp)
-    return cache_dir() / f"jieba-tags-{safe}-f{TAGS_FORMAT}.sqlite"
+    return cache_dir() / f"jieba-words-{safe}-f{TAGS_FORMAT}.sqlite"
 
 
 def _open_tags(path: Path) -> sqlite3.Connection | None:
@@ -279,8 +345,9 @@ def _open_tags(path: Path) -> sqlite3.Connection | None:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
         done = db.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
-        db.execute("SELECT tag FROM tags WHERE word = ?", ("的",)).fetchone()
-    except sqlite3.Error:
+        float(db.execute("SELECT value FROM meta WHERE key = 'idf_cut'").fetchone()[0])
+        db.execute("SELECT tag, idf FROM words WHERE word = ?", ("的",)).fetchone()
+    except (sqlite3.Error, TypeError, ValueError):
         return None
     if not done or done[0] != "1":
         db.close()
@@ -292,14 +359,21 @@ def _build_tags(path: Path, tokenizer) -> bool:
     """Write the index to a temp file and rename it into place; False if that fails."""
     from .fileio import cache_file
 
+    rows: dict[str, list] = {word: [tag, None] for word, tag in _read_tags(tokenizer)}
+    for word, value in _read_idf():
+        rows.setdefault(word, [None, None])[1] = value
+    cut = _cut(v for _, v in rows.values() if v is not None)
     try:
         with cache_file(path) as tmp:
             db = sqlite3.connect(tmp)
             try:
                 with db:
-                    db.execute("CREATE TABLE tags (word TEXT PRIMARY KEY, tag TEXT) WITHOUT ROWID")
+                    db.execute("CREATE TABLE words (word TEXT PRIMARY KEY, tag TEXT, idf REAL) "
+                               "WITHOUT ROWID")
                     db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-                    db.executemany("INSERT OR REPLACE INTO tags VALUES (?, ?)", _read_tags(tokenizer))
+                    db.executemany("INSERT INTO words VALUES (?, ?, ?)",
+                                   ((w, t, v) for w, (t, v) in rows.items()))
+                    db.execute("INSERT INTO meta VALUES ('idf_cut', ?)", (repr(cut),))
                     db.execute("INSERT INTO meta VALUES ('complete', '1')")
             finally:
                 db.close()
