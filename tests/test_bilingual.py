@@ -76,6 +76,8 @@ def test_common_suffix():
     ("向量单元支持单指令多数据（single instruction multiple data，SIMD）运算。", "单指令多数据"),
     # words in the Chinese order differ from the abbreviation's
     ("阵列卡负责独立磁盘冗余阵列（RAID）的重建。", "独立磁盘冗余阵列"),
+    # a prefix character jieba tags as a particle aligns to the English prefix
+    ("样本太少时，模型容易过拟合（overfitting）。", "过拟合"),
     # an unaligned word inside the term is kept; a common verb before it is not
     ("调度器会先处理缺页中断（page fault）再返回。", "缺页中断"),
 ])

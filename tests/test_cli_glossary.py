@@ -214,3 +214,30 @@ def test_suggest_skips_what_the_glossary_has(runner, project):
     assert result.exit_code == 0
     found = {s["zh"] for s in json.loads(result.stdout)["suggestions"]}
     assert not found & set(EXPECTED)
+
+
+def test_cross_note_conflict_is_a_warning_that_strict_fails_on(runner, tmp_path, monkeypatch):
+    write(tmp_path / "glossary.yaml", MINI_GLOSSARY)
+    write(tmp_path / "notes" / "train.md", "# 训练\n\n每隔一小时写出一个检查点（checkpoint）。\n")
+    write(tmp_path / "notes" / "serve.md", "# 服务\n\n\n部署前先保存检查点（snapshot）。\n")
+    monkeypatch.chdir(tmp_path)
+    result = invoke(runner, "glossary", "check", "--format", "json")
+    assert result.exit_code == 0
+    [finding] = [f for f in json.loads(result.stdout)["findings"]
+                 if f["check"] == "inconsistent-rendering"]
+    assert "检查点 is rendered 2 ways across 2 notes" in finding["message"]
+    assert "train.md:3" in finding["message"] and "serve.md:4" in finding["message"]
+    assert invoke(runner, "glossary", "check", "--strict").exit_code == 1
+
+
+def test_suggest_json_marks_dictionary_guesses(runner, tmp_path, monkeypatch):
+    write(tmp_path / "glossary.yaml", MINI_GLOSSARY)
+    body = "布隆过滤器可以快速判断键是否存在。每个分片都有布隆过滤器。\n\n布隆过滤器的误判率可调。\n"
+    write(tmp_path / "notes" / "a.md", "# 存储\n\n" + body)
+    write(tmp_path / "notes" / "b.md", "# 索引\n\n" + body)
+    monkeypatch.chdir(tmp_path)
+    result = invoke(runner, "glossary", "suggest", "--format", "json")
+    assert result.exit_code == 0
+    found = {s["zh"]: s for s in json.loads(result.stdout)["suggestions"]}
+    bloom = found["布隆过滤器"]
+    assert bloom["source"] == "recurring" and bloom["en"] == "" and "filter" in bloom["en_guess"]

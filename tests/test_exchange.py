@@ -4,6 +4,7 @@ TBX/TSV/CSV import merged into glossary.yaml without ever overwriting an entry."
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -16,7 +17,7 @@ from zhenglossary.exchange import (Candidate, append_terms, apply_merge, collect
                                    export_glossary, export_tm, import_glossary, merge,
                                    read_import)
 from zhenglossary.glossary import Glossary, load_glossary, load_glossary_text
-from zhenglossary.render import read_parallel
+from zhenglossary.parallel import read_parallel
 from zhenglossary.translate import TranslateOptions, translate_paths
 
 NOTE = """# 混合精度推理
@@ -29,6 +30,8 @@ NOTE = """# 混合精度推理
 第四段：吞吐提升了 2.7 倍。
 
 第五段：条件是 `x < y && z` & 结果 <b>很好</b>。
+
+> 第六段：我们先编译内核。然后运行基准测试。
 
 ```
 code stays the same
@@ -108,6 +111,43 @@ def _expected(notes):
 
 # --------------------------------------------------------------------------- pairs → TM
 
+_MARKUP = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d+[.)][ \t]+|>[ \t]?)+", re.M)
+
+
+def _squeeze(text: str) -> str:
+    return "".join(text.split())
+
+
+def _by_block(got: dict) -> dict:
+    """(note, unit id) → (source, english) grouped into (note, block id) → (sources joined,
+    englishes joined), whitespace dropped; and the number of units per block."""
+    blocks: dict = {}
+    for (note, unit_id), (source, english) in sorted(got.items()):
+        block = unit_id.split(".")[0]
+        zh, en, n = blocks.get((note, block), ("", "", 0))
+        blocks[(note, block)] = (zh + _squeeze(source), en + _squeeze(english), n + 1)
+    return blocks
+
+
+def _check_units(got: dict, expected: dict) -> None:
+    """Sentence units: together they are the block, without its container markup; a block a
+    person approved is one unit; no unit starts with Markdown markup."""
+    blocks = _by_block(got)
+    assert set(blocks) == set(expected)
+    for key, (source, english, status) in expected.items():
+        zh, en, n = blocks[key]
+        if "|" not in source:
+            assert zh == _squeeze(_MARKUP.sub("", source)), key
+            assert en == _squeeze(_MARKUP.sub("", english)), key
+        if status == "approved":
+            assert n == 1, key
+    for source, english in got.values():
+        for text in (source, english):
+            assert not re.match(r"(#{1,6} |[-*+] |> )", text), text
+    sixth = [k for k, (s, _, _) in expected.items() if "第六段" in s]
+    assert len(sixth) == 1 and blocks[sixth[0]][2] == 2        # two sentences, two units
+    assert got[(sixth[0][0], sixth[0][1] + ".s1")][0] == "第六段：我们先编译内核。"
+
 
 def test_pairs_of_the_fixture(proj):
     notes, warnings = _pairs(proj)
@@ -134,7 +174,7 @@ def test_tmx_parses_back_with_translate_toolkit_and_etree(proj):
         got[(note, block)] = (unit.source, unit.target)
         assert unit.getcontext() == unit.getid()
         assert f"{note} L" in unit.getnotes() and "block" in unit.getnotes()
-    assert got == {k: (s, e) for k, (s, e, _) in expected.items()}
+    _check_units(got, expected)
 
     root = ET.fromstring(text.encode("utf-8"))
     header = root.find("header")
@@ -144,8 +184,10 @@ def test_tmx_parses_back_with_translate_toolkit_and_etree(proj):
         segs = {tuv.get(TMX_NS): tuv.find("seg").text for tuv in tu.findall("tuv")}
         status = [p.text for p in tu.findall("prop") if p.get("type") == "x-zhen-status"]
         units[tuple(tu.get("tuid").split("#"))] = (segs["zh"], segs["en"], status[0])
-    assert units == expected
-    statuses = sorted(s for _, _, s in units.values())
+    _check_units({k: v[:2] for k, v in units.items()}, expected)
+    block_status = {(n, u.split(".")[0]): st for (n, u), (_, _, st) in units.items()}
+    assert block_status == {k: st for k, (_, _, st) in expected.items()}
+    statuses = sorted(block_status.values())
     assert statuses.count("approved") == 1 and statuses.count("stale") == 1
     assert set(statuses) == {"approved", "stale", "machine"}
     # Markdown and markup survive as text, escaped in the XML
@@ -170,11 +212,11 @@ def test_xliff_parses_back_with_translate_toolkit_and_etree(proj):
         note = unit.getlocations()[0].rsplit(":", 1)[0]
         block = unit.xmlelement.get("id")
         got[(note, block)] = (unit.source, unit.target, unit.isapproved(), unit.isreview())
-    assert {k: v[:2] for k, v in got.items()} == {k: (s, e) for k, (s, e, _) in expected.items()}
-    for key, (_, _, status) in expected.items():
-        approved, review = got[key][2:]
-        assert approved == (status == "approved"), key
-        assert review == (status in ("machine", "stale")), key
+    _check_units({k: v[:2] for k, v in got.items()}, expected)
+    for (note, unit_id), (_, _, approved, review) in got.items():
+        status = expected[(note, unit_id.split(".")[0])][2]
+        assert approved == (status == "approved"), unit_id
+        assert review == (status in ("machine", "stale")), unit_id
 
     root = ET.fromstring(text.encode("utf-8"))
     assert root.tag == f"{XLIFF_NS}xliff" and root.get("version") == "1.2"
@@ -189,8 +231,8 @@ def test_xliff_parses_back_with_translate_toolkit_and_etree(proj):
             seen[(f.get("original"), tu.get("id"))] = (
                 tu.find(f"{XLIFF_NS}source").text, target.text, tu.get("approved"),
                 target.get("state"), target.get("state-qualifier"))
-    assert {k: v[:2] for k, v in seen.items()} == {k: (s, e) for k, (s, e, _) in expected.items()}
-    by_status = {status: seen[key][2:] for key, (_, _, status) in expected.items()}
+    _check_units({k: v[:2] for k, v in seen.items()}, expected)
+    by_status = {expected[(n, u.split(".")[0])][2]: v[2:] for (n, u), v in seen.items()}
     assert by_status["approved"] == ("yes", "final", None)
     assert by_status["machine"] == ("no", "needs-review-translation", "mt-suggestion")
     assert by_status["stale"] == ("no", "needs-review-translation", None)

@@ -221,8 +221,9 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
     for i in range(len(out) - 2, -1, -1):
         word, flag = out[i]
         if en and len(word) == 1 and flag.startswith(HARD_FLAGS) \
-                and (0, "") in english_links(word, en):
-            out[i] = (word, "n")          # 自 is *self* in 自注意力 ↔ self-attention
+                and any(j == 0 and (not part or en[0].startswith(part))
+                        for j, part in english_links(word, en)):
+            out[i] = (word, "n")          # 自 *self* in 自注意力, 过 *over* in 过拟合
             continue
         nxt, nflag = out[i + 1]
         if len(word) != 1 or not flag.startswith(HARD_FLAGS) or nxt in forms or len(nxt) < 2:
@@ -318,7 +319,11 @@ def term_span(run: str, english: str, abbr: str,
             start = i
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole = best
-    first_open = n_en and not any(i == 0 and not part for i, part in set().union(*en_links[start:]))
+    # the start of the first English word has no Chinese yet (*eventual* of eventual
+    # consistency, *back* of backpropagation; not *overfitting*, whose *over* is there)
+    en_first = english_words(english)[0] if n_en else ""
+    first_open = n_en and not any(i == 0 and (not part or en_first.startswith(part))
+                                  for i, part in set().union(*en_links[start:]))
     if start > 0 and (first_open or (not n_en and matched < len(letters))) \
             and not edge_stop(start - 1) and (units[start - 1][1][:1] in "nabd"
                                               or units[start - 1][1] == "vn"

@@ -163,6 +163,11 @@ class CedictIndex:
     def words(self) -> Iterator[str]:
         return iter(self._packed)
 
+    def senses_text(self) -> str:
+        """Every sense of every entry, one per line (what the English side uses)."""
+        return "\n".join(chunk[1:] for packed in self._packed.values()
+                         for chunk in packed.split(ENTRY_SEP)).replace(SENSE_SEP, "\n")
+
 
 def cache_path(version: str | None = None) -> Path:
     version = version or package_version()

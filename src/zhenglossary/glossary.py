@@ -213,8 +213,8 @@ def find_glossary(start: Path | None = None) -> Path:
             return relative if len(str(relative)) < len(str(candidate)) else candidate
     raise GlossaryNotFound(
         f"No {GLOSSARY_NAME} found in {here} or any parent directory. "
-        f"Pass one with --glossary FILE, or create {GLOSSARY_NAME} at your project root "
-        "(see the README for the format).")
+        f"Run `zhen init` to write a commented starter {GLOSSARY_NAME} here, or pass one "
+        "with --glossary FILE.")
 
 
 def resolve_glossary(option: Path | None) -> Path:

@@ -50,9 +50,9 @@ from urllib.parse import quote
 from .findings import SEVERITIES, Finding, summarize
 from .glossary import Glossary, Match, Term
 from .markdown import display_parser
-from .pairs import Pair
+from .parallel import Pair
 from .prose import prose_view
-from .sentences import align, split_sentences
+from .sentences import align, block_text, split_sentences
 
 EDITED_STATUSES = ("edited", "approved", "stale")
 TERM_COLOURS = 8
@@ -344,10 +344,8 @@ def _lead(markdown: str) -> str:
 
 def _sentence_text(markdown: str) -> tuple[str, bool]:
     """A paragraph's inline text (container markers removed), and whether it is quoted."""
-    tokens = display_parser().parse(markdown)
-    inline = next(t for t in tokens if t.type == "inline")
-    text = re.sub(r"^\[[ xX]\]\s+", "", inline.content)
-    return text, any(t.type == "blockquote_open" for t in tokens)
+    quoted = any(t.type == "blockquote_open" for t in display_parser().parse(markdown))
+    return block_text(markdown) or "", quoted
 
 
 def _side(html: str, side: str) -> str:

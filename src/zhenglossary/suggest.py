@@ -16,8 +16,9 @@ Two kinds of evidence, one ranking:
    * it is *key* to the notes: Dunning's log-likelihood ratio of its frequency in the
      notes against jieba's general-Chinese dictionary frequency is above 15.13
      (p < 0.0001), so a general word (读者, 事实上) that the notes merely use is dropped;
-   * it is not mostly clause-initial (discourse openers such as 接下来, 简而言之 and
-     headings such as 小结 stand at the start of a clause);
+   * it is not mostly a clause of its own (discourse openers such as 接下来，简而言之，
+     and headings such as 小结), nor a verb CC-CEDICT knows only as "to …" that mostly
+     opens a clause (请参阅);
    * it is not a fragment: it is seen next to at least two different neighbours on
      each side (accessor variety; digits and Latin count as one neighbour), so
      字符级语言 (always followed by 模型) and 步预测 (always after a number) are
@@ -184,6 +185,14 @@ def _neighbour(text: str, pos: int) -> str | None:
     return ch
 
 
+def _verb(zh: str) -> bool:
+    """CC-CEDICT reads the word (or, unknown, its last part) only as a verb ("to …")."""
+    from .align import word_pieces
+
+    g = gloss(zh)
+    return g.verb_only if g.known else gloss(word_pieces(zh)[-1]).verb_only
+
+
 def _numeral(ch: str, forms: frozenset[str]) -> bool:
     """A Chinese numeral character (jieba tags it m: 一, 两, 多, 单, 几 …)."""
     from .segment import posseg
@@ -242,7 +251,8 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
     places: dict[str, list[str]] = defaultdict(list)
     left: dict[str, set] = defaultdict(set)
     right: dict[str, set] = defaultdict(set)
-    initial: Counter[str] = Counter()
+    initial: Counter[str] = Counter()      # at the start of a clause
+    alone: Counter[str] = Counter()        # a whole clause: 接下来， / a heading 小结
     numeral_left: Counter[str] = Counter()
     words_of: dict[str, tuple[str, ...]] = {}
     tokens = 0
@@ -288,6 +298,8 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
                     right[cand].add(after if after is not None else ("|", counts[cand]))
                     if before is None:
                         initial[cand] += 1
+                        if after is None:
+                            alone[cand] += 1
                     elif before == "0" and text[start - 1].isdigit() or _numeral(before, forms):
                         numeral_left[cand] += 1
                     place = _place(note, index, start)
@@ -307,8 +319,10 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
         general = freq.get(cand, 0)
         if log_likelihood(count, tokens, general, total) < KEYNESS:
             continue
-        if initial[cand] > 0.6 * count:
-            continue                      # a discourse opener or a heading
+        if alone[cand] * 2 > count:
+            continue                      # a discourse opener (接下来，) or a heading (小结)
+        if initial[cand] * 2 > count and _verb(cand):
+            continue                      # an instruction opening a clause (请参阅)
         if len(left[cand]) < 2 or len(right[cand]) < 2:
             continue                      # a fragment of something longer
         kept[cand] = count

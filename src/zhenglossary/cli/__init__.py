@@ -2,7 +2,8 @@
 errors to exit codes. The CLI never computes.
 
 One module per command group: ``console`` (output, errors, the findings renderer, shared
-options), ``translate``, ``glossary``, ``model``, ``exchange``, ``review``. Imports go one
+options), ``init``, ``translate``, ``glossary``, ``model``, ``exchange``, ``review``; ``helptext``
+gives every command its one-line summary, examples and plain metavars. Imports go one
 way: this module imports the command modules, they import ``console``, nothing imports back.
 
 Exit codes: 0 clean; 1 findings (or failed files); 2 cannot run (bad usage, no glossary,
@@ -14,9 +15,10 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
-from . import exchange, review
+from . import exchange, helptext, review
 from .console import out
 from .glossary import glossary_app
+from .init import init
 from .model import model_app
 from .translate import translate
 
@@ -40,11 +42,13 @@ def main_callback(
     """Offline Chinese→English translation of technical notes, terms locked to one glossary."""
 
 
+app.command("init")(init)
 app.add_typer(glossary_app, name="glossary")
 app.command("translate")(translate)
 app.add_typer(model_app, name="model")
 exchange.register(app, glossary_app)
 review.register(app)
+helptext.apply(app)
 
 __all__ = ["app", "main"]
 

@@ -25,6 +25,23 @@ class CheckFormat(str, Enum):
     json = "json"
 
 
+def out_dir_option():
+    return typer.Option(None, "--out-dir",
+                        help="Where `zhen translate --out-dir` wrote x.en.md and x.zh-en.md "
+                        "(default: beside each note).")
+
+
+class FindingsFormat(str, Enum):
+    """`--format` of `zhen glossary check`: the table, JSON, or a line per finding in a
+    format tools already read (``concise``: gcc/ruff ``path:line:col: severity check
+    message``; ``github``: GitHub Actions workflow commands)."""
+
+    text = "text"
+    json = "json"
+    concise = "concise"
+    github = "github"
+
+
 def glossary_option():
     return typer.Option(None, "--glossary", "-g",
                         help="glossary.yaml to use (default: found upwards from here).")
@@ -95,12 +112,75 @@ def print_json(data) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
-def print_findings(findings) -> None:
-    """The one findings table (severity, check, where, message), coloured by severity."""
-    table = Table("severity", "check", "where", "message", box=None, pad_edge=False)
+def _source_of(f) -> str:
+    """The source line a translation finding is about (it is placed in x.zh-en.md)."""
+    note = f.extra.get("note")
+    if not note or note == f.file:
+        return ""
+    line = f.extra.get("note_line")
+    return f"{note}:{line}" if line else note
+
+
+def concise_line(f) -> str:
+    """``path:line:col: severity check-id message`` (gcc/ruff), the source named after it."""
+    where = f"{f.file or '.'}:{f.line or 1}:{f.column or 1}"
+    source = _source_of(f)
+    return (f"{where}: {f.severity} {f.check} {' '.join(f.message.split())}"
+            + (f" (source {source})" if source else ""))
+
+
+_GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _gh_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_property(text: str) -> str:
+    return _gh_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_line(f) -> str:
+    """A GitHub Actions annotation: ``::error file=…,line=…,col=…,title=…::message``."""
+    props = []
+    if f.file:
+        props.append(f"file={_gh_property(f.file)}")
+        if f.line:
+            props.append(f"line={f.line}")
+            if f.column:
+                props.append(f"col={f.column}")
+    props.append(f"title={_gh_property(f.check)}")
+    source = _source_of(f)
+    message = f.message + (f" (source {source})" if source else "")
+    return f"::{_GITHUB_LEVEL[f.severity]} {','.join(props)}::{_gh_data(message)}"
+
+
+def findings_table(findings):
+    """The findings table: severity, check, where, message. No cell is ever cut: long
+    cells wrap (messages quote at most a short, deliberately shortened snippet)."""
+    table = Table(box=None, pad_edge=False)
+    table.add_column("severity", no_wrap=True)
+    table.add_column("check", no_wrap=True)
+    table.add_column("where", overflow="fold", min_width=12)
+    table.add_column("message", overflow="fold", ratio=1, min_width=30)
     for f in findings:
-        table.add_row(f.severity, f.check, f.where, f.message, style=STYLE[f.severity])
-    out.print(table)
+        source = _source_of(f)
+        where = f.where + (f"\n(source {source})" if source else "")
+        table.add_row(f.severity, f.check, where, f.message, style=STYLE[f.severity])
+    return table
+
+
+def print_findings(findings, format: str = "text") -> None:
+    """The one findings renderer: the table (text), or one line per finding (concise,
+    github)."""
+    if format == "concise":
+        for f in findings:
+            say(concise_line(f))
+    elif format == "github":
+        for f in findings:
+            sys.stdout.write(github_line(f) + "\n")
+    else:
+        out.print(findings_table(findings))
 
 
 def handle_errors(fn):

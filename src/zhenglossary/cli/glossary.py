@@ -12,8 +12,9 @@ from typing import List, Optional
 
 import typer
 
-from .console import (STYLE, CheckFormat, Table, err, glossary_option, handle_errors, out,
-                      print_findings, print_json)
+from .console import (STYLE, FindingsFormat, Table, err, glossary_option,
+                      handle_errors, note, out, out_dir_option, print_findings,
+                      print_json, warn)
 
 glossary_app = typer.Typer(help="Check the glossary and the notes; suggest new terms.",
                            no_args_is_help=True)
@@ -33,11 +34,15 @@ class SuggestFormat(str, Enum):
 def glossary_check(
     paths: Optional[List[Path]] = PathsArg,
     glossary: Optional[Path] = GlossaryOpt,
-    format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
+    format: FindingsFormat = typer.Option(
+        FindingsFormat.text, "--format", "-f",
+        help="text (a table), json, concise (one `path:line:col: severity check message` line "
+             "per finding) or github (GitHub Actions annotations)."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
-    show_info: bool = typer.Option(False, "--info", help="Also list info findings in the table."),
+    show_info: bool = typer.Option(False, "--info", help="Also list info findings."),
     usage: bool = typer.Option(False, "--usage", help="Print how often each term is used per note."),
     list_checks: bool = typer.Option(False, "--list-checks", help="List every check and exit."),
+    out_dir: Optional[Path] = out_dir_option(),
 ) -> None:
     """Check the glossary, the notes and their translations for terminology problems."""
     from ..api import check_project, list_checks as registered_checks
@@ -45,7 +50,7 @@ def glossary_check(
 
     if list_checks:
         checks = registered_checks()
-        if format is CheckFormat.json:
+        if format is FindingsFormat.json:
             print_json([{"id": c.id, "severity": c.severity, "scope": c.scope, "title": c.title}
                         for c in checks])
         else:
@@ -55,9 +60,11 @@ def glossary_check(
             out.print(table)
         raise typer.Exit(0)
 
-    report = check_project(paths, glossary)
+    report = check_project(paths, glossary, out_dir=out_dir)
+    for message in report.notices:
+        warn(message)
     code = exit_code_for(report.findings, strict=strict)
-    if format is CheckFormat.json:
+    if format is FindingsFormat.json:
         print_json({"findings": [f.to_json() for f in report.findings],
                     "summary": {**report.summary, "exit_code": code},
                     "usage": report.usage})
@@ -65,14 +72,19 @@ def glossary_check(
 
     shown = [f for f in report.findings if show_info or f.severity != "info"]
     if shown:
-        print_findings(shown)
+        print_findings(shown, format.value)
     if usage:
         _print_usage(report)
     s = report.summary
     info_hint = " (list them with --info)" if s["info"] and not show_info else ""
-    out.print(f"{s['error']} error(s), {s['warning']} warning(s), {s['info']} info{info_hint} — "
-              f"{s['notes']} note(s), {s['translations']} translation(s), "
-              f"{s['terms_used']}/{s['terms']} terms used")
+    summary = (f"{s['error']} error(s), {s['warning']} warning(s), {s['info']} info{info_hint} — "
+               f"{s['notes']} note(s), {s['translations']} translation(s), "
+               f"{s['terms_used']}/{s['terms']} terms used")
+    # the line formats keep stdout to one line per finding; the summary goes to stderr
+    if format in (FindingsFormat.concise, FindingsFormat.github):
+        note(summary)
+    else:
+        out.print(summary)
     raise typer.Exit(code)
 
 

@@ -47,12 +47,11 @@ def translate(
                 "timeout": timeout, "concurrency": concurrency,
                 "allow_remote": True if allow_remote else None}
     with _progress(format is CheckFormat.text) as progress:
+        # notices (no glossary, no model: a dictionary gloss) print as soon as they are known
         report = translate_project(paths, glossary, engine=engine, out_dir=out_dir,
                                    use_memory=not no_memory, threads=threads,
                                    encoding=encoding, engine_settings=settings,
-                                   progress=progress)
-    for notice in report.notices:
-        warn(notice)
+                                   progress=progress, notify=warn)
     if format is CheckFormat.json:
         print_json(report.to_json())
         raise typer.Exit(report.exit_code)
@@ -67,7 +66,8 @@ def translate(
             say(f"wrote {f.english} and {f.parallel}")
     say(f"{s['files']} file(s), {s['segments']} segments: {s['from_memory']} from memory, "
         f"{s['translated']} translated, {s['copied']} copied; {s['terms_locked']} terms locked, "
-        f"{s['lock_fallbacks']} lock fallbacks, {s['lock_failures']} lock failures — engine: "
+        f"{s['lock_fallbacks']} lock fallbacks, {s['lock_failures']} lock failures; "
+        f"{s['validated_blocks']} blocks validated, {s['invalid_blocks']} failed — engine: "
         f"{s['engine']}")
     raise typer.Exit(report.exit_code)
 

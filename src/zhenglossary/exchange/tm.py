@@ -1,11 +1,22 @@
-"""Translation memories out: every translated block pair as a TMX 1.4 or XLIFF 1.2 unit (zh
-source, en target), marked approved or machine, with the note, block and lines as context,
-for OmegaT, memoQ, Trados, Okapi, Weblate, ... (through Translate Toolkit's stores)."""
+"""Translation memories out: the translated pairs as TMX 1.4 or XLIFF 1.2 units (zh source,
+en target), marked approved or machine, with the note, block and lines as context, for
+OmegaT, memoQ, Trados, Okapi, Weblate, ... (through Translate Toolkit's stores).
+
+Units are sentences, the way CAT tools segment and reuse text (:func:`units`): a block
+whose source and English have as many sentences (:mod:`..sentences`) gives one unit per
+sentence (id ``b3.s1``, ``b3.s2`` …); others give one unit for the block. A block a person
+edited or approved stays whole. Units carry no Markdown container markup (a heading's
+``#``, a list item's ``- ``, a quote's ``> ``); inline Markdown stays, as in the note. A
+block that is not one paragraph or heading (a table) is exported as it is.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .. import __version__
-from ..pairs import NotePairs, Pair
+from ..parallel import NotePairs, Pair
+from ..sentences import align, block_text
 
 XLIFF_STATES = {
     "approved": ("final", True, None),
@@ -39,6 +50,37 @@ def exportable(pairs: list[NotePairs]) -> list[tuple[NotePairs, Pair, str]]:
     return out
 
 
+PERSON_STATUSES = ("approved", "edited")
+
+
+@dataclass
+class Unit:
+    note: NotePairs
+    pair: Pair
+    status: str
+    id: str                  # b3, or b3.s2 for the second sentence of block 3
+    source: str
+    english: str
+
+
+def units(pairs: list[NotePairs]) -> list[Unit]:
+    """The units of every exportable pair (see the module docstring)."""
+    out = []
+    for note, pair, status in exportable(pairs):
+        zh, en = block_text(pair.source), block_text(pair.english)
+        if zh is None or en is None or not zh.strip() or not en.strip():
+            out.append(Unit(note, pair, status, pair.id, pair.source, pair.english))
+            continue
+        zh, en = " ".join(zh.split("\n")), " ".join(en.split("\n"))
+        aligned = None if status in PERSON_STATUSES else align(zh, en)
+        if aligned is None or len(aligned) < 2:
+            out.append(Unit(note, pair, status, pair.id, zh, en))
+            continue
+        out += [Unit(note, pair, status, f"{pair.id}.s{i}", z, e)
+                for i, (z, e) in enumerate(aligned, start=1)]
+    return out
+
+
 def _term_note(pair: Pair) -> str:
     seen: dict[str, str] = {}
     for match in pair.terms:
@@ -58,19 +100,20 @@ def export_tmx(pairs: list[NotePairs]) -> str:
     header = store.document.getroot().find("header")
     header.set("creationtool", "zhen")
     header.set("creationtoolversion", __version__)
-    header.set("segtype", "paragraph")         # a Markdown block: paragraph, heading, cell
+    header.set("segtype", "sentence")          # sentences; a block when they do not align
     header.set("o-tmf", "zhen-parallel-v1")
     header.set("datatype", "plaintext")
-    for note, pair, status in exportable(pairs):
-        unit = store.addsourceunit(pair.source, "zh")
-        unit.settarget(pair.english, "en")
-        unit.xmlelement.set("tuid", f"{note.note}#{pair.id}")
+    for item in units(pairs):
+        note, pair, status = item.note, item.pair, item.status
+        unit = store.addsourceunit(item.source, "zh")
+        unit.settarget(item.english, "en")
+        unit.xmlelement.set("tuid", f"{note.note}#{item.id}")
         unit.addnote(f"{note.note} {_lines(pair)}, block {pair.index}")
         unit.addnote(STATUS_NOTES[status])
         terms = _term_note(pair)
         if terms:
             unit.addnote(terms)
-        unit.setcontext(f"{note.note}#{pair.id}")           # <prop type="x-context">
+        unit.setcontext(f"{note.note}#{item.id}")           # <prop type="x-context">
         prop = etree.Element("prop", type="x-zhen-status")
         prop.text = status
         unit.xmlelement.find("tuv").addprevious(prop)
@@ -91,10 +134,11 @@ def export_xliff(pairs: list[NotePairs]) -> str:
     store = xliff.xlifffile.parsestring(XLIFF12_SKELETON.encode("utf-8"))
     store.setsourcelanguage("zh")
     store.settargetlanguage("en")
-    for note, pair, status in exportable(pairs):
-        unit = store.addsourceunit(pair.source, filename=note.note, createifmissing=True)
-        unit.setid(pair.id)
-        unit.settarget(pair.english)
+    for item in units(pairs):
+        note, pair, status = item.note, item.pair, item.status
+        unit = store.addsourceunit(item.source, filename=note.note, createifmissing=True)
+        unit.setid(item.id)
+        unit.settarget(item.english)
         state, approved, qualifier = XLIFF_STATES[status]
         unit.set_state_n(unit.statemap[state])
         unit.markapproved(approved)
