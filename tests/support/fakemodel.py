@@ -487,7 +487,13 @@ class _Init:
 #: segment's placeholder pieces as a target prefix (CTranslate2 ``target_prefix``) then
 #: gets every placeholder exactly once, as from a trained model that copies them, and the
 #: rest is noise as usual. Without the mode, the noise breaks nearly every placeholder.
-PLACEHOLDER_CHARS = frozenset("ZzXx0123456789")
+def _placeholder_chars() -> frozenset[str]:
+    from zhenglossary.placeholders import PREFIX
+
+    return frozenset(PREFIX.upper() + PREFIX.lower() + "0123456789")
+
+
+PLACEHOLDER_CHARS = _placeholder_chars()
 
 
 def _build_spec(vocab: list[str], shape: ModelShape, seed: int, keeps_placeholders: bool = False):
