@@ -21,6 +21,7 @@ from pathlib import Path
 
 from zhenglossary import cedict
 from zhenglossary.engines.gloss import GlossEngine
+from zhenglossary.placeholders import placeholder
 
 ROOT = Path(__file__).resolve().parent.parent
 _PROTECT = re.compile(
@@ -37,7 +38,7 @@ def mask(text: str) -> str:
     def repl(_match: re.Match) -> str:
         nonlocal count
         count += 1
-        return f"ZX{count}"
+        return placeholder(count)
 
     return _PROTECT.sub(repl, text)
 

@@ -17,7 +17,8 @@ from zhenglossary.document import align_inline, parse_document
 from zhenglossary.glossary import load_glossary, load_glossary_text
 from zhenglossary.locking import plan_document
 from zhenglossary.memory import NoMemory
-from zhenglossary.render import leaf_texts, read_parallel, render_english, render_parallel
+from zhenglossary.parallel import read_parallel, render_parallel
+from zhenglossary.render import leaf_texts, render_english
 from zhenglossary.translate import _Runner, lock_segments
 
 DATA = Path(__file__).parent / "data"

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import make_project
 from zhenglossary.cli import app
-from zhenglossary.render import read_parallel
+from zhenglossary.parallel import read_parallel
 
 NOTE = """# 混合精度推理
 
@@ -87,7 +87,7 @@ def test_edit_goes_stale_when_its_source_changes(runner, proj):
 def test_emptying_an_edit_brings_machine_english_back(runner, proj):
     translate(runner)
     machine = (proj / "notes" / "a.en.md").read_text("utf-8")
-    edit_block(proj / "notes" / "a.zh-en.md", "第一段", "My own words.")
+    edit_block(proj / "notes" / "a.zh-en.md", "第一段", "My own words on mixed precision training.")
     translate(runner)
     edit_block(proj / "notes" / "a.zh-en.md", "第一段", "")
     data = translate(runner)

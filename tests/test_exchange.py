@@ -17,7 +17,7 @@ from zhenglossary.exchange import (Candidate, append_terms, apply_merge, collect
                                    export_glossary, export_tm, import_glossary, merge,
                                    read_import)
 from zhenglossary.glossary import Glossary, load_glossary, load_glossary_text
-from zhenglossary.render import read_parallel
+from zhenglossary.parallel import read_parallel
 from zhenglossary.translate import TranslateOptions, translate_paths
 
 NOTE = """# 混合精度推理

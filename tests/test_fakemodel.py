@@ -273,7 +273,7 @@ def test_placeholder_keeping_mode(corpus, tmp_path, monkeypatch):
     placeholders exactly once; the plain model's noise emits placeholder material."""
     from support.fakemodel import PLACEHOLDER_CHARS, placeholder_prefix_engine
     from zhenglossary.engines.argos import ArgosEngine, install_package_file
-    from zhenglossary.locking import placeholders_in
+    from zhenglossary.placeholders import placeholders_in
 
     monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "argos"))
     texts = ["在ZX1上训练ZX2，再用ZX3评估。", "ZX1的吞吐量", "没有占位符的句子。"]

@@ -17,8 +17,10 @@ from zhenglossary.document import parse_document
 from zhenglossary.glossary import load_glossary_text
 from zhenglossary.locking import plan_document
 from zhenglossary.memory import NoMemory
-from zhenglossary.render import leaf_texts, render_english, render_parallel
+from zhenglossary.parallel import render_parallel
+from zhenglossary.render import leaf_texts, render_english
 from zhenglossary.translate import _Runner, lock_segments
+from zhenglossary.validate import check_document
 
 GLOSSARY = load_glossary_text(MINI_GLOSSARY + "  - zh: 推理\n    en: inference\n    forbid: [reasoning]\n")
 
@@ -40,6 +42,11 @@ inline = st.one_of(
     # a documented limit)
     zh_text.map(lambda w: f"**{w}**和"), zh_text.map(lambda w: f"*{w}*和"),
     st.sampled_from([" $x^2$ ", " <kbd>Ctrl</kbd> ", " \\* ", " &amp; "]),
+    # math touching Chinese on either side, \text{中文} inside math, roles of both kinds,
+    # emphasis right next to Chinese and an emphasised parenthetical
+    st.sampled_from(["$\\mathbf{c}_{t'}$", "$x$", "$\\text{中文}$", "$$a+b$$",
+                     ":numref:`sec_x`", ":cite:`Key.2020`", "{cite}`Key.2020`",
+                     "*查询*（query）", "**混合精度**", "_推理_"]),
 )
 text_line = st.lists(inline, min_size=1, max_size=10).map(lambda xs: "".join(xs).strip() or "中文")
 
@@ -87,6 +94,7 @@ def test_fuzz_noise_engine(text, seed):
     english = translate(text, NoiseEngine(seed, forbidden=["reasoning"]), 4)
     assert structure(english) == structure(text)
     assert protected(english) == protected(text)
+    assert check_document(text, english.split("\n", 1)[1]) == []
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -95,3 +103,4 @@ def test_fuzz_gloss_engine(text):
     english = translate(text, gloss_engine(), 1)
     assert structure(english) == structure(text)
     assert protected(english) == protected(text)
+    assert check_document(text, english.split("\n", 1)[1]) == []

@@ -15,9 +15,9 @@ from conftest import MINI_GLOSSARY, translated_project, write
 from zhenglossary.cli import app
 from zhenglossary.findings import Finding
 from zhenglossary.glossary import load_glossary, load_glossary_text
-from zhenglossary.pairs import Pair
+from zhenglossary.parallel import Pair
 from zhenglossary.prose import prose_view
-from zhenglossary.render import read_parallel
+from zhenglossary.parallel import read_parallel
 from zhenglossary.review import (ReviewInputs, ReviewNote, english_term_spans, render_review,
                                  review_counts)
 

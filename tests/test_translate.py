@@ -26,7 +26,7 @@ from zhenglossary.cli import app
 from zhenglossary.engines.argos import install_package_file
 from support.fakemodel import build_package, load_corpus
 from zhenglossary.glossary import load_glossary
-from zhenglossary.render import read_parallel
+from zhenglossary.parallel import read_parallel
 
 SMALL_NOTE = """# 混合精度推理
 

@@ -11,8 +11,8 @@ from .checks import CheckContext, NoteText, run_checks
 from .errors import NoteReadError, PathNotFound
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
-from .notes import GENERATED_SUFFIXES, collect_notes, read_note
-from .pairs import pairs_for, parallel_path
+from .notes import ENGLISH_SUFFIX, collect_notes, read_note
+from .parallel import output_paths, pairs_for
 from .prose import prose_view
 
 
@@ -37,12 +37,8 @@ def load_notes(paths: list[Path], encoding: str | None = None) -> tuple[list[Not
         except NoteReadError as exc:
             findings.append(Finding("note-unreadable", "error", exc.detail, note.display))
             continue
-        notes.append(NoteText(note.path, note.display, text, prose_view(text)))
+        notes.append(NoteText(note.path, note.display, text, prose_view(text), note.relative))
     return notes, findings
-
-
-def translation_path(note: Path) -> Path:
-    return note.with_name(note.name[:-len(".md")] + ".en.md")
 
 
 @dataclass
@@ -75,7 +71,7 @@ class CheckReport:
 
 
 def check_project(paths: list[Path] | None, glossary_option: Path | None,
-                  only: set[str] | None = None) -> CheckReport:
+                  only: set[str] | None = None, out_dir: Path | None = None) -> CheckReport:
     glossary_path = resolve_glossary(glossary_option)
     glossary = load_glossary(glossary_path)
     notices: list[str] = []
@@ -88,8 +84,7 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     notes, findings = load_notes(paths)
     translations, pairs, untranslated, problems = {}, [], {}, {}
     for note in notes:
-        parallel = parallel_path(note.path)
-        en = translation_path(note.path)
+        en, parallel = output_paths(note.path, note.relative, out_dir)
         try:
             if parallel.is_file():
                 note_pairs = pairs_for(note.path, note.display, note.text, parallel,
@@ -98,8 +93,8 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                 untranslated[note.display] = _untranslated_lines(note.text, note_pairs)
             else:
                 problems[note.display] = f"not translated yet — run `zhen translate {note.display}`"
-                if en.is_file():
-                    translations[note.display] = (str(en), read_note(en))
+            if en.is_file():        # always read: a forbid typed into x.en.md is found
+                translations[note.display] = (str(en), read_note(en))
         except NoteReadError as exc:
             findings.append(Finding("note-unreadable", "error", exc.detail, exc.path))
             problems[note.display] = f"cannot read its translation: {exc.detail}"
@@ -110,24 +105,22 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     from .checks.notes import usage_counts
 
     return CheckReport(glossary, notes, sort_findings(findings), usage_counts(ctx),
-                       len(translations) + len(pairs), {p.note: p for p in pairs}, problems,
-                       notices)
+                       len(set(translations) | {p.note for p in pairs}), {p.note: p for p in pairs},
+                       problems, notices)
 
 
 def _untranslated_lines(text: str, note_pairs) -> list[tuple[int, int]]:
     """(line, block number) of the note's Chinese blocks that its parallel file does not
     hold."""
     from .document import parse_document
-    from .render import short_hash
     from .textutil import has_cjk
 
     known = {p.source_sha for p in note_pairs.pairs}
     doc = parse_document(text)
     out = []
     for number, leaf in enumerate(doc.leaves, start=1):
-        start, end = doc.span(leaf.start_line, leaf.end_line)
-        block = text[start:end]
-        if short_hash(block) not in known and leaf.kind != "code" and has_cjk(prose_view(block)):
+        block = doc.leaf_text(leaf)
+        if doc.leaf_hash(leaf) not in known and leaf.kind != "code" and has_cjk(prose_view(block)):
             out.append((leaf.start_line + 1, number))
     return out
 
@@ -226,7 +219,7 @@ class PairsExport:
 
 
 def export_project_pairs(paths: list[Path], glossary_option: Path | None, fmt: str,
-                         warn=lambda message: None) -> PairsExport:
+                         warn=lambda message: None, out_dir: Path | None = None) -> PairsExport:
     """`zhen export`: the translated block pairs of ``paths`` as TMX or XLIFF text. Problems
     that do not stop the export go to ``warn`` as they are found."""
     from .errors import GlossaryNotFound, UsageError
@@ -239,7 +232,7 @@ def export_project_pairs(paths: list[Path], glossary_option: Path | None, fmt: s
             raise
         warn("no glossary.yaml found; exporting without the glossary-term notes")
         gloss = Glossary([])
-    notes, warnings = collect_pairs(paths, gloss)
+    notes, warnings = collect_pairs(paths, gloss, out_dir=out_dir)
     for warning in warnings:
         warn(warning)
     if not notes:
@@ -303,11 +296,11 @@ class ReviewPage:
 
 
 def review_page(paths: list[Path] | None, glossary_option: Path | None,
-                generated: str) -> ReviewPage:
+                generated: str, out_dir: Path | None = None) -> ReviewPage:
     """`zhen review`: the page for ``paths`` (not written: ``ReviewPage.write``)."""
     from .review import render_review, review_counts, review_inputs
 
-    inputs = review_inputs(check_project(paths, glossary_option))
+    inputs = review_inputs(check_project(paths, glossary_option, out_dir=out_dir))
     return ReviewPage(inputs, render_review(inputs, generated=generated), review_counts(inputs))
 
 
@@ -316,7 +309,7 @@ def review_page(paths: list[Path] | None, glossary_option: Path | None,
 # what `zhen init` adds to .gitignore: the outputs zhen can always write again. The
 # parallel files (x.zh-en.md) stay in git: they hold the English people reviewed.
 GITIGNORE_BLOCK = ("# zhen: generated English (write it again with `zhen translate`), the memory "
-                   "and cache, the review page", "*" + GENERATED_SUFFIXES[0], ".zhen/",
+                   "and cache, the review page", "*" + ENGLISH_SUFFIX, ".zhen/",
                    "review.html")
 
 

@@ -12,15 +12,21 @@ region is re-parsed with ``parseInline`` and every child token is aligned to its
 offsets, giving a small tree of :class:`Text`, :class:`Raw` (code, HTML, images,
 autolinks), :class:`Break` and :class:`Wrap` (emphasis, strong, strikethrough, links)
 nodes. A region that cannot be aligned is left verbatim and reported, never corrupted.
+
+Why this module is long: aligning every inline token kind (text with escapes and
+entities, code, math, roles, footnote references, HTML, links and images with their
+reference forms, emphasis) to its exact bytes is one concern, and splitting it would
+spread the offsets bookkeeping over several files.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 from dataclasses import dataclass, field
 
-from .markdown import parser
+from .markdown import ROLE_PREFIX, parse_note, parser
 
 # ---------------------------------------------------------------- inline nodes
 
@@ -35,7 +41,7 @@ class Text:
 class Raw:
     start: int
     end: int
-    kind: str          # code | html | image | autolink | entity
+    kind: str          # code | html | autolink | entity | math | role | footnote
 
 
 @dataclass
@@ -47,10 +53,11 @@ class Break:
 
 @dataclass
 class Wrap:
-    kind: str                              # em | strong | s | link
+    kind: str                              # em | strong | s | link | image
     open: tuple[int, int]
     close: tuple[int, int]
     children: list = field(default_factory=list)
+    label: str | None = None               # shortcut/collapsed reference: the label's raw text
 
     @property
     def start(self) -> int:
@@ -73,6 +80,7 @@ class _Aligner:
     def __init__(self, raw: str) -> None:
         self.raw = raw
         self.pos = 0
+        self.role_start: int | None = None
 
     def fail(self, what: str):
         raise AlignError(f"{what} at {self.pos}: {self.raw[self.pos:self.pos + 20]!r}")
@@ -159,23 +167,48 @@ class _Aligner:
             self.pos += 1
         self.fail(f"unbalanced {open_ch}")
 
-    def link_tail(self) -> None:
-        """After the link text: ``](dest "title")``, ``][label]``, ``][]`` or ``]``."""
+    def link_tail(self) -> bool:
+        """After the link text: ``](dest "title")``, ``][label]``, ``][]`` or ``]``. True for
+        a shortcut or collapsed reference (the text is the label)."""
         self.expect("]")
         if self.raw.startswith("(", self.pos):
             self.bracketed("(", ")")
-        elif self.raw.startswith("[", self.pos):
+            return False
+        if self.raw.startswith("[]", self.pos):
+            self.pos += 2
+            return True
+        if self.raw.startswith("[", self.pos):
             self.bracketed("[", "]")
+            return False
+        return True
 
-    def image(self) -> Raw:
-        start = self.pos
-        self.expect("!")
-        self.bracketed("[", "]")
-        if self.raw.startswith("(", self.pos):
-            self.bracketed("(", ")")
-        elif self.raw.startswith("[", self.pos):
-            self.bracketed("[", "]")
-        return Raw(start, self.pos, "image")
+    def wrapped(self, kind: str, opener: str, tokens, i: int, stop: str | None, out: list) -> int:
+        """A link or image: ``[text]…`` / ``![alt]…``; the text is prose (alt text is a
+        figure's caption), the destination or label is kept."""
+        opened = self.expect(opener)
+        if stop is None:                          # image: alt text tokens are its children
+            children, _ = self.nodes(tokens[i].children or [], 0, None)
+        else:
+            children, i = self.nodes(tokens, i + 1, stop)
+        close_start = self.pos
+        reference = self.link_tail()
+        label = self.raw[opened[1]:close_start] if reference else None
+        out.append(Wrap(kind, opened, (close_start, self.pos), children, label))
+        return i
+
+    def role_prefix(self, out: list) -> None:
+        """``:numref:`` right before the code span at pos becomes part of that span."""
+        if not out or not isinstance(out[-1], Text) or out[-1].end != self.pos:
+            return
+        last = out[-1]
+        match = ROLE_PREFIX.search(self.raw, last.start, last.end)
+        if match is None:
+            return
+        if match.start() > last.start:
+            out[-1] = Text(last.start, match.start())
+        else:
+            out.pop()
+        self.role_start = match.start()
 
     def nodes(self, tokens, i: int, stop: str | None) -> tuple[list, int]:
         out: list = []
@@ -203,12 +236,29 @@ class _Aligner:
                 self.skip_spaces()
                 out.append(Break(start, self.pos, True))
             elif kind == "code_inline":
-                out.append(self.code(tok.markup))
+                self.role_start = None
+                self.role_prefix(out)
+                code = self.code(tok.markup)
+                if self.role_start is not None:
+                    code = Raw(self.role_start, code.end, "role")
+                out.append(code)
             elif kind == "html_inline":
                 start, end = self.expect(tok.content)
                 out.append(Raw(start, end, "html"))
+            elif kind in ("math_inline", "math_inline_double"):
+                start, end = self.expect(tok.markup + tok.content + tok.markup)
+                out.append(Raw(start, end, "math"))
+            elif kind == "myst_role":
+                start = self.pos
+                self.expect("{" + tok.meta.get("name", "") + "}")
+                ticks = len(self.raw[self.pos:]) - len(self.raw[self.pos:].lstrip("`"))
+                self.code("`" * max(1, ticks))
+                out.append(Raw(start, self.pos, "role"))
+            elif kind == "footnote_ref":
+                start, end = self.expect(f"[^{tok.meta.get('label', '')}]")
+                out.append(Raw(start, end, "footnote"))
             elif kind == "image":
-                out.append(self.image())
+                self.wrapped("image", "![", tokens, i, None, out)
             elif kind in ("em_open", "strong_open", "s_open"):
                 opened = self.expect(tok.markup)
                 children, i = self.nodes(tokens, i + 1, kind.replace("_open", "_close"))
@@ -225,11 +275,7 @@ class _Aligner:
                     _, i = self.nodes_skip(tokens, i + 1, "link_close")
                     out.append(Raw(start, self.pos, "autolink"))
                 else:
-                    opened = self.expect("[")
-                    children, i = self.nodes(tokens, i + 1, "link_close")
-                    close_start = self.pos
-                    self.link_tail()
-                    out.append(Wrap("link", opened, (close_start, self.pos), children))
+                    i = self.wrapped("link", "[", tokens, i, "link_close", out)
             else:
                 self.fail(f"unsupported inline token {kind}")
             i += 1
@@ -306,11 +352,33 @@ class Document:
         end = self.line_starts[line + 1] if line + 1 < len(self.line_starts) else len(self.text)
         return self.text[start:end]
 
+    def leaf_text(self, leaf: "Leaf") -> str:
+        """The source lines of a leaf block, line endings included."""
+        start, end = self.span(leaf.start_line, leaf.end_line)
+        return self.text[start:end]
+
+    def leaf_hash(self, leaf: "Leaf") -> str:
+        """The identity of a leaf block: the hash of its source lines."""
+        return block_hash(self.leaf_text(leaf))
+
     def span(self, first: int, last: int) -> tuple[int, int]:
         """Absolute offsets of lines [first, last)."""
         start = self.line_starts[first] if first < len(self.line_starts) else len(self.text)
         end = self.line_starts[last] if last < len(self.line_starts) else len(self.text)
         return start, end
+
+
+def block_hash(text: str) -> str:
+    """Short hash of a block's text (the parallel file's ``sha=``)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def dedent_block(text: str) -> tuple[str, int]:
+    """A block's lines (``\\n`` endings) without their common indentation, and its width."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    widths = [len(line) - len(line.lstrip(" ")) for line in lines if line.strip()]
+    n = min(widths) if widths else 0
+    return "\n".join(line[n:] for line in lines), n
 
 
 _LINE_END_RE = re.compile(r"\r?\n|\r")
@@ -398,10 +466,15 @@ def _split_row(row: str) -> list[tuple[int, int]]:
     return out
 
 
+# blocks copied byte for byte: leaf kind of each token type
+_VERBATIM = {"fence": "code", "code_block": "code", "html_block": "html", "hr": "hr",
+             "math_block": "math", "math_block_label": "math", "amsmath": "math",
+             "front_matter": "front_matter"}
+
+
 def parse_document(text: str) -> Document:
     """Leaf blocks with their inline regions, in document order."""
-    env: dict = {}
-    tokens = parser().parse(text, env)
+    tokens, env = parse_note(text)
     starts = _line_starts(text)
     leaves: list[Leaf] = []
     i = 0
@@ -448,10 +521,11 @@ def parse_document(text: str) -> Document:
                 i += 1
             i += 1
             continue
-        if kind in ("fence", "code_block", "html_block", "hr") and tok.map:
-            leaves.append(Leaf({"fence": "code", "code_block": "code"}.get(kind, kind.split("_")[0]),
-                               tok.map[0], tok.map[1]))
+        if kind in _VERBATIM and tok.map:
+            leaves.append(Leaf(_VERBATIM[kind], tok.map[0], tok.map[1]))
         i += 1
+    # footnote definitions come last in the token stream: put every leaf in line order
+    leaves.sort(key=lambda leaf: leaf.start_line)
     return Document(text, starts, leaves)
 
 

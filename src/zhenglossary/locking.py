@@ -31,14 +31,13 @@ from .prose import EMAIL_RE, find_urls
 from .placeholders import (EXACT_RE, PLACEHOLDER_RE, ends_with_placeholder, is_placeholder, number_of,
                            placeholder, placeholder_problem, split_exact,
                            starts_with_placeholder, without_placeholders)
-from .textutil import CJK_CLASS, has_cjk
+from .textutil import CJK_CLASS, has_cjk, is_cjk_char
 
 
 _ESCAPE_RE = re.compile(r"\\[!-/:-@\[-`{-~]")
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _TASK_RE = re.compile(r"^\[[ xX]\](?=\s)")
 _CITE_RE = re.compile(r"\[\d+(?:[,\-–]\s*\d+)*\]")
-_MATH_RE = re.compile(r"\$\$.+?\$\$|(?<![\\$\w])\$(?=\S)[^$\n]*?\S\$(?![\w$])", re.DOTALL)
 _TOKEN = r"(?:[A-Za-z0-9]|\\[!-/:-@\[-`{-~])(?:[A-Za-z0-9_.+\-/#@&'’%×*]|\\[!-/:-@\[-`{-~])*"
 _LATIN_RE = re.compile(rf"{_TOKEN}(?:(?:[ \t]+|[ \t]*,[ \t]*){_TOKEN})*")
 _HAS_LETTER = re.compile(r"[A-Za-z]")
@@ -55,8 +54,8 @@ PUNCT_MAP = {"，": ", ", "。": ". ", "！": "! ", "？": "? ", "；": "; ", "�
              "「": "\"", "」": "\"", "『": "\"", "』": "\"", "～": "~", "　": " "}
 
 
-PROTECTED = {"code", "url", "email", "math", "latin", "escape", "entity", "html", "image",
-             "autolink", "protected", "task", "cite"}
+PROTECTED = {"code", "url", "email", "math", "latin", "escape", "entity", "html", "role",
+             "footnote", "autolink", "protected", "task", "cite"}
 
 
 @dataclass
@@ -87,6 +86,7 @@ class Segment:
     english: str | None = None
     status: str = "pending"      # copied | ok | hypothesis | pieces | failed
     problems: list[str] = field(default_factory=list)
+    unrendered: list[str] = field(default_factory=list)   # what the engine could not render
 
     @property
     def needs_mt(self) -> bool:
@@ -130,6 +130,13 @@ class _Atom:
     wrap: bool = False           # a soft break inside a hard-wrapped sentence
 
 
+@dataclass
+class _WrappedTerm:
+    start: int
+    end: int
+    term: Term
+
+
 class _Builder:
     def __init__(self, glossary: Glossary, file: str, region: Region) -> None:
         self.glossary = glossary
@@ -138,11 +145,41 @@ class _Builder:
         self.raw = region.raw
 
     # atoms ---------------------------------------------------------------
+    def wrapped_terms(self, nodes) -> list:
+        """A term hard-wrapped across a line break between two Chinese characters
+        (``拥塞\\n窗口``) is one term: the break goes into its slot."""
+        nodes = list(nodes)
+        k = 0
+        while k + 2 < len(nodes):
+            left, brk, right = nodes[k], nodes[k + 1], nodes[k + 2]
+            if not (isinstance(left, Text) and isinstance(brk, Break) and not brk.hard
+                    and isinstance(right, Text) and left.end > left.start
+                    and right.end > right.start and is_cjk_char(self.raw[left.end - 1])
+                    and is_cjk_char(self.raw[right.start])):
+                k += 1
+                continue
+            head = self.raw[left.start:left.end]
+            joined = head + self.raw[right.start:right.end]
+            crossing = next((m for m in self.glossary.matcher.finditer(joined)
+                             if m.start < len(head) < m.end), None)
+            if crossing is None:
+                k += 1
+                continue
+            end = right.start + crossing.end - len(head)
+            term = _WrappedTerm(left.start + crossing.start, end, crossing.term)
+            nodes[k:k + 3] = [Text(left.start, term.start), term, Text(end, right.end)]
+            k += 2
+        return nodes
+
     def atoms(self, nodes) -> list[_Atom]:
         out: list[_Atom] = []
-        for node in nodes:
-            if isinstance(node, Text):
-                out.extend(self.text_atoms(node.start, node.end))
+        for node in self.wrapped_terms(nodes):
+            if isinstance(node, _WrappedTerm):
+                out.append(_Atom("slot", node.start, node.end,
+                                 slot=Slot("term", self.raw[node.start:node.end], term=node.term)))
+            elif isinstance(node, Text):
+                if node.end > node.start:
+                    out.extend(self.text_atoms(node.start, node.end))
             elif isinstance(node, Raw):
                 out.append(_Atom("slot", node.start, node.end,
                                  slot=Slot(node.kind, self.raw[node.start:node.end])))
@@ -150,9 +187,13 @@ class _Builder:
                 out.append(_Atom("break", node.start, node.end, hard=node.hard,
                                  wrap=not node.hard and self.is_wrap(node.start)))
             elif isinstance(node, Wrap):
+                close = self.raw[node.close[0]:node.close[1]]
+                if node.label is not None:
+                    # [混合精度] / [混合精度][] → [mixed precision][混合精度]: the label
+                    # still matches its definition once the text is English
+                    close = f"][{node.label}]"
                 slot = Slot(node.kind, self.raw[node.start:node.end],
-                            open=self.raw[node.open[0]:node.open[1]],
-                            close=self.raw[node.close[0]:node.close[1]])
+                            open=self.raw[node.open[0]:node.open[1]], close=close)
                 slot.nodes = node.children           # built into child segments later
                 out.append(_Atom("slot", node.start, node.end, slot=slot))
         return out
@@ -174,7 +215,7 @@ class _Builder:
             task = _TASK_RE.match(text)
             if task:
                 take(0, task.end(), Slot("task", task.group(0)))
-        for pattern, kind in ((EMAIL_RE, "email"), (_MATH_RE, "math"), (_ESCAPE_RE, "escape"),
+        for pattern, kind in ((EMAIL_RE, "email"), (_ESCAPE_RE, "escape"),
                               (_ENTITY_RE, "entity"), (_CITE_RE, "cite")):
             for m in pattern.finditer(text):
                 take(m.start(), m.end(), Slot(kind, m.group(0)))
@@ -245,11 +286,15 @@ class _Builder:
             if boundary is not None:
                 # the source's own line ending at this break (mixed endings are kept)
                 newline = self.region.ending_before(boundary.end)
+                raw_break = self.raw[boundary.start:boundary.end]
+                cut = raw_break.index("\n")
+                # the indentation after the line break is kept: "    ---" must not lose it
+                # and become a setext underline
+                indent = self.region.prefix_after(boundary.end) + raw_break[cut + 1:]
                 if boundary.hard:
-                    pending_sep = self.raw[boundary.start:boundary.end].rstrip(" \t").replace(
-                        "\n", newline) + self.region.prefix_after(boundary.end)
+                    pending_sep = raw_break[:cut] + newline + indent
                 else:
-                    pending_sep = newline + self.region.prefix_after(boundary.end)
+                    pending_sep = newline + indent
             seg = self.segment(group, f"{id_prefix}.{len(segments) + 1}")
             if seg is None:
                 continue
@@ -380,10 +425,20 @@ def copy_english(segment: Segment) -> str:
         template = [number_of(x) if is_placeholder(x) else x for x in split_exact(joined) if x]
     convert = any(ch in p for p in template if isinstance(p, str) for ch in PUNCT_MAP)
     out = []
+    after_slot = False
     for piece in template:
         if isinstance(piece, int):
-            out.append(slot_english(segment.slots[piece - 1]))
-        elif convert:
+            value = slot_english(segment.slots[piece - 1])
+            if out and _touching(out[-1], value):
+                out.append(" ")         # Transformer编码器 → "Transformer encoder"
+            out.append(value)
+            after_slot = True
+            continue
+        piece = literal_angle(piece)
+        if after_slot and out and _touching(out[-1], piece):
+            out.append(" ")
+        after_slot = False
+        if convert:
             # only the segment's own text changes; restored spans keep their bytes
             converted = english_of_punctuation(piece, strip=False)
             if out and out[-1].endswith(" ") and converted.startswith(" "):
@@ -396,6 +451,18 @@ def copy_english(segment: Segment) -> str:
     if isinstance(first, int) and segment.slots[first - 1].kind == "term" and text[:1].islower():
         text = text[0].upper() + text[1:]       # a term that starts the sentence
     return text
+
+
+def _touching(before: str, after: str) -> bool:
+    """Two English words that Chinese wrote without a space (混合精度训练 → two terms)."""
+    return bool(before) and bool(after) and before[-1].isascii() and before[-1].isalnum() \
+        and after[0].isascii() and after[0].isalnum()
+
+
+def literal_angle(text: str) -> str:
+    """A ``<`` that was text in the source (HTML and escapes are slots) stays text when
+    a restored term follows it: ``<推理>`` → ``\\<inference>``, never an HTML tag."""
+    return text.replace("<", "\\<")
 
 
 def slot_english(slot: Slot) -> str:
@@ -463,7 +530,7 @@ def escape_block_start(text: str) -> str:
 
 
 _ONE = EXACT_RE.pattern
-_REPEAT = re.compile(rf"{_ONE}(?:\s*[（(]\s*{_ONE}\s*[）)]|\s+{_ONE}(?![\w-]))")
+_REPEAT = re.compile(rf"{_ONE}(?:\s*[（(]\s*{_ONE}\s*[）)]|\s+{_ONE}(?![A-Za-z0-9_-]))")
 
 
 def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
@@ -534,6 +601,7 @@ def join_pieces(pieces: list[str], translated: dict[str, str]) -> str:
         elif has_cjk(piece):
             out.append(escape_markdown(translated.get(piece.strip(), piece)))
         else:
+            piece = literal_angle(piece)
             out.append(english_of_punctuation(piece) if re.search("[，。！？；：、（）]", piece) else piece.strip())
     text = " ".join(p.strip() for p in out if p.strip())
     text = re.sub(r" +([,.;:!?)\]])", r"\1", text)

@@ -1,22 +1,66 @@
-"""The one Markdown parser configuration zhen uses everywhere (CommonMark + GFM tables)."""
+"""The one Markdown parser configuration zhen uses everywhere.
+
+CommonMark + GFM tables and strikethrough, plus the syntax Chinese technical notes carry,
+parsed by mdit-py-plugins rather than by hand:
+
+* ``$…$`` / ``$$…$$`` math (dollarmath, pandoc's rules: the opening ``$`` is followed and
+  the closing ``$`` preceded by a non-space, and a ``$`` next to a digit is money, not
+  math — so ``价格$5和$6元`` stays text while ``变量$x$的`` is math on both sides of CJK),
+  ``$$…$$`` inside a paragraph, labelled ``$$…$$ (eq1)`` blocks;
+* amsmath environments (``\\begin{align}…``);
+* YAML front matter; footnotes (``[^1]``); MyST roles (``{cite}`key```).
+
+Sphinx/d2lbook roles (``:numref:`sec_x```) parse as text + ``code_inline``; ``ROLE_PREFIX``
+is the one pattern that recognises the ``:role:`` prefix in front of such a code span.
+"""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+
+# ``:numref:`` / ``:py:func:`` right before a code span. ASCII letters only, and no ASCII
+# letter or digit before the first colon (never \w: it matches Chinese).
+ROLE_PREFIX = re.compile(r"(?<![A-Za-z0-9]):[A-Za-z][A-Za-z0-9_.+-]*(?::[A-Za-z][A-Za-z0-9_.+-]*)*:$")
+
+
+def _syntax(md):
+    """The syntax both configurations read (see the module docstring)."""
+    from mdit_py_plugins.amsmath import amsmath_plugin
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.footnote import footnote_plugin
+    from mdit_py_plugins.front_matter import front_matter_plugin
+    from mdit_py_plugins.myst_role import myst_role_plugin
+
+    md.enable(["table", "strikethrough"])
+    md.use(front_matter_plugin)
+    md.use(dollarmath_plugin, allow_labels=True, allow_space=False, allow_digits=False,
+           double_inline=True)
+    md.use(amsmath_plugin)
+    md.use(footnote_plugin, inline=False)
+    md.use(myst_role_plugin)
+    # lists nested 1,000 deep must not blow the stack or take minutes
+    md.options["maxNesting"] = 100
+    return md
 
 
 @lru_cache(maxsize=1)
 def parser():
     from markdown_it import MarkdownIt
 
-    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
-    # lists nested 1,000 deep must not blow the stack or take minutes
-    md.options["maxNesting"] = 100
-    return md
+    return _syntax(MarkdownIt("commonmark", {"html": True}))
 
 
-def parse_tokens(text: str):
-    return parser().parse(text)
+def parse_tokens(text: str, env: dict | None = None):
+    return parser().parse(text, env if env is not None else {})
+
+
+@lru_cache(maxsize=4)
+def parse_note(text: str) -> tuple[tuple, dict]:
+    """Tokens and env of a whole note, parsed once for everyone who reads it (the
+    segmenter and the validator); callers must not change them."""
+    env: dict = {}
+    return tuple(parser().parse(text, env)), env
 
 
 @lru_cache(maxsize=1)
@@ -26,6 +70,4 @@ def display_parser():
     from markdown_it import MarkdownIt
     from mdit_py_plugins.tasklists import tasklists_plugin
 
-    md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
-    md.options["maxNesting"] = 100
-    return md.use(tasklists_plugin)
+    return _syntax(MarkdownIt("commonmark", {"html": False})).use(tasklists_plugin)

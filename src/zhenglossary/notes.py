@@ -8,7 +8,10 @@ from pathlib import Path
 
 from .errors import NoNotesFound, NoteReadError, PathNotFound
 
-GENERATED_SUFFIXES = (".en.md", ".zh-en.md")
+# the outputs of x.md (parallel.output_paths names them): never notes themselves
+ENGLISH_SUFFIX = ".en.md"
+PARALLEL_SUFFIX = ".zh-en.md"
+GENERATED_SUFFIXES = (ENGLISH_SUFFIX, PARALLEL_SUFFIX)
 MAX_NOTE_BYTES = 64 * 1024 * 1024
 
 

@@ -50,7 +50,7 @@ from urllib.parse import quote
 from .findings import SEVERITIES, Finding, summarize
 from .glossary import Glossary, Match, Term
 from .markdown import display_parser
-from .pairs import Pair
+from .parallel import Pair
 from .prose import prose_view
 from .sentences import align, block_text, split_sentences
 

@@ -8,12 +8,11 @@ other hypotheses and then to piece-wise translation → render → write atomica
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from .checks import declare
-from .document import parse_document
+from .document import Document, parse_document
 from .engines import EngineContext, create_engine
 from .engines.base import Engine, EngineOutput
 from .errors import GlossaryNotFound, NoteReadError, OutputError
@@ -25,17 +24,16 @@ from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, joi
 from .memory import Memory, NoMemory, memory_key
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .paths import state_dir
-from .render import (GLOSS_BANNER, leaf_texts, read_parallel, reindent, render_english,
-                     render_parallel, short_hash)
+from .parallel import english_header, output_paths, read_parallel, render_parallel
+from .render import GLOSS_BANNER, LeafText, english_body, leaf_texts, render_english
+from .edits import kept_edits
+from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
 
 NO_GLOSSARY_NOTICE = ("no glossary.yaml here or in a parent directory, so no terms are locked; "
                       "`zhen init` writes a starter glossary.yaml")
-
-declare("engine-fallback", "warning", "translations",
-        "A segment the chosen engine failed on was translated by the fallback engine")
 
 @dataclass
 class TranslateOptions:
@@ -47,6 +45,7 @@ class TranslateOptions:
     encoding: str | None = None
     num_hypotheses: int = 4              # asked of engines whose placeholders may break
     batch_size: int = 128                # segments per engine call (and per memory commit)
+    validate: bool = True                # the independent output check (validate.py)
 
 
 @dataclass
@@ -78,77 +77,118 @@ class TranslateReport:
                 "notices": self.notices}
 
 
-def kept_edits(doc, par_path: Path, memory, file_key: str, display: str,
-               notices: list[str]) -> tuple[dict[int, tuple[str, str]], list[Finding]]:
-    """English a person wrote in the parallel file, to keep instead of the machine's.
+@dataclass
+class Verified:
+    english: str                 # x.en.md as it is written
+    findings: list[Finding]
+    checked: int                 # translated blocks validated
+    invalid: int                 # machine blocks that failed (written as their source)
 
-    An edited English block (its text no longer matches the hash zhen wrote) is approved:
-    stored in the memory under its source block's hash and used from then on. Emptying an
-    edited block gives the machine translation back. When a source block with approved
-    English changes, the English is kept and marked ``stale`` until a person edits it.
+
+def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, display: str,
+           header: str, banner: str = "") -> Verified:
+    """Render ``x.en.md`` and check it with the independent validator (validate.py).
+
+    The source and the English are each parsed whole, so every block is judged in its
+    real context. A machine block whose English breaks the block structure, a protected
+    span, a term, or leaves Chinese is written as its source (never broken) and reported;
+    English a person wrote is kept and reported. If the structure still differs, the note
+    is written as its source.
     """
-    import difflib
-
-    old = []
-    if par_path.is_file():
-        try:
-            old = [b for b in read_parallel(par_path.read_text("utf-8")) if not b.same]
-        except (OSError, UnicodeDecodeError) as exc:
-            notices.append(f"{par_path}: cannot read it ({exc}); edits in it are not kept")
-    approved = memory.approved(file_key)
-    stale: dict[str, str] = {}
-    for block in old:
-        if block.edited:
-            if block.english.strip():
-                memory.approve(file_key, block.source_sha, block.source, block.english)
-                approved[block.source_sha] = block.english
-            else:
-                memory.unapprove(file_key, block.source_sha)
-                approved.pop(block.source_sha, None)
-        elif block.status == "approved":
-            approved.setdefault(block.source_sha, block.english)
-        elif block.status == "stale":
-            stale[block.source_sha] = block.english
-    leaves = []
-    for leaf in doc.leaves:
-        start, end = doc.span(leaf.start_line, leaf.end_line)
-        leaves.append(doc.text[start:end])
-    hashes = [short_hash(text) for text in leaves]
-    overrides: dict[int, tuple[str, str]] = {}
+    unrendered: dict[int, str] = {}
+    for plan in plans:
+        chars = "".join(u for top in plan.segments for seg in top.walk() for u in seg.unrendered)
+        unrendered[plan.leaf] = unrendered.get(plan.leaf, "") + chars
+    by_line = {leaf.start_line: i for i, leaf in enumerate(doc.leaves)}
+    source = parse_blocks(doc.text)
     findings: list[Finding] = []
-    for i, digest in enumerate(hashes):
-        if digest in approved:
-            overrides[i] = (reindent(approved[digest], leaves[i]), "approved")
-        elif digest in stale:
-            overrides[i] = (reindent(stale[digest], leaves[i]), "stale")
-    # a changed source block whose English a person wrote: pair old and new blocks
-    human_blocks = any(b.source_sha in approved or b.status in ("approved", "stale") for b in old)
-    matcher = difflib.SequenceMatcher(None, [b.source_sha for b in old] if human_blocks else [],
-                                      hashes, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag != "replace":
-            continue
-        for k in range(min(i2 - i1, j2 - j1)):
-            block, j = old[i1 + k], j1 + k
-            human = block.source_sha in approved or block.status in ("approved", "stale")
-            if j not in overrides and human and block.english.strip():
-                overrides[j] = (reindent(block.english, leaves[j]), "stale")
-    for i, (_, status) in sorted(overrides.items()):
-        if status == "stale":
-            leaf = doc.leaves[i]
+    reported: set[int] = set()
+    reverted: set[int] = set()
+    invalid = 0
+    env: dict | None = None
+
+    def reject(i: int, problems: list[str]) -> bool:
+        """Report leaf ``i``; put its source back if the machine wrote it."""
+        nonlocal invalid
+        leaf = leaves[i]
+        extra = {"segment": f"b{leaf.index}", "source": leaf.source.strip(),
+                 "english": leaf.english.strip(), "problems": problems}
+        if leaf.status == "machine":
+            leaf.english = leaf.source
+            reverted.add(i)
+            invalid += 1
             findings.append(Finding(
-                "stale", "warning",
-                f"block {i + 1}: its source changed after its English was edited by hand; the "
-                f"edited English is kept — review it in {par_path.name} (edit it to approve it, "
-                "or empty it for a new machine translation)", display, leaf.start_line + 1,
-                extra={"segment": f"b{i + 1}", "source": leaves[i].strip()}))
-    return overrides, findings
+                "output-invalid", "error",
+                f"block {leaf.index}: the English failed the output check ({'; '.join(problems)}); "
+                "the source is written in its place — translate it in the parallel file",
+                display, leaf.first_line, extra=extra))
+            return True
+        if i not in reported:
+            reported.add(i)
+            findings.append(Finding(
+                "edit-invalid", "error",
+                f"block {leaf.index}: the English edited by hand fails the output check "
+                f"({'; '.join(problems)}); it is kept — fix it in the parallel file",
+                display, leaf.first_line, extra=extra))
+        return False
 
+    checked = sum(1 for leaf in leaves if leaf.translated)
+    for _ in range(len(leaves) + 1):
+        english = render_english(doc, leaves, header, banner)
+        out = parse_blocks(english_body(english))
+        k = first_difference(source, out)
+        if k is None:
+            break
+        # the block where the structure first differs, or the translated one before it
+        culprit = next((by_line[b.line] for b in reversed(source.blocks[:k + 1])
+                        if b.line in by_line and leaves[by_line[b.line]].translated
+                        and by_line[b.line] not in reverted), None)
+        env = env if env is not None else note_env(doc.text)
 
-def _output_paths(note: NoteFile, out_dir: Path | None) -> tuple[Path, Path]:
-    base = note.path.name[:-len(".md")]
-    folder = (out_dir / note.relative.parent) if out_dir is not None else note.path.parent
-    return folder / f"{base}.en.md", folder / f"{base}.zh-en.md"
+        def alone(i: int) -> list[str]:
+            return check_block(leaves[i].source, leaves[i].english, env=env,
+                               what=frozenset({"structure", "protected"}))
+
+        machine = culprit is not None and leaves[culprit].status == "machine"
+        if machine and alone(culprit):
+            reject(culprit, ["block structure changed"] + alone(culprit))
+            continue
+        # damage that shows elsewhere (a broken footnote reference drops its definition):
+        # each translated block on its own
+        offenders = [(i, problems) for i, leaf in enumerate(leaves)
+                     if leaf.translated and i not in reverted and leaf.status == "machine"
+                     for problems in [alone(i)] if problems]
+        for i, problems in offenders:
+            reject(i, problems)
+        if not offenders and machine:
+            reject(culprit, ["block structure changed"])
+        elif not offenders:
+            findings.append(Finding(
+                "output-invalid", "error",
+                f"the rendered English changes the note's block structure near line "
+                f"{source.blocks[min(k, len(source.blocks) - 1)].line + 1 if source.blocks else 1}; "
+                f"the note's source is written instead", display, 1))
+            english = _with_header(doc.text, header)
+            return Verified(english, findings, checked, invalid + 1)
+    else:
+        return Verified(_with_header(doc.text, header), findings, checked, invalid + 1)
+    changed = False
+    for src_block, out_block in zip(source.blocks, out.blocks):
+        i = by_line.get(src_block.line)
+        if i is None or not leaves[i].translated or i in reverted:
+            continue
+        problems = compare_facts(src_block.facts, out_block.facts, glossary, unrendered.get(i, ""))
+        if problems:
+            changed |= reject(i, problems)
+    outside = compare_facts(source.outside, out.outside, what=frozenset({"protected"}))
+    if outside:
+        findings.append(Finding("output-invalid", "error",
+                                f"the rendered English changed {'; '.join(outside)}; the note's "
+                                "source is written instead", display, 1))
+        return Verified(_with_header(doc.text, header), findings, checked, invalid + 1)
+    if changed:
+        english = render_english(doc, leaves, header, banner)
+    return Verified(english, findings, checked, invalid)
 
 
 class _Runner:
@@ -229,6 +269,7 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
         if not seg.needs_mt:
             continue
         output = outputs[seg.masked]
+        seg.unrendered = list(output.unrendered)
         if output.fallback:
             findings.append(Finding("engine-fallback", "warning",
                                     f"segment {seg.id}: translated by {output.fallback}; review "
@@ -335,10 +376,17 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
 
 
 def _file_key(note: NoteFile, root: Path) -> str:
-    """How the memory names a note: its path from the project root."""
+    """How the memory names a note's approved edits: the project root (the folder holding
+    the glossary) and the note's path from it — two projects sharing ``ZHEN_HOME`` never
+    see each other's edits."""
     import os
 
-    return os.path.relpath(note.path.resolve(), root.resolve())
+    return f"{root.resolve()}::{os.path.relpath(note.path.resolve(), root.resolve())}"
+
+
+def _with_header(body: str, header: str) -> str:
+    newline = "\r\n" if "\r\n" in body else "\n"
+    return header + newline + body
 
 
 def _translate(notes, glossary, engine, memory, options, progress, notices,
@@ -373,23 +421,39 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
     findings += lock_segments(segments, glossary, runner, n)
 
     describe = engine.describe()
-    kept = stale = 0
+    kept = stale = validated = invalid = 0
     for note, result, doc, plans in parsed:
-        en_path, par_path = _output_paths(note, options.out_dir)
+        en_path, par_path = output_paths(note.path, note.relative, options.out_dir)
+        translatable = {p.leaf for p in plans if p.translatable and p.segments}
         overrides, edit_findings = kept_edits(doc, par_path, memory, _file_key(note, root),
-                                              note.display, notices)
+                                              note.display, notices, translatable)
         findings += edit_findings
         kept += sum(1 for _, st in overrides.values() if st == "approved")
         stale += sum(1 for _, st in overrides.values() if st == "stale")
         leaves = leaf_texts(doc, plans, overrides)
-        header = (f"<!-- zhen: English of {note.path.name}, engine: {describe}. Generated file: "
-                  f"edit {par_path.name} instead. -->")
+        header = english_header(note.path.name, describe, par_path.name)
         result.segments = sum(1 for plan in plans for top in plan.segments for _ in top.walk())
         empty = not doc.text.strip()          # an empty note gives empty outputs
+        banner = GLOSS_BANNER if engine.name == "gloss" else ""
+        if options.validate and not empty:
+            verified = verify(doc, leaves, plans, glossary, note.display, header, banner)
+            english, checks = verified.english, verified.findings
+            validated += verified.checked
+            invalid += verified.invalid
+        else:
+            english, checks = ("" if empty else render_english(doc, leaves, header, banner)), []
+        bad_edits = any(f.check == "edit-invalid" for f in checks)
+        parallel = "" if empty else render_parallel(leaves, note.path.name, describe)
+        if bad_edits:
+            # an edit is reported where the person fixes it: x.zh-en.md:line
+            where = {b.index: b.en_line for b in read_parallel(parallel)}
+            checks = [replace(f, file=str(par_path),
+                              line=where.get(int(f.extra["segment"][1:]), 0))
+                      if f.check == "edit-invalid" else f for f in checks]
+        findings += checks
         try:
-            write_atomic(en_path, "" if empty else render_english(
-                doc, leaves, header, GLOSS_BANNER if engine.name == "gloss" else ""))
-            write_atomic(par_path, "" if empty else render_parallel(leaves, note.path.name, describe))
+            write_atomic(en_path, english)
+            write_atomic(par_path, parallel)
         except OutputError as exc:
             result.error = str(exc)
             continue
@@ -412,6 +476,8 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
         "copied": statuses.count("copied"),
         "kept_edits": kept,
         "stale_edits": stale,
+        "validated_blocks": validated,
+        "invalid_blocks": invalid,
         "engine": describe,
         "model": runner.identity,
     }

@@ -582,14 +582,13 @@ def placeholder_prefix_engine(package, **options):
     decoding steps (the prefix counts towards ``max_decoding_length``), batching and
     decoding cost what they cost."""
     from zhenglossary.engines.argos import ArgosEngine
-
-    placeholder = re.compile(r"ZX\d+")
+    from zhenglossary.placeholders import exact_in
 
     class PlaceholderPrefixEngine(ArgosEngine):
         def translate_tokens(self, batch, num_hypotheses):
             prefixes = []
             for tokens in batch:
-                found = placeholder.findall(self._sp.decode_pieces(tokens))
+                found = exact_in(self._sp.decode_pieces(tokens))
                 prefixes.append(self._sp.encode(" ".join(found), out_type=str) if found else [])
             limit = self.max_decoding_length or min(512, 2 * max(map(len, batch)) + 10)
             return self._translator.translate_batch(

@@ -40,6 +40,12 @@ declare("empty-translation", "warning", "translate", "The engine returned Englis
 declare("unparsed", "warning", "translate", "Every block's text could be located in the note")
 declare("engine-fallback", "warning", "translate",
         "The chosen engine translated every segment itself (no fallback to another engine)")
+declare("output-invalid", "error", "translate",
+        "Every translated block passes the output check (structure, protected spans, terms, "
+        "no Chinese left); a block that fails is written as its source")
+declare("edit-invalid", "error", "translate",
+        "English edited by hand passes the output check (no `forbid` rendering, no missing "
+        "term); a failing edit is kept and reported at x.zh-en.md:line")
 
 
 def run_checks(ctx: CheckContext, only: set[str] | None = None) -> list[Finding]:

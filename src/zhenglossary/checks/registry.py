@@ -42,6 +42,7 @@ class NoteText:
     display: str
     text: str
     prose: str            # prose_view(text): code, URLs and HTML blanked out
+    relative: Path | None = None   # from the folder it was found in (for --out-dir)
 
 
 @dataclass

@@ -1,10 +1,12 @@
 """Checks over translations, pair by pair, across all notes.
 
-Pairs come from the parallel files ``x.zh-en.md`` (see pairs.py). For a note with only an
-``x.en.md`` (no parallel file), ``term-forbidden`` still scans that file. Every finding
-about a pair points where it is fixed, the English in ``x.zh-en.md`` (file and line), and
-names the source too (``note``, ``note_line``), the block (``segment``), and carries both
-texts in full in JSON; the message shows them truncated.
+Pairs come from the parallel files ``x.zh-en.md`` (see parallel.py). ``x.en.md`` is
+always read too: ``term-forbidden`` scans it when there is no parallel file or when it was
+changed by hand (``english-edited``: it differs from what the parallel file renders, and
+the next ``zhen translate`` would overwrite it). Every finding about a pair points where it
+is fixed, the English in ``x.zh-en.md`` (file and line), and names the source too
+(``note``, ``note_line``), the block (``segment``), and carries both texts in full in JSON;
+the message shows them truncated.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ import re
 from typing import Iterable
 
 from ..findings import Finding
-from ..locking import HAS_LETTER, LATIN_RUN_RE
-from ..pairs import Pair
-from ..prose import INLINE_CODE_RE, find_urls, prose_view
+from ..parallel import Pair, english_from_parallel
+from ..prose import prose_view
+from ..render import english_body
 from ..sentences import align
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex
+from ..validate import check_block, note_env
 from .registry import CheckContext, check
 
 SNIPPET = 40
@@ -80,8 +83,12 @@ def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
                                f"(glossary line {term.line})", pair,
                                at=LineIndex(english).position(match.start()), zh=term.zh,
                                en=term.en, forbidden=phrase)
-    # notes translated without a parallel file: scan x.en.md itself
-    for display, text in ctx.translations.values():
+    # x.en.md itself, when no parallel file covers it or it was changed by hand
+    changed = hand_changed(ctx)
+    with_pairs = {p.note for p in ctx.pairs}
+    for note, (display, text) in ctx.translations.items():
+        if note in with_pairs and note not in changed:
+            continue
         prose = prose_view(text)
         index = LineIndex(text)
         for term, phrase, pattern in patterns:
@@ -105,36 +112,57 @@ def untranslated(ctx: CheckContext) -> Iterable[Finding]:
                            chinese=left)
 
 
-_NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*%?(?![\d万亿千百])")
-
-
-def protected_items(source: str) -> list[str]:
-    """Numbers, URLs, inline code and Latin-script runs of a source block's prose."""
-    items: list[str] = []
-    items += [m.group(0) for m in INLINE_CODE_RE.finditer(source)]
-    prose = prose_view(source)
-    items += [source[s:e] for s, e in find_urls(source)]
-    for match in LATIN_RUN_RE.finditer(prose):
-        if HAS_LETTER.search(match.group(0)):
-            items.append(match.group(0).strip())
-    latin = " ".join(items)
-    for match in _NUMBER_RE.finditer(prose):
-        # a number inside a Latin run (A100, 64K2) is already covered
-        if match.group(0) not in latin:
-            items.append(match.group(0))
-    return items
-
-
 @check("protected-changed", "warning", "translations")
 def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
-    """A number, URL, inline code span or Latin-script run of the source is missing or
-    altered in the English."""
-    for pair in _translated(ctx):
-        missing = [item for item in protected_items(pair.source) if item not in pair.english]
-        if missing:
-            shown = ", ".join(repr(m) for m in missing[:4]) + (" …" if len(missing) > 4 else "")
-            yield _finding("protected-changed", "warning",
-                           f"the English lacks {shown} from the source", pair, missing=missing)
+    """Code, math, a link or image destination, an autolink, HTML, a role or a footnote
+    label of the source is missing or altered in the English, or the block structure
+    changed (the same validator `zhen translate` runs)."""
+    envs = {note.display: note_env(note.text) for note in ctx.notes}
+    for note in ctx.pairs:
+        env = envs.get(note.note)
+        for pair in note.pairs:
+            if pair.status == "same":
+                continue
+            problems = check_block(pair.source, pair.english, env=env,
+                                   what=frozenset({"structure", "protected"}))
+            if problems:
+                shown = "; ".join(problems[:4]) + (" …" if len(problems) > 4 else "")
+                yield _finding("protected-changed", "warning", f"the English changed: {shown}",
+                               pair, missing=problems)
+
+
+@check("english-edited", "warning", "translations")
+def english_edited(ctx: CheckContext) -> Iterable[Finding]:
+    """x.en.md was changed by hand: the next `zhen translate` overwrites it."""
+    for note, (display, line) in hand_changed(ctx).items():
+        parallel = next((p.parallel for p in ctx.pairs if p.note == note), "x.zh-en.md")
+        yield Finding("english-edited", "warning",
+                      f"{display} differs from what {parallel} renders (changed by hand?); the "
+                      f"next `zhen translate` overwrites it — make the edit in {parallel}",
+                      display, line)
+
+
+def hand_changed(ctx: CheckContext) -> dict[str, tuple[str, int]]:
+    """note display → (x.en.md display, first differing line) for each x.en.md that is not
+    what its parallel file renders. Notes with edits not yet taken in, or changed since
+    they were translated, are left to the `edited` and `stale` checks."""
+    texts = {note.display: note.text for note in ctx.notes}
+    out: dict[str, tuple[str, int]] = {}
+    for note in ctx.pairs:
+        if note.note not in ctx.translations or note.note not in texts:
+            continue
+        if any(p.status == "edited" or not p.current for p in note.pairs):
+            continue
+        expected = english_from_parallel(texts[note.note], note.pairs)
+        display, actual = ctx.translations[note.note]
+        body = english_body(actual)
+        if expected is None or body == expected:
+            continue
+        a, b = body.split("\n"), expected.split("\n")
+        line = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        above = actual[:len(actual) - len(body)].count("\n")     # header and banner lines
+        out[note.note] = (display, line + above + 1)
+    return out
 
 
 _PUNCT_NORM = str.maketrans("，。！？；：（）“”‘’、", ",.!?;:()\"\"''，")

@@ -36,6 +36,12 @@ class FindingsFormat(str, Enum):
     github = "github"
 
 
+def out_dir_option():
+    return typer.Option(None, "--out-dir",
+                        help="Where `zhen translate --out-dir` wrote x.en.md and x.zh-en.md "
+                        "(default: beside each note).")
+
+
 def glossary_option():
     return typer.Option(None, "--glossary", "-g",
                         help="glossary.yaml to use (default: found upwards from here).")

@@ -12,8 +12,8 @@ from typing import List, Optional
 
 import typer
 
-from .console import (STYLE, FindingsFormat, Table, err, glossary_option,
-                      handle_errors, note, out, print_findings, print_json, warn)
+from .console import (STYLE, FindingsFormat, Table, err, glossary_option, handle_errors,
+                      note, out, out_dir_option, print_findings, print_json, warn)
 
 glossary_app = typer.Typer(help="Check the glossary and the notes; suggest new terms.",
                            no_args_is_help=True)
@@ -41,6 +41,7 @@ def glossary_check(
     show_info: bool = typer.Option(False, "--info", help="Also list info findings."),
     usage: bool = typer.Option(False, "--usage", help="Print how often each term is used per note."),
     list_checks: bool = typer.Option(False, "--list-checks", help="List every check and exit."),
+    out_dir: Optional[Path] = out_dir_option(),
 ) -> None:
     """Check the glossary, the notes and their translations for terminology problems."""
     from ..api import check_project, list_checks as registered_checks
@@ -58,7 +59,7 @@ def glossary_check(
             out.print(table)
         raise typer.Exit(0)
 
-    report = check_project(paths, glossary)
+    report = check_project(paths, glossary, out_dir=out_dir)
     for message in report.notices:
         warn(message)
     code = exit_code_for(report.findings, strict=strict)

@@ -66,7 +66,8 @@ def translate(
             say(f"wrote {f.english} and {f.parallel}")
     say(f"{s['files']} file(s), {s['segments']} segments: {s['from_memory']} from memory, "
         f"{s['translated']} translated, {s['copied']} copied; {s['terms_locked']} terms locked, "
-        f"{s['lock_fallbacks']} lock fallbacks, {s['lock_failures']} lock failures — engine: "
+        f"{s['lock_fallbacks']} lock fallbacks, {s['lock_failures']} lock failures; "
+        f"{s['validated_blocks']} blocks validated, {s['invalid_blocks']} failed — engine: "
         f"{s['engine']}")
     raise typer.Exit(report.exit_code)
 

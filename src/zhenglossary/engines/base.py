@@ -39,7 +39,8 @@ class Engine(Protocol):
     reliable_placeholders: bool    # True when placeholders always survive (no fallback needed)
 
     def identity(self) -> str:
-        """Engine id and model version; cheap (no model load). Part of memory keys."""
+        """Engine id and model version; cheap (no model load; a server-backed engine may ask
+        the server which model it serves). Part of memory keys."""
 
     def describe(self) -> str:
         """One line for summaries: 'argos translate-zh_en 1.9', 'gloss (dictionary, ...)'."""

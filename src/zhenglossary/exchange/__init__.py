@@ -61,7 +61,7 @@ terminology wants a header line of language codes, ``zh<TAB>en``; add it by hand
 
 from __future__ import annotations
 
-from ..pairs import collect_pairs
+from ..parallel import collect_pairs
 from .entries import Candidate, ImportedGlossary, require_toolkit
 from .formats import (FORMATS, GLOSSARY_EXPORT_FORMATS, GLOSSARY_IMPORT_FORMATS, TM_FORMATS,
                       detect_format, export_glossary, export_tm, import_glossary, read_import)

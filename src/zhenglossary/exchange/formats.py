@@ -12,7 +12,7 @@ from typing import Callable
 
 from ..errors import GlossaryError, UsageError
 from ..glossary import Glossary, read_glossary_file
-from ..pairs import NotePairs
+from ..parallel import NotePairs
 from . import table, tbx, tm
 from .entries import Candidate, ImportedGlossary, require_toolkit
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import __version__
-from ..pairs import NotePairs, Pair
+from ..parallel import NotePairs, Pair
 from ..sentences import align, block_text
 
 XLIFF_STATES = {

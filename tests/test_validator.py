@@ -1,0 +1,172 @@
+"""The independent validator catches each kind of damage: a corrupting renderer and a
+corrupting engine are injected, and every damaged block is written as its source, named
+at file:line, and the run exits 1. `protected-changed` uses the same validator and never
+fires on zhen's own choices."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import zhenglossary.translate as translate_module
+from conftest import make_project
+from engines import BracketEngine
+from zhenglossary.cli import app
+from zhenglossary.engines.base import EngineOutput
+from zhenglossary.glossary import load_glossary_text
+from zhenglossary.translate import TranslateOptions, translate_paths
+from zhenglossary.validate import check_block, facts
+
+GLOSSARY_YAML = """terms:
+  - zh: 混合精度
+    en: mixed precision
+    forbid: [hybrid precision]
+  - zh: 注意力
+    en: attention
+"""
+
+NOTE = """# 数值笔记
+
+第一段：混合精度训练把$x_{t'}$存为 `fp16`，见[文档](https://example.org/amp)。
+
+第二段：注意力的细节见:numref:`sec_attn`和脚注[^a]，还有<https://example.org/auto>。
+
+第三段：图像![示意](img/a.png)和<span>标记</span>。
+
+[^a]: 脚注内容。
+"""
+
+# (what the corrupting renderer does to the English of the block holding `marker`,
+#  a phrase the finding must contain)
+CORRUPTIONS = [
+    ("第一段", lambda en: en.replace("$x_{t'}$", "$x \\_{t'}$"), "math"),
+    ("第一段", lambda en: en.replace("`fp16`", "`fp 16`"), "inline code"),
+    ("第一段", lambda en: en.replace("https://example.org/amp", "https://example.org/AMP"), "link"),
+    ("第一段", lambda en: en.replace("mixed precision", "blended accuracy"), "mixed precision"),
+    ("第一段", lambda en: en.replace("mixed precision", "hybrid precision"), "forbidden"),
+    ("第一段", lambda en: "# " + en, "structure"),
+    ("第二段", lambda en: en.replace(":numref:`sec_attn`", ": numref: `sec_attn`"), "role"),
+    ("第二段", lambda en: en.replace("[^a]", "[^b]"), "footnote"),
+    ("第二段", lambda en: en.replace("<https://example.org/auto>", "https://example.org/auto"),
+     "autolink"),
+    ("第三段", lambda en: en.replace("img/a.png", "img/b.png"), "image"),
+    ("第三段", lambda en: en.replace("<span>", "<span class=x>"), "html"),
+    ("第三段", lambda en: en + " 中文", "Chinese left"),
+]
+
+
+def run(tmp_path, engine=None):
+    (tmp_path / "glossary.yaml").write_text(GLOSSARY_YAML, "utf-8")
+    (tmp_path / "n.md").write_text(NOTE, "utf-8")
+    return translate_paths([tmp_path / "n.md"], tmp_path / "glossary.yaml",
+                           TranslateOptions(use_memory=False), engine=engine or BracketEngine())
+
+
+@pytest.mark.parametrize("marker, corrupt, phrase", CORRUPTIONS,
+                         ids=[c[2] for c in CORRUPTIONS])
+def test_a_corrupting_renderer_is_caught(tmp_path, monkeypatch, marker, corrupt, phrase):
+    real = translate_module.leaf_texts
+
+    def corrupting(doc, plans, overrides=None):
+        leaves = real(doc, plans, overrides)
+        for leaf in leaves:
+            if marker in leaf.source:
+                leaf.english = corrupt(leaf.english)
+        return leaves
+
+    monkeypatch.setattr(translate_module, "leaf_texts", corrupting)
+    report = run(tmp_path)
+    assert report.exit_code == 1
+    [bad] = [f for f in report.findings if f.check == "output-invalid"]
+    line = NOTE.split("\n").index(next(l for l in NOTE.split("\n") if marker in l)) + 1
+    assert (bad.file, bad.line) == (str(tmp_path / "n.md"), line)
+    assert phrase in bad.message
+    assert report.stats["invalid_blocks"] == 1
+    english = (tmp_path / "n.en.md").read_text("utf-8")
+    source_line = NOTE.split("\n")[line - 1]
+    assert source_line in english                      # the block is its source, not broken
+    assert english.count("第") == 1                     # only that block is untranslated
+
+
+def test_a_renderer_breaking_the_whole_note_gives_the_source(tmp_path, monkeypatch):
+    real = translate_module.render_english
+    monkeypatch.setattr(translate_module, "render_english",
+                        lambda doc, leaves, header, banner="": real(doc, leaves, header, banner)
+                        + "\n```\n")
+    report = run(tmp_path)
+    assert report.exit_code == 1
+    assert any(f.check == "output-invalid" and "source" in f.message for f in report.findings)
+    english = (tmp_path / "n.en.md").read_text("utf-8")
+    assert english.split("\n", 1)[1] == NOTE
+
+
+class ChineseLeavingEngine(BracketEngine):
+    """Leaves one Chinese character in, and says so only when ``honest``."""
+
+    def __init__(self, honest: bool) -> None:
+        super().__init__()
+        self.honest = honest
+
+    def translate(self, texts, *, num_hypotheses=1):
+        out = []
+        for result, text in zip(super().translate(texts, num_hypotheses=num_hypotheses), texts):
+            hyps = [h + " 段" for h in result.hypotheses]
+            out.append(EngineOutput(hyps, ["段"] if self.honest else []))
+        return out
+
+
+def test_a_corrupting_engine_is_caught(tmp_path):
+    report = run(tmp_path, ChineseLeavingEngine(honest=False))
+    assert report.exit_code == 1
+    bad = [f for f in report.findings if f.check == "output-invalid"]
+    assert bad and all("Chinese left" in f.message for f in bad)
+    assert report.stats["invalid_blocks"] == len(bad) == report.stats["validated_blocks"]
+
+
+def test_characters_the_engine_reported_are_allowed(tmp_path):
+    report = run(tmp_path, ChineseLeavingEngine(honest=True))
+    assert not [f for f in report.findings if f.check == "output-invalid"]
+    assert report.stats["invalid_blocks"] == 0
+
+
+def test_the_summary_counts_validated_blocks(tmp_path):
+    report = run(tmp_path)
+    assert report.exit_code == 0
+    assert report.stats["validated_blocks"] == 5 and report.stats["invalid_blocks"] == 0
+
+
+def test_check_block_sees_no_change_in_zhens_own_choices():
+    glossary = load_glossary_text("""terms:
+  - zh: 分类头
+    en: classification head
+  - zh: 数据传输节点
+    en: data transfer node (DTN)
+""")
+    # the repeated parenthetical said once; a term capitalised at the start of a sentence
+    assert check_block("分类头（classification head）很小。", "The classification head is small.",
+                       glossary) == []
+    assert check_block("数据传输节点 DTN 在这里。", "Data transfer node (DTN) is here.",
+                       glossary) == []
+    assert check_block("数据传输节点 DTN 在这里。", "A node is here.", glossary) == [
+        "term 数据传输节点 → 'data transfer node (DTN)' appears 0 of 1 times"]
+
+
+def test_protected_changed_fires_on_real_changes_only(runner, tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, {
+        "a.md": "# 笔记\n\n我们使用混合精度训练，设置 `amp=True` 和$\\alpha$。\n"})
+    assert runner.invoke(app, ["translate", "notes/"]).exit_code == 0
+    result = runner.invoke(app, ["glossary", "check", "--format", "json"])
+    data = json.loads(result.stdout)
+    assert not [f for f in data["findings"] if f["check"] == "protected-changed"]
+    par = root / "notes" / "a.zh-en.md"
+    head, _, tail = par.read_text("utf-8").rpartition("$\\alpha$")      # the English one
+    par.write_text(head + "$\\beta$" + tail, "utf-8")
+    data = json.loads(runner.invoke(app, ["glossary", "check", "--format", "json"]).stdout)
+    [changed] = [f for f in data["findings"] if f["check"] == "protected-changed"]
+    assert "math '\\\\alpha' lost" in changed["message"]
+
+
+def test_facts_of_math_touching_chinese():
+    found = facts("上下文变量$\\mathbf{c}_{t'}$的形状，和$x$。").protected
+    assert found == {("math", "\\mathbf{c}_{t'}"): 1, ("math", "x"): 1}
