@@ -14,6 +14,7 @@ import pytest
 from conftest import GLOSSARY, MINI_GLOSSARY, make_project, write
 from engines import BracketEngine
 from mdcheck import protected, structure
+from zhenglossary.render import english_body
 from zhenglossary.cli import app
 from zhenglossary.translate import TranslateOptions, translate_paths
 
@@ -85,8 +86,7 @@ def test_crlf_and_mixed_line_endings_are_preserved(runner, proj):
     result, _ = translate(runner, "notes/mixed.md")
     assert result.exit_code == 0
     english = (proj / "notes" / "mixed.en.md").read_bytes().decode()
-    # from the heading on: the header comment and the gloss engine's banner come before it
-    body = english[english.index("\n# ") + 1:]
+    body = english_body(english)                # after the header comment and gloss banner
     source_endings = [e for e in __import__("re").findall(r"\r\n|\n", text)]
     english_endings = __import__("re").findall(r"\r\n|\n", body)
     assert english_endings == source_endings
@@ -148,7 +148,7 @@ def test_lists_nested_a_thousand_deep(runner, proj):
     write(proj / "notes" / "deep.md", text)
     result, _ = translate(runner, "notes/deep.md")
     assert result.exit_code == 0
-    english = (proj / "notes" / "deep.en.md").read_text("utf-8")
+    english = english_body((proj / "notes" / "deep.en.md").read_text("utf-8"))
     assert structure(english) == structure(text)
 
 

@@ -11,7 +11,7 @@ from .checks import CheckContext, NoteText, run_checks
 from .errors import NoteReadError, PathNotFound
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
-from .notes import GENERATED_SUFFIXES, collect_notes, read_note
+from .notes import ENGLISH_SUFFIX, collect_notes, read_note
 from .parallel import output_paths, pairs_for
 from .prose import prose_view
 
@@ -105,8 +105,8 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     from .checks.notes import usage_counts
 
     return CheckReport(glossary, notes, sort_findings(findings), usage_counts(ctx),
-                       len(set(translations) | {p.note for p in pairs}), {p.note: p for p in pairs}, problems,
-                       notices)
+                       len(set(translations) | {p.note for p in pairs}), {p.note: p for p in pairs},
+                       problems, notices)
 
 
 def _untranslated_lines(text: str, note_pairs) -> list[tuple[int, int]]:
@@ -309,7 +309,7 @@ def review_page(paths: list[Path] | None, glossary_option: Path | None,
 # what `zhen init` adds to .gitignore: the outputs zhen can always write again. The
 # parallel files (x.zh-en.md) stay in git: they hold the English people reviewed.
 GITIGNORE_BLOCK = ("# zhen: generated English (write it again with `zhen translate`), the memory "
-                   "and cache, the review page", "*" + GENERATED_SUFFIXES[0], ".zhen/",
+                   "and cache, the review page", "*" + ENGLISH_SUFFIX, ".zhen/",
                    "review.html")
 
 

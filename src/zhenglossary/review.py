@@ -30,9 +30,10 @@ The page:
 Everything from the notes is HTML-escaped. A Content-Security-Policy with the hashes of the
 page's own style and script blocks everything else: no network, and no script but ours.
 
-Why this module is long: it is the whole page's HTML (rows, index, chips, findings placed
-at their blocks, term highlighting) from one set of inputs; the CSS and JS are already in
-``data/``. Its next split is the term highlighting into a module of its own.
+Why this module is long: its CSS and JS are package data already; what is left is the
+page's HTML, built from many small functions (term marks, sentence rows, links, counts,
+outline, sections) that only make sense together. Splitting them into a ``review/``
+package (gather, terms, blocks, page) is the next step if it grows.
 """
 
 from __future__ import annotations

@@ -35,7 +35,6 @@ Progress = Callable[[str, int, int], None]        # (phase, done, total)
 NO_GLOSSARY_NOTICE = ("no glossary.yaml here or in a parent directory, so no terms are locked; "
                       "`zhen init` writes a starter glossary.yaml")
 
-
 @dataclass
 class TranslateOptions:
     engine: str = "auto"                 # auto or a registered engine (engines.engine_names)

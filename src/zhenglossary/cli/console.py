@@ -25,12 +25,6 @@ class CheckFormat(str, Enum):
     json = "json"
 
 
-def out_dir_option():
-    return typer.Option(None, "--out-dir",
-                        help="Where `zhen translate --out-dir` wrote x.en.md and x.zh-en.md "
-                        "(default: beside each note).")
-
-
 class FindingsFormat(str, Enum):
     """`--format` of `zhen glossary check`: the table, JSON, or a line per finding in a
     format tools already read (``concise``: gcc/ruff ``path:line:col: severity check
@@ -40,6 +34,12 @@ class FindingsFormat(str, Enum):
     json = "json"
     concise = "concise"
     github = "github"
+
+
+def out_dir_option():
+    return typer.Option(None, "--out-dir",
+                        help="Where `zhen translate --out-dir` wrote x.en.md and x.zh-en.md "
+                        "(default: beside each note).")
 
 
 def glossary_option():

@@ -12,9 +12,8 @@ from typing import List, Optional
 
 import typer
 
-from .console import (STYLE, FindingsFormat, Table, err, glossary_option,
-                      handle_errors, note, out, out_dir_option, print_findings,
-                      print_json, warn)
+from .console import (STYLE, FindingsFormat, Table, err, glossary_option, handle_errors,
+                      note, out, out_dir_option, print_findings, print_json, warn)
 
 glossary_app = typer.Typer(help="Check the glossary and the notes; suggest new terms.",
                            no_args_is_help=True)
