@@ -16,6 +16,7 @@ from engines import BracketEngine
 from mdcheck import protected, structure
 from zhenglossary.cli import app
 from zhenglossary.translate import TranslateOptions, translate_paths
+from zhenglossary.render import english_body
 
 NOTE = "# 混合精度\n\n我们使用混合精度训练模型。\n\n第二段：数据并行。\n"
 
@@ -85,7 +86,7 @@ def test_crlf_and_mixed_line_endings_are_preserved(runner, proj):
     result, _ = translate(runner, "notes/mixed.md")
     assert result.exit_code == 0
     english = (proj / "notes" / "mixed.en.md").read_bytes().decode()
-    body = english.split("\r\n", 1)[1]           # after the header comment
+    body = english_body(english)                  # after the header comment and banner
     source_endings = [e for e in __import__("re").findall(r"\r\n|\n", text)]
     english_endings = __import__("re").findall(r"\r\n|\n", body)
     assert english_endings == source_endings
@@ -147,7 +148,7 @@ def test_lists_nested_a_thousand_deep(runner, proj):
     write(proj / "notes" / "deep.md", text)
     result, _ = translate(runner, "notes/deep.md")
     assert result.exit_code == 0
-    english = (proj / "notes" / "deep.en.md").read_text("utf-8")
+    english = english_body((proj / "notes" / "deep.en.md").read_text("utf-8"))
     assert structure(english) == structure(text)
 
 
