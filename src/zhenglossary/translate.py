@@ -297,6 +297,8 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
         translated = {p: o.hypotheses[0] if o.hypotheses else "" for p, o in piece_out.items()}
         for seg, ps, reasons in need_pieces:
             chosen[id(seg)] = (join_pieces(ps, translated), False)
+            seg.unrendered += [u for p in ps if p.strip() in piece_out
+                               for u in piece_out[p.strip()].unrendered]
             bad = forbidden_in(" ".join(translated.get(p.strip(), "") for p in ps), glossary)
             seg.status = "failed" if bad else "pieces"
             if bad:

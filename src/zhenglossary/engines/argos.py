@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import ModelError
+from ..textutil import CJK_RUN_RE
 from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
 
 INDEX_URL = "https://raw.githubusercontent.com/argosopentech/argospm-index/main/index.json"
@@ -323,7 +324,11 @@ class ArgosEngine:
                 raise ModelError(f"CTranslate2 failed with {self.package.path}: {exc}. "
                                  f"Reinstall the package: {INSTALL_HINT}") from exc
             for i, result in zip(chunk, out):
-                results[i] = EngineOutput([self.decode(h) for h in result.hypotheses])
+                hypotheses = [self.decode(h) for h in result.hypotheses]
+                # Chinese the model copied into its English is reported, not hidden: the
+                # output check allows only what the engine says it could not render
+                left = sorted({run for h in hypotheses for run in CJK_RUN_RE.findall(h)})
+                results[i] = EngineOutput(hypotheses, left)
         return results  # type: ignore[return-value]
 
 
