@@ -276,3 +276,19 @@ def test_mini_glossary_fixture_is_valid():
 def test_fuzzed_structure_helpers_agree_on_the_notes():
     text = (GLOSSARY.parent / "notes" / "sosp24.md").read_text("utf-8")
     assert structure(text) and protected(text)["urls"] == sorted(protected(text)["urls"])
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_front_matter_stays_first_with_the_header_and_banner_after_it(runner, proj, newline):
+    front = newline.join(["---", "title: 混合精度笔记", "tags: [训练, 推理]", "---", ""])
+    text = front + newline.join(["", "# 混合精度", "", "我们使用混合精度训练模型。", ""])
+    (proj / "notes" / "fm.md").write_bytes(text.encode("utf-8"))
+    result, _ = translate(runner, "notes/fm.md")
+    assert result.exit_code == 0, result.output
+    english = (proj / "notes" / "fm.en.md").read_bytes().decode("utf-8")
+    assert english.startswith(front)                    # still the note's first lines, verbatim
+    assert english[len(front):].startswith("<!-- zhen: English of fm.md")
+    assert structure(english)[0][0] == "front_matter"   # still front matter to a parser
+    body = english_body(english)
+    assert body.startswith(front) and "<!-- zhen:" not in body and "gloss" not in body.lower()
+    assert structure(body) == structure(text)

@@ -75,9 +75,18 @@ GLOSS_BANNER = ("> **Dictionary gloss, not machine translation.** No Chinese→E
                 "translate-zh_en.argosmodel`), then `zhen translate` again.")
 
 
+def _front_matter_end(doc: Document) -> int:
+    """Offset just after a leading YAML front matter block (0 when the note has none): zhen's
+    header and banner go after it, since front matter must be the note's first lines."""
+    if doc.leaves and doc.leaves[0].kind == "front_matter" and doc.leaves[0].start_line == 0:
+        return doc.span(0, doc.leaves[0].end_line)[1]
+    return 0
+
+
 def render_english(doc: Document, leaves: list[LeafText], header: str, banner: str = "") -> str:
     """The English note: ``header`` (an HTML comment) on the first line, then ``banner``
-    (a visible Markdown paragraph, e.g. :data:`GLOSS_BANNER`) and a blank line, if given."""
+    (a visible Markdown paragraph, e.g. :data:`GLOSS_BANNER`) and a blank line, if given.
+    A note that opens with front matter keeps it first; header and banner follow it."""
     parts, pos = [], 0
     for leaf, block in zip(doc.leaves, leaves):
         start, end = doc.span(leaf.start_line, leaf.end_line)
@@ -88,9 +97,13 @@ def render_english(doc: Document, leaves: list[LeafText], header: str, banner: s
     body = "".join(parts)
     first = re.search(r"\r\n|\n|\r", doc.text)
     newline = first.group(0) if first else "\n"
+    cut = _front_matter_end(doc)          # front matter is copied verbatim: same offset
+    front, body = body[:cut], body[cut:]
+    if front and not front.endswith(("\n", "\r")):
+        front += newline
     if banner:
         body = banner + newline + newline + body
-    return header + newline + body if header else body
+    return front + (header + newline + body if header else body)
 
 
 def reindent(block: str, like: str) -> str:
@@ -107,7 +120,17 @@ def reindent(block: str, like: str) -> str:
 
 def english_body(text: str) -> str:
     """``x.en.md`` without what zhen puts above the note: the header line (an HTML comment
-    starting ``<!-- zhen:``) and the gloss banner."""
+    starting ``<!-- zhen:``) and the gloss banner, found at the top or right after a leading
+    front matter block (which is kept)."""
+    from .markdown import parse_note
+
+    front = ""
+    tokens, _ = parse_note(text) if text.startswith(("---", "+++")) else ((), {})
+    if tokens and tokens[0].type == "front_matter" and tokens[0].map:
+        ends = [m.end() for m in re.finditer(r"\r\n|\n|\r", text)]
+        last = tokens[0].map[1]
+        front = text[:ends[last - 1]] if last <= len(ends) else text
+        text = text[len(front):]
     if text.startswith("<!-- zhen:"):
         cut = re.search(r"\r\n|\n|\r", text)
         text = text[cut.end():] if cut else ""
@@ -115,4 +138,4 @@ def english_body(text: str) -> str:
         text = text[len(GLOSS_BANNER):]
         for _ in range(2):
             text = text[2:] if text.startswith("\r\n") else text[1:] if text[:1] in "\r\n" else text
-    return text
+    return front + text
