@@ -124,3 +124,74 @@ def test_list_checks_has_the_translation_checks(runner):
                                ("inconsistent", "warning"), ("stale", "warning"),
                                ("edited", "info")):
         assert checks[check_id]["severity"] == severity and checks[check_id]["title"]
+
+
+# ------------------------------------------------------------------ unrendered pieces
+RARE = "\u3400"     # 㐀: CJK (extension A) and not in CC-CEDICT, so the gloss cannot render it
+HOSTILE = ["㐀", "a --> b", "--", "x>y, z", "100%", "<!-- c -->", "é 空 格\n", "key=value\"'&"]
+
+
+def _leaf(unrendered):
+    from zhenglossary.render import LeafText
+
+    return LeafText(1, "paragraph", 3, 3, "第一段，甲。\n", "First paragraph.\n", True,
+                    unrendered=unrendered)
+
+
+def test_unrendered_pieces_round_trip_through_the_en_marker():
+    from zhenglossary.parallel import render_parallel
+
+    text = render_parallel([_leaf(HOSTILE)], "n.md", "gloss")
+    [marker] = [line for line in text.split("\n") if line.startswith("<!-- zhen:en 1 ")]
+    assert marker.count("-->") == 1 and marker.endswith(" -->") and ">" not in marker[:-3]
+    assert "--" not in marker[4:-3] and "unrendered=㐀," in marker      # Chinese stays readable
+    [block] = read_parallel(text)
+    assert block.unrendered == HOSTILE
+    assert block.english == "First paragraph." and not block.edited
+
+
+def test_a_parallel_file_without_unrendered_reads_as_none():
+    from zhenglossary.parallel import render_parallel
+
+    text = render_parallel([_leaf([])], "n.md", "gloss")
+    assert "unrendered" not in text
+    [block] = read_parallel(text)
+    assert block.unrendered == []
+    old = "<!-- zhen:src 4 L9 sha=abc -->\n甲。\n<!-- zhen:en 4 sha=def status=approved -->\nA.\n"
+    [block] = read_parallel(old)
+    assert block.unrendered == [] and block.status == "approved"
+
+
+def test_unrendered_marker_property():
+    from hypothesis import given, settings, strategies as st
+
+    from zhenglossary.parallel import decode_pieces, encode_pieces
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.text(min_size=1, max_size=12), max_size=5))
+    def prop(pieces):
+        value = encode_pieces(pieces)
+        assert not any(ch.isspace() for ch in value) and "-" not in value and ">" not in value
+        assert decode_pieces(value) == pieces
+
+    prop()
+
+
+def test_unrendered_piece_is_a_check_finding_at_the_parallel_line(runner, tmp_path, monkeypatch):
+    root = translated_project(runner, tmp_path, monkeypatch, {
+        "r.md": "# 说明\n\n- 第一项正常。\n- 我们在集群上测试" + RARE + "算法的性能。\n"})
+    parallel = root / "notes" / "r.zh-en.md"
+    [block] = [b for b in read_parallel(parallel.read_text("utf-8")) if RARE in b.source]
+    assert block.unrendered == [RARE]
+    code, data = check(runner)
+    assert code == 0                                   # a warning, not an error
+    [finding] = of(data, "unrendered")
+    assert finding["file"] == "notes/r.zh-en.md" and finding["line"] == block.en_line
+    assert finding["severity"] == "warning" and finding["pieces"] == [RARE]
+    assert finding["note"] == "notes/r.md" and finding["note_line"] == 4
+    assert RARE in finding["message"]
+    result = runner.invoke(app, ["glossary", "check", "--format", "concise"])
+    assert f"notes/r.zh-en.md:{block.en_line}:1: warning unrendered " in result.stdout
+    # once a person edits that English, it is theirs: no longer reported
+    edit(parallel, RARE, lambda en: en.replace("algorithm", "the rare-glyph algorithm"))
+    assert not of(check(runner)[1], "unrendered")

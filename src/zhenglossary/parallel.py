@@ -11,7 +11,11 @@ HTML comment that viewers hide::
 
 ``src`` carries the block number, its source lines and a hash of its source
 (:func:`document.block_hash`); ``en`` carries a hash of the English zhen wrote, so an
-English block a person edited is recognised (its text no longer matches the hash).
+English block a person edited is recognised (its text no longer matches the hash), and,
+when the engine could not render some of the source, ``unrendered=`` those pieces, comma
+separated, with every character that could end the comment or the attribute (``-``, ``>``,
+``,``, ``%``, spaces, …) percent-encoded as UTF-8 (:func:`encode_pieces`); a file without
+it reads back as none.
 Blocks with nothing to translate (code, HTML, English paragraphs) appear once, after
 ``<!-- zhen:same N ... -->``. The first line names the source and the engine.
 
@@ -35,6 +39,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from .document import block_hash, dedent_block, parse_document
 from .errors import NoteReadError
@@ -63,6 +68,25 @@ def english_header(source_name: str, engine: str, parallel_name: str) -> str:
             f"edit {parallel_name} instead. -->")
 
 
+_UNSAFE = frozenset('%,-<>!="\'&')
+
+
+def encode_pieces(pieces: list[str]) -> str:
+    """``pieces`` as one marker attribute value: comma separated, each character that could
+    end the HTML comment or the attribute (or is a space, a control or the escape ``%``)
+    percent-encoded as UTF-8; other characters (Chinese) kept readable."""
+    def enc(ch: str) -> str:
+        if ch in _UNSAFE or ch.isspace() or not ch.isprintable():
+            return "".join(f"%{b:02X}" for b in ch.encode("utf-8"))
+        return ch
+    return ",".join("".join(enc(ch) for ch in piece) for piece in pieces if piece)
+
+
+def decode_pieces(value: str) -> list[str]:
+    """The pieces :func:`encode_pieces` wrote."""
+    return [unquote(piece, errors="replace") for piece in value.split(",") if piece]
+
+
 def _block_text(text: str) -> str:
     return dedent_block(text)[0].strip("\n")
 
@@ -81,6 +105,8 @@ def render_parallel(leaves: list[LeafText], source_name: str, engine: str) -> st
             continue
         english = _block_text(leaf.english)
         status = "" if leaf.status == "machine" else f" status={leaf.status}"
+        pieces = encode_pieces(leaf.unrendered)
+        status += f" unrendered={pieces}" if pieces else ""
         out += [f"<!-- zhen:src {leaf.index} {lines} sha={block_hash(leaf.source)} -->", source,
                 f"<!-- zhen:en {leaf.index} sha={block_hash(english)}{status} -->", english, ""]
     return "\n".join(out)
@@ -100,6 +126,7 @@ class ParallelBlock:
     same: bool
     status: str = ""         # "" (machine), approved or stale, as zhen wrote it
     en_line: int = 0         # 1-based line of the English (or of a same block) in the file
+    unrendered: list[str] = field(default_factory=list)   # source pieces the engine could not render
 
     @property
     def edited(self) -> bool:
@@ -132,7 +159,8 @@ def read_parallel(text: str) -> list[ParallelBlock]:
             en_fields = dict(re.findall(r"(\w+)=(\S+)", en_attrs))
             blocks.append(ParallelBlock(index, lines, fields.get("sha", ""), text_body,
                                         "\n".join(en_body).strip("\n"), en_fields.get("sha", ""),
-                                        False, en_fields.get("status", ""), en_line))
+                                        False, en_fields.get("status", ""), en_line,
+                                        decode_pieces(en_fields.get("unrendered", ""))))
             i += 1
         i += 1
     return blocks
@@ -151,6 +179,7 @@ class Pair:
     en_line: int = 0          # line of the English in the parallel file (1-based)
     current: bool = True      # the note still has this source block unchanged
     terms: list[Match] = field(default_factory=list)   # glossary terms in the source prose
+    unrendered: list[str] = field(default_factory=list)  # what the engine could not render
 
     @property
     def line(self) -> int:
@@ -191,7 +220,7 @@ def pairs_for(note_path: Path, display: str, note_text: str, parallel: Path,
         still = block.source_sha in current
         pairs.append(Pair(display, str(parallel), block.index, block.lines, block.source,
                           block.english, status, block.source_sha, block.en_line,
-                          still, glossary.find(prose_view(block.source))))
+                          still, glossary.find(prose_view(block.source)), block.unrendered))
     first = _ENGINE_RE.match(parallel_text.split("\n", 1)[0])
     return NotePairs(display, str(parallel), pairs, first.group("engine") if first else "")
 

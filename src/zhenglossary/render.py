@@ -4,7 +4,7 @@ English, every other byte copied. The parallel file ``x.zh-en.md`` is parallel.p
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .document import Document, dedent_block
 from .locking import RegionPlan, assemble
@@ -42,6 +42,17 @@ class LeafText:
     english: str             # the same lines in English
     translated: bool         # False: nothing to translate, english == source
     status: str = "machine"  # machine | approved | stale (a person's English is kept)
+    unrendered: list[str] = field(default_factory=list)   # source pieces the engine left out
+
+
+def unrendered_pieces(plans: list[RegionPlan]) -> dict[int, list[str]]:
+    """Leaf index (0-based) → the pieces of its source the engine could not render."""
+    out: dict[int, list[str]] = {}
+    for plan in plans:
+        pieces = [u for top in plan.segments for seg in top.walk() for u in seg.unrendered]
+        if pieces:
+            out.setdefault(plan.leaf, []).extend(pieces)
+    return out
 
 
 def leaf_texts(doc: Document, plans: list[RegionPlan],
@@ -50,6 +61,7 @@ def leaf_texts(doc: Document, plans: list[RegionPlan],
     person approved, status), kept instead of the machine English."""
     replacements = region_replacements(plans)
     translated_leaves = {p.leaf for p in plans if p.translatable and p.segments}
+    unrendered = unrendered_pieces(plans)
     out = []
     r = 0
     for i, leaf in enumerate(doc.leaves):
@@ -65,7 +77,8 @@ def leaf_texts(doc: Document, plans: list[RegionPlan],
         if overrides and i in overrides:
             english, status = overrides[i]
         out.append(LeafText(i + 1, leaf.kind, leaf.start_line + 1, leaf.end_line, source, english,
-                            i in translated_leaves or status != "machine", status))
+                            i in translated_leaves or status != "machine", status,
+                            unrendered.get(i, []) if status == "machine" else []))
     return out
 
 

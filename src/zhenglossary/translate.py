@@ -25,7 +25,8 @@ from .memory import Memory, NoMemory, memory_key
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .paths import state_dir
 from .parallel import english_header, output_paths, read_parallel, render_parallel
-from .render import GLOSS_BANNER, LeafText, english_body, leaf_texts, render_english
+from .render import (GLOSS_BANNER, LeafText, english_body, leaf_texts, render_english,
+                     unrendered_pieces)
 from .edits import kept_edits
 from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
 from .textutil import has_cjk
@@ -95,10 +96,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     English a person wrote is kept and reported. If the structure still differs, the note
     is written as its source.
     """
-    unrendered: dict[int, str] = {}
-    for plan in plans:
-        chars = "".join(u for top in plan.segments for seg in top.walk() for u in seg.unrendered)
-        unrendered[plan.leaf] = unrendered.get(plan.leaf, "") + chars
+    unrendered = {i: "".join(pieces) for i, pieces in unrendered_pieces(plans).items()}
     by_line = {leaf.start_line: i for i, leaf in enumerate(doc.leaves)}
     source = parse_blocks(doc.text)
     findings: list[Finding] = []
@@ -115,6 +113,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
                  "english": leaf.english.strip(), "problems": problems}
         if leaf.status == "machine":
             leaf.english = leaf.source
+            leaf.unrendered = []              # nothing is left out of the source itself
             reverted.add(i)
             invalid += 1
             findings.append(Finding(

@@ -32,8 +32,9 @@ declare("forbid-conflict", "warning", "glossary", "No `forbid` that another entr
 declare("same-en", "info", "glossary", "Entries that share one English rendering")
 declare("overlapping-terms", "info", "glossary", "Terms inside or overlapping other terms")
 declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
-# found while translating (``zhen translate`` reports them; --format json lists them)
-declare("unrendered", "warning", "translate", "The engine rendered every piece of the source")
+# found while translating (``zhen translate`` reports them; --format json lists them).
+# ``unrendered`` is reported by ``zhen translate`` too, and recorded in the parallel file,
+# so it is a translations check (checks/translations.py).
 declare("lock-failed", "error", "translate",
         "No forbidden English survives the term lock (every hypothesis and the pieces)")
 declare("empty-translation", "warning", "translate", "The engine returned English for each segment")

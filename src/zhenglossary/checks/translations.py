@@ -254,6 +254,18 @@ def stale(ctx: CheckContext) -> Iterable[Finding]:
                                f"review it in {pair.parallel} (edit it to approve it)", pair)
 
 
+@check("unrendered", "warning", "translations")
+def unrendered(ctx: CheckContext) -> Iterable[Finding]:
+    """The engine rendered every piece of the source."""
+    for pair in _translated(ctx):
+        if pair.unrendered and pair.status not in ("edited", "approved"):
+            pieces = "、".join(dict.fromkeys(pair.unrendered))
+            yield _finding("unrendered", "warning",
+                           f"the engine could not render {_short(pieces, 30)!r}; it is left out "
+                           "of the English — add it in the parallel file", pair,
+                           pieces=list(pair.unrendered))
+
+
 @check("edited", "info", "translations")
 def edited(ctx: CheckContext) -> Iterable[Finding]:
     """A translation edited by a person."""
