@@ -490,3 +490,24 @@ def test_review_page_in_headless_chromium(runner, translated, browser, tmp_path)
     shot = shots / "review-desktop.png"
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
     print(f"browser test body: {time.monotonic() - started:.1f}s")
+
+
+def test_unrendered_characters_show_at_their_block(runner, tmp_path, monkeypatch):
+    rare = "\u3400"          # 㐀: CJK, not in CC-CEDICT: the gloss engine cannot render it
+    root = translated_project(runner, tmp_path, monkeypatch, {
+        "r.md": "# 说明\n\n第一段没有问题。\n\n> 我们在集群上测试" + rare + "算法的性能。\n"})
+    blocks = read_parallel((root / "notes" / "r.zh-en.md").read_text("utf-8"))
+    [block] = [b for b in blocks if rare in b.source]
+    result = runner.invoke(app, ["review", "notes/", "--out", "page.html"])
+    assert result.exit_code == 0, result.output
+    page = (root / "page.html").read_text("utf-8")
+    here = row(page, "note-1", f"b{block.index}")
+    assert ('<li class="finding sev-warning" data-check="unrendered" data-severity="warning">'
+            in here and rare in here)
+    assert f"notes/r.zh-en.md:{block.en_line}" in here and "notes/r.md:5" in here
+    assert 'data-worst="warning"' in here
+    assert page.count('data-check="unrendered"') == 1    # at that block only
+    assert count(page, "warning") >= 1 and '<option value="unrendered">unrendered (1)</option>' in page
+    for other in blocks:
+        if other.index != block.index:
+            assert 'data-check="unrendered"' not in row(page, "note-1", f"b{other.index}")
