@@ -190,6 +190,12 @@ def test_unrendered_piece_is_a_check_finding_at_the_parallel_line(runner, tmp_pa
     assert finding["severity"] == "warning" and finding["pieces"] == [RARE]
     assert finding["note"] == "notes/r.md" and finding["note_line"] == 4
     assert RARE in finding["message"]
+    # zhen translate (here from memory) reports it at the same place, once for the block
+    result = runner.invoke(app, ["translate", "notes/", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    [at_translate] = [f for f in json.loads(result.stdout)["findings"] if f["check"] == "unrendered"]
+    assert (at_translate["file"], at_translate["line"]) == ("notes/r.zh-en.md", block.en_line)
+    assert at_translate["note_line"] == 4 and at_translate["pieces"] == [RARE]
     result = runner.invoke(app, ["glossary", "check", "--format", "concise"])
     assert f"notes/r.zh-en.md:{block.en_line}:1: warning unrendered " in result.stdout
     # once a person edits that English, it is theirs: no longer reported

@@ -274,11 +274,6 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
                                     f"segment {seg.id}: translated by {output.fallback}; review "
                                     "it in the parallel file", seg.file, seg.line,
                                     extra={"segment": seg.id, "source": seg.source}))
-        for problem in output.unrendered:
-            findings.append(Finding("unrendered", "warning",
-                                    f"the engine could not render {problem!r}; it is left out of "
-                                    "the English", seg.file, seg.line,
-                                    extra={"segment": seg.id, "source": seg.source}))
         reasons = []
         for k, hypothesis in enumerate(output.hypotheses):
             reason = check_hypothesis(seg, hypothesis, glossary)
@@ -445,12 +440,22 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
             english, checks = ("" if empty else render_english(doc, leaves, header, banner)), []
         bad_edits = any(f.check == "edit-invalid" for f in checks)
         parallel = "" if empty else render_parallel(leaves, note.path.name, describe)
-        if bad_edits:
-            # an edit is reported where the person fixes it: x.zh-en.md:line
+        left_out = [leaf for leaf in leaves if leaf.unrendered]
+        if bad_edits or left_out:
+            # reported where the person fixes it: x.zh-en.md:line, naming the source line
             where = {b.index: b.en_line for b in read_parallel(parallel)}
             checks = [replace(f, file=str(par_path),
                               line=where.get(int(f.extra["segment"][1:]), 0))
                       if f.check == "edit-invalid" else f for f in checks]
+            checks += [Finding("unrendered", "warning",
+                               f"block {leaf.index}: the engine could not render "
+                               f"{'、'.join(dict.fromkeys(leaf.unrendered))!r}; it is left out of "
+                               "the English — add it in the parallel file", str(par_path),
+                               where.get(leaf.index, 0),
+                               extra={"segment": f"b{leaf.index}", "source": leaf.source.strip(),
+                                      "pieces": leaf.unrendered, "note": note.display,
+                                      "note_line": leaf.first_line})
+                       for leaf in left_out]
         findings += checks
         try:
             write_atomic(en_path, english)
