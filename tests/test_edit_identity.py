@@ -64,6 +64,9 @@ def test_a_forbidden_edit_is_kept_and_an_error_at_the_parallel_file(runner, tmp_
         "First: hybrid precision training of the model."
     assert "hybrid precision" in bad["message"] and "mixed precision" in bad["message"]
     assert "hybrid precision" in (root / "notes" / "c.en.md").read_text("utf-8")   # kept
+    assert data["summary"]["invalid_edits"] == 1
+    text = runner.invoke(app, ["translate", "notes/"])
+    assert text.exit_code == 1 and "1 hand edit(s) failing it (kept)" in text.stdout
     code, data = run(runner, "glossary", "check")
     assert code == 1
     [forbidden] = [f for f in data["findings"] if f["check"] == "term-forbidden"]

@@ -480,6 +480,7 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
         "stale_edits": stale,
         "validated_blocks": validated,
         "invalid_blocks": invalid,
+        "invalid_edits": sum(1 for f in findings if f.check == "edit-invalid"),
         "engine": describe,
         "model": runner.identity,
     }

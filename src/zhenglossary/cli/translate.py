@@ -67,8 +67,9 @@ def translate(
     say(f"{s['files']} file(s), {s['segments']} segments: {s['from_memory']} from memory, "
         f"{s['translated']} translated, {s['copied']} copied; {s['terms_locked']} terms locked, "
         f"{s['lock_fallbacks']} lock fallbacks, {s['lock_failures']} lock failures; "
-        f"{s['validated_blocks']} blocks validated, {s['invalid_blocks']} failed — engine: "
-        f"{s['engine']}")
+        f"{s['validated_blocks']} blocks validated, {s['invalid_blocks']} failed"
+        + (f", {s['invalid_edits']} hand edit(s) failing it (kept)" if s["invalid_edits"] else "")
+        + f" — engine: {s['engine']}")
     raise typer.Exit(report.exit_code)
 
 
