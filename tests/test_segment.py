@@ -98,9 +98,10 @@ def test_an_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
 
 def test_glossary_check_loads_one_dictionary_and_no_cedict(project, tmp_path):
     """A fresh process: `check_project` on the shipped notes reads jieba's dictionary once
-    (its cache), and never builds jieba.posseg's eager tag dict. CC-CEDICT is read only
-    when a note has a bilingual parenthetical (the finder aligns it through its glosses):
-    the shipped notes have some, a note without one does not load it."""
+    (its cache), and never builds jieba.posseg's eager tag dict, nor CC-CEDICT's whole
+    index: the parenthetical finder (the shipped notes have bilingual parentheticals)
+    looks its words up in the on-disk headword file once the caches are warm, and a note
+    without one opens not even that."""
     import json
     import os
     import subprocess
@@ -114,20 +115,62 @@ from zhenglossary.api import check_project
 check_project([Path("notes")], Path("glossary.yaml"))
 import jieba, jieba.posseg
 from zhenglossary.segment import TagTable
-print(json.dumps({"cedict": bool(cedict._loaded),
+print(json.dumps({"cedict": bool(cedict._loaded), "lookup": bool(cedict._lookups),
                   "tags_lazy": isinstance(jieba.posseg.dt.word_tag_tab, TagTable),
                   "jieba_loaded": jieba.dt.initialized}))
 """
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         cwd=project, env=dict(os.environ), check=True)
+    for _ in range(2):          # the first run builds the caches (and may load the index)
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                             cwd=project, env=dict(os.environ), check=True)
     assert json.loads(out.stdout.splitlines()[-1]) == {
-        "cedict": True, "tags_lazy": True, "jieba_loaded": True}
+        "cedict": False, "lookup": True, "tags_lazy": True, "jieba_loaded": True}
     for note in (project / "notes").glob("*.md"):
         note.unlink()
     (project / "notes" / "plain.md").write_text("# 笔记\n\n我们使用混合精度训练模型（见图 3）。\n", "utf-8")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          cwd=project, env=dict(os.environ), check=True)
-    assert json.loads(out.stdout.splitlines()[-1])["cedict"] is False
+    loaded = json.loads(out.stdout.splitlines()[-1])
+    assert loaded["cedict"] is False and loaded["lookup"] is False
+
+
+def test_cedict_lookup_answers_as_the_index_and_survives_damage(tmp_path, monkeypatch):
+    """`cedict.lookup()` answers `in` and `entries` exactly as the loaded index, from a
+    SQLite file built once; with the file in place no index is loaded; a damaged or
+    partial file is rebuilt; an unwritable cache falls back to the index in memory."""
+    import itertools
+
+    from zhenglossary import cedict
+
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path))
+    cedict.forget_loaded()
+    index = cedict.load_index()
+    words = list(itertools.islice(index.words(), 0, None, 97)) + [
+        "了", "行", "计算机", "不存在的词语组合", "x", ""]
+    expected = [(w in index, index.entries(w)) for w in words]
+    assert any(e for _, e in expected) and not all(k for k, _ in expected)
+    assert cedict.lookup() is index                     # loaded already: the index answers
+    path = cedict.lookup_path()
+    for damage in ("missing", "sound", b"", b"partial", b"SQLite format 3\x00garbage"):
+        if damage == b"partial":
+            damage = path.read_bytes()[:4096]
+        if isinstance(damage, bytes):
+            path.write_bytes(damage)
+        cedict.forget_loaded()
+        found = cedict.lookup()
+        assert isinstance(found, cedict.CedictLookup) and path.is_file()
+        assert [(w in found, found.entries(w)) for w in words] == expected
+        if damage == "sound":
+            assert not cedict._loaded                   # a sound file needs no index
+    found._db.close()                                   # damaged under a running process
+    found._rows.clear()
+    assert [(w in found, found.entries(w)) for w in words] == expected
+    cedict.forget_loaded()
+    monkeypatch.setattr(cedict, "_build_lookup", lambda path, index: False)
+    path.unlink()
+    found = cedict.lookup()                             # cache not writable: the index
+    assert isinstance(found, cedict.CedictIndex)
+    assert [(w in found, found.entries(w)) for w in words] == expected
+    cedict.forget_loaded()
 
 
 def test_cedict_english_text_is_cached_and_survives_damage(tmp_path, monkeypatch):

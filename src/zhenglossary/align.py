@@ -102,9 +102,11 @@ class Gloss:
 
 @lru_cache(maxsize=1)
 def dictionary_index():
-    from .cedict import load_index
+    """CC-CEDICT look-ups: the on-disk index by headword, so a check that aligns a few
+    parentheticals never loads the whole dictionary (same answers as ``load_index()``)."""
+    from .cedict import lookup
 
-    return load_index()
+    return lookup()
 
 
 @lru_cache(maxsize=65536)

@@ -20,6 +20,13 @@ few tens of milliseconds. A new package version (or a new FORMAT) gets a new fil
 files are removed when a new one is written. A cache that cannot be read is rebuilt; a
 cache directory that cannot be written is not an error (the index is then built in
 memory for this process only).
+
+Processes that only look words up (the parenthetical finder of ``glossary check``, through
+``align``) use :func:`lookup` instead: the same packed entries in a SQLite file keyed by
+headword, ``cedict-<version>-f<FORMAT>-lookup.sqlite`` beside the pickle, built once from
+the index, so a look-up reads one row and the 40 MB index is never loaded. A missing,
+partial or damaged file is rebuilt; where it cannot be written (or is damaged under a
+running process) the loaded index answers instead, so results are always the same.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import gzip
 import io
 import pickle
 import os
+import sqlite3
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -140,6 +148,14 @@ class Entry:
     senses: tuple[str, ...]
 
 
+def unpack(packed: str | None) -> list[Entry]:
+    """A packed index value (see the module docstring) → its entries."""
+    if packed is None:
+        return []
+    return [Entry(chunk[0] == "P", tuple(chunk[1:].split(SENSE_SEP)))
+            for chunk in packed.split(ENTRY_SEP)]
+
+
 class CedictIndex:
     """Headword → CC-CEDICT entries. ``word in index`` and ``index.entries(word)``."""
 
@@ -154,11 +170,7 @@ class CedictIndex:
         return len(self._packed)
 
     def entries(self, word: str) -> list[Entry]:
-        packed = self._packed.get(word)
-        if packed is None:
-            return []
-        return [Entry(chunk[0] == "P", tuple(chunk[1:].split(SENSE_SEP)))
-                for chunk in packed.split(ENTRY_SEP)]
+        return unpack(self._packed.get(word))
 
     def words(self) -> Iterator[str]:
         return iter(self._packed)
@@ -247,6 +259,119 @@ def load_index() -> CedictIndex:
         return index
 
 
+# --------------------------------------------------------------------------- on-disk look-ups
+
+def lookup_path(version: str | None = None) -> Path:
+    path = cache_path(version)
+    return path.with_name(path.stem + "-lookup.sqlite")
+
+
+class CedictLookup:
+    """``word in lookup`` and ``lookup.entries(word)`` answered from the SQLite file, one
+    row per headword (what :class:`CedictIndex` answers, without loading it)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db: sqlite3.Connection | None = db
+        self._rows: dict[str, str | None] = {}
+        self._lock = threading.Lock()
+
+    def _packed(self, word: str) -> str | None:
+        with self._lock:
+            if word in self._rows:
+                return self._rows[word]
+            try:
+                row = self._db.execute("SELECT packed FROM entries WHERE word = ?",
+                                       (word,)).fetchone()
+                packed = row[0] if row else None
+            except (sqlite3.Error, AttributeError):     # damaged under us: use the index
+                self._db = None
+                packed = load_index()._packed.get(word)
+            if len(self._rows) > 65536:
+                self._rows.clear()
+            self._rows[word] = packed
+            return packed
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self._packed(word) is not None
+
+    def entries(self, word: str) -> list[Entry]:
+        return unpack(self._packed(word))
+
+
+def _open_lookup(path: Path) -> sqlite3.Connection | None:
+    """A read-only connection to a complete look-up file, or None (missing, partial,
+    damaged)."""
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    except sqlite3.Error:
+        return None
+    try:
+        done = db.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
+        db.execute("SELECT packed FROM entries WHERE word = ?", ("的",)).fetchone()
+        if done and done[0] == "1":
+            return db
+    except sqlite3.Error:
+        pass
+    db.close()
+    return None
+
+
+def _build_lookup(path: Path, index: CedictIndex) -> bool:
+    """Write the look-up file to a temp file and rename it into place; False on failure."""
+    from .fileio import cache_file
+
+    try:
+        with cache_file(path) as tmp:
+            db = sqlite3.connect(tmp)
+            try:
+                with db:
+                    db.execute("CREATE TABLE entries (word TEXT PRIMARY KEY, packed TEXT) "
+                               "WITHOUT ROWID")
+                    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+                    db.executemany("INSERT INTO entries VALUES (?, ?)", index._packed.items())
+                    db.execute("INSERT INTO meta VALUES ('complete', '1')")
+            finally:
+                db.close()
+    except (OSError, sqlite3.Error):
+        return False
+    for stale in path.parent.glob("cedict-*-lookup.sqlite"):
+        if stale != path:
+            try:
+                stale.unlink()
+            except OSError:
+                pass
+    return True
+
+
+_lookups: dict[Path, CedictLookup] = {}
+
+
+def lookup() -> CedictIndex | CedictLookup:
+    """Something that answers ``word in …`` and ``….entries(word)`` exactly as
+    :func:`load_index` does: the index if this process has loaded it, else the on-disk
+    look-up file (built once from the index), else the index (the cache is unwritable)."""
+    version = package_version()
+    path = lookup_path(version)
+    with _lock:
+        found = _loaded.get(cache_path(version))
+        if found is None:
+            found = _lookups.get(path)
+    if found is not None:
+        return found
+    db = _open_lookup(path)
+    if db is None:
+        _build_lookup(path, load_index())
+        db = _open_lookup(path)
+    if db is None:
+        return load_index()
+    with _lock:
+        _lookups.clear()
+        _lookups[path] = CedictLookup(db)
+        return _lookups[path]
+
+
 # --------------------------------------------------------------------------- English text
 
 _english: dict[Path, str] = {}
@@ -296,6 +421,8 @@ def english_text() -> str:
 
 
 def forget_loaded() -> None:
-    """Drop the in-process copy (the next :func:`load_index` reads the cache file)."""
+    """Drop the in-process copies (the next :func:`load_index` or :func:`lookup` reads the
+    cache files)."""
     with _lock:
         _loaded.clear()
+        _lookups.clear()
