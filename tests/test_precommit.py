@@ -27,9 +27,7 @@ def test_the_hook_manifest_names_a_real_command():
     assert "hooks: [{id: zhen-check}]" in readme
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("ZHEN_SLOW") != "1",
-                    reason="set ZHEN_SLOW=1: pre-commit builds the hook's environment (~1 min)")
+@pytest.mark.slow          # pre-commit builds the hook's environment (~1 min)
 def test_pre_commit_runs_the_hook(runner, tmp_path, monkeypatch):
     if shutil.which("git") is None or not (PROJECT / ".git").exists():
         pytest.skip("needs git and a git checkout of zhen")
