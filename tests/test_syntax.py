@@ -144,3 +144,24 @@ def test_english_words_chinese_wrote_without_a_space_are_spaced():
                             ("编码器训练\n", "Encoder training"), ("编码器2\n", "Encoder 2")]:
         out, _, _, _ = translate_text(source, glossary)
         assert out.split("\n")[1] == english
+
+
+@pytest.mark.parametrize("text, said_once", [
+    ("**查询**（query）是一个向量。\n", "**query**"),
+    ("*注意力*（attention）很重要。\n", "*attention*"),
+    ("我们把**查询**（query）与键比较。\n", "**query**"),
+])
+def test_an_emphasised_term_followed_by_its_own_english_is_said_once(text, said_once):
+    english, _, _, _ = translate_text(text, GLOSSARY)
+    body = english.split("\n", 1)[1]
+    assert "(query)" not in body and "(attention)" not in body, body
+    assert said_once.lower() in body.lower(), body
+    assert check_document(text, body) == []
+
+
+def test_an_emphasised_phrase_or_other_english_keeps_its_parenthesis():
+    # emphasis around more than the term, or English that is not the term's, is kept
+    for text, kept in [("**查询向量**（query vector）\n", "(query vector)"),
+                       ("**查询**（Q）\n", "(Q)")]:
+        english, _, _, _ = translate_text(text, GLOSSARY)
+        assert kept in english, english

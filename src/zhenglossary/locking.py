@@ -533,25 +533,40 @@ _ONE = EXACT_RE.pattern
 _REPEAT = re.compile(rf"{_ONE}(?:\s*[（(]\s*{_ONE}\s*[）)]|\s+{_ONE}(?![A-Za-z0-9_-]))")
 
 
+def _sole_term(slot: Slot) -> Term | None:
+    """The glossary term a slot says: a term slot, or emphasis whose whole text is one
+    term (``**动量法**（momentum）``, the way textbooks introduce a term)."""
+    if slot.kind == "term":
+        return slot.term
+    if slot.kind in ("em", "strong") and len(slot.children) == 1:
+        child = slot.children[0]
+        if len(child.slots) == 1 and child.slots[0].kind == "term" \
+                and child.masked.strip() == placeholder(1):
+            return child.slots[0].term
+    return None
+
+
 def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
     """A term followed in the note by English its ``en`` already says: the abbreviation it
     ends in (可并行张量集合（PTC）, 数据传输节点 DTN) or, in parentheses, words it contains
     verbatim (分类头（classification head）). Say it once — ``parallelizable tensor
-    collection (PTC)``, not ``… (PTC) (PTC)``. Works on placeholders, and only drops a span
-    whose exact bytes the restored ``en`` holds."""
+    collection (PTC)``, not ``… (PTC) (PTC)``; the same after an emphasised term
+    (``**动量法**（momentum）`` → ``**Momentum**``). Works on placeholders, and only drops a
+    span whose exact bytes the restored ``en`` holds."""
     def fold(match: re.Match) -> str:
         a = int(match.group(1))
         b = int(match.group(2) or match.group(3))
         if not (1 <= a <= len(segment.slots) and 1 <= b <= len(segment.slots)):
             return match.group(0)
         first, second = segment.slots[a - 1], segment.slots[b - 1]
-        if first.kind != "term" or second.kind != "latin":
+        term = _sole_term(first)
+        if term is None or second.kind != "latin":
             return match.group(0)
         # 数据传输节点 DTN → "(DTN)" already ends the en; 分类头（classification head）→ the
         # parenthesis repeats the en word for word (bytes kept: the en holds them)
-        repeated = first.term.en.endswith(f"({second.raw})") or (
+        repeated = term.en.endswith(f"({second.raw})") or (
             match.group(2) is not None and re.search(
-                rf"(?<![A-Za-z0-9]){re.escape(second.raw)}(?![A-Za-z0-9])", first.term.en))
+                rf"(?<![A-Za-z0-9]){re.escape(second.raw)}(?![A-Za-z0-9])", term.en))
         if repeated:
             after = match.string[match.end():match.end() + 1]
             return placeholder(a) + (" " if after.isalnum() else "")   # never ZX1ZX3
