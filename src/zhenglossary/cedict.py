@@ -32,11 +32,8 @@ running process) the loaded index answers instead, so results are always the sam
 from __future__ import annotations
 
 import gzip
-import io
 import pickle
-import os
 import sqlite3
-import tempfile
 import threading
 from dataclasses import dataclass
 from importlib import metadata
@@ -209,30 +206,13 @@ def _read_cache(path: Path, version: str) -> dict[str, str] | None:
 
 def _write_cache(path: Path, version: str, index: dict[str, str]) -> bool:
     """Atomic write; False (and no exception) when the cache cannot be written."""
-    tmp_name = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = pickle.dumps({"format": FORMAT, "version": version, "index": index},
-                            protocol=pickle.HIGHEST_PROTOCOL)
-        fd, tmp_name = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        with io.FileIO(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp_name, path)
-        tmp_name = None
-    except OSError:
+    from .fileio import remove_stale, write_cache
+
+    data = pickle.dumps({"format": FORMAT, "version": version, "index": index},
+                        protocol=pickle.HIGHEST_PROTOCOL)
+    if not write_cache(path, data):
         return False
-    finally:
-        if tmp_name is not None:
-            try:
-                os.unlink(tmp_name)
-            except OSError:
-                pass
-    for stale in path.parent.glob("cedict-*.pickle"):
-        if stale != path:
-            try:
-                stale.unlink()
-            except OSError:
-                pass
+    remove_stale(path, "cedict-*.pickle")
     return True
 
 
@@ -320,7 +300,7 @@ def _open_lookup(path: Path) -> sqlite3.Connection | None:
 
 def _build_lookup(path: Path, index: CedictIndex) -> bool:
     """Write the look-up file to a temp file and rename it into place; False on failure."""
-    from .fileio import cache_file
+    from .fileio import cache_file, remove_stale
 
     try:
         with cache_file(path) as tmp:
@@ -336,12 +316,7 @@ def _build_lookup(path: Path, index: CedictIndex) -> bool:
                 db.close()
     except (OSError, sqlite3.Error):
         return False
-    for stale in path.parent.glob("cedict-*-lookup.sqlite"):
-        if stale != path:
-            try:
-                stale.unlink()
-            except OSError:
-                pass
+    remove_stale(path, "cedict-*-lookup.sqlite")
     return True
 
 

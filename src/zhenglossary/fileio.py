@@ -80,3 +80,14 @@ def write_cache(path: Path, data: bytes) -> bool:
         return True
     except OSError:
         return False
+
+
+def remove_stale(path: Path, pattern: str) -> None:
+    """Delete the other files beside ``path`` matching ``pattern`` (older versions of one
+    cache); a file that cannot be removed is left."""
+    for stale in path.parent.glob(pattern):
+        if stale != path:
+            try:
+                stale.unlink()
+            except OSError:
+                pass
