@@ -105,6 +105,22 @@ def test_term_inside_longer_word_is_info(tmp_path):
     assert f.severity == "info" and "数据集" in f.message and "集成" in f.message
 
 
+def test_term_whose_start_cuts_the_word_before_it_is_info(tmp_path):
+    # jieba: 基因组 | 装配, so the term 组装 takes the end of one word and the start of the next
+    glossary = GLOSSARY + "  - zh: 组装\n    en: assembly\n"
+    report = run(tmp_path, {"a.md": "# 流程\n\n短读长测序之后进行基因组装配和注释。\n"}, glossary)
+    [f] = of(report, "term-in-word")
+    assert f.line == 3 and "组装 (assembly) cuts the word 基因组" in f.message
+
+
+def test_term_that_is_a_whole_word_or_inside_one_is_quiet(tmp_path):
+    # jieba: 训练任务 | … | 数据 | 集: 训练 sits wholly inside 训练任务, 数据集 holds whole words
+    glossary = GLOSSARY + "  - zh: 训练\n    en: training\n"
+    report = run(tmp_path, {"a.md": "在提交训练任务之前先清洗数据集。\n"}, glossary)
+    assert not [f for f in of(report, "term-unused") if f.message.startswith(("训练", "数据集"))]
+    assert not of(report, "term-in-word")
+
+
 def test_overlapping_terms_in_a_note_are_info(tmp_path):
     glossary = GLOSSARY + "  - zh: 并行策略\n    en: parallelization strategy\n"
     report = run(tmp_path, {"a.md": "优化了数据并行策略。\n动态调整并行策略。\n"}, glossary)

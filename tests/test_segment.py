@@ -1,5 +1,6 @@
-"""segment.py: one jieba dictionary per process, glossary words in an overlay, and the
-part-of-speech tag table read on demand from a rebuildable SQLite index."""
+"""segment.py: one jieba dictionary per process, read on demand from a rebuildable SQLite
+index (frequencies, part-of-speech tags, IDF), glossary words in an overlay; the words cut
+are jieba's own, checked against jieba's fully loaded tokenizer."""
 
 from __future__ import annotations
 
@@ -18,12 +19,9 @@ FORMS = ("宏基因组测序", "光纤光栅", "轻量级目标检测", "免疫�
 
 
 def reference_tokenizer(forms):
-    """What zhen did before: a private copy of jieba's table with the forms added."""
-    base = segment.tokenizer_for(())
+    """jieba as a user has it: its whole table loaded, the forms added to a copy."""
     tok = jieba.Tokenizer()
-    tok.FREQ = dict(base.FREQ)
-    tok.total = base.total
-    tok.initialized = True
+    tok.initialize()
     for form in sorted(forms, key=len):
         tok.add_word(form, max(tok.suggest_freq(form, False), 1000))
     return tok
@@ -40,12 +38,12 @@ def test_overlay_cuts_like_a_full_copy_and_keeps_forms_whole():
 
 def test_overlay_leaves_the_shared_dictionary_alone():
     base = segment.tokenizer_for(())
-    assert base is jieba.dt
-    before = (len(base.FREQ), base.total)
+    before = (dict(base.own), base.total)
     tok = segment.tokenizer_for(("一个从未见过的新术语词",))
     assert tok.FREQ.get("一个从未见过的新术语词")
     assert "一个从未见过的新术语词" not in base.FREQ
-    assert (len(base.FREQ), base.total) == before
+    assert tok.shared is base.shared                   # one table, not a copy
+    assert (dict(base.own), base.total) == before
 
 
 def test_tags_match_jiebas_dictionary():
@@ -76,7 +74,7 @@ def test_posseg_tags_glossary_forms_nz():
 @pytest.mark.parametrize("damage", [b"not a database at all", b""])
 def test_a_damaged_tag_index_is_rebuilt(tmp_path, monkeypatch, damage):
     monkeypatch.setenv("ZHEN_HOME", str(tmp_path))
-    base = segment.tokenizer_for(())
+    base = jieba.dt
     path = segment._tags_path(base)
     assert str(path).startswith(str(tmp_path))
     path.parent.mkdir(parents=True)
@@ -91,14 +89,17 @@ def test_an_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     monkeypatch.setenv("ZHEN_HOME", str(blocker))        # cache dir under a file: unwritable
-    index = segment._WordIndex(segment.tokenizer_for(()))
+    index = segment._WordIndex(jieba.dt)
     assert index.tag("计算") and index.tag("不存在的词语组合") is None
+    table, total = index.freq_table()
+    assert isinstance(table, dict) and table["计算"] > 0 and total > 0
     assert index.idf("计算") and index.idf_cut > 0
 
 
 def test_glossary_check_loads_one_dictionary_and_no_cedict(project, tmp_path):
-    """A fresh process: `check_project` on the shipped notes reads jieba's dictionary once
-    (its cache), and never builds jieba.posseg's eager tag dict, nor CC-CEDICT's whole
+    """A fresh process: `check_project` on the shipped notes never loads jieba's whole
+    frequency table (jieba.dt stays uninitialised: the words come from the index), never
+    builds jieba.posseg's eager tag dict, nor CC-CEDICT's whole
     index: the parenthetical finder (the shipped notes have bilingual parentheticals)
     looks its words up in the on-disk headword file once the caches are warm, and a note
     without one opens not even that."""
@@ -123,7 +124,7 @@ print(json.dumps({"cedict": bool(cedict._loaded), "lookup": bool(cedict._lookups
         out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                              cwd=project, env=dict(os.environ), check=True)
     assert json.loads(out.stdout.splitlines()[-1]) == {
-        "cedict": False, "lookup": True, "tags_lazy": True, "jieba_loaded": True}
+        "cedict": False, "lookup": True, "tags_lazy": True, "jieba_loaded": False}
     for note in (project / "notes").glob("*.md"):
         note.unlink()
     (project / "notes" / "plain.md").write_text("# 笔记\n\n我们使用混合精度训练模型（见图 3）。\n", "utf-8")
@@ -192,3 +193,67 @@ def test_cedict_english_text_is_cached_and_survives_damage(tmp_path, monkeypatch
         path.write_bytes(damage)
         cedict._english.clear()
         assert cedict.english_text() == text
+
+
+def _corpus_texts() -> list[str]:
+    from pathlib import Path
+
+    root = Path(__file__).parent
+    notes = sorted((root / "corpus").glob("*.md")) + sorted((root.parent / "notes").glob("*.md"))
+    return [line for note in notes
+            for line in note.read_text("utf-8").splitlines() if line.strip()]
+
+
+def test_the_table_read_on_demand_cuts_every_corpus_line_as_jieba_does():
+    """Every line of the test corpus (14 notes, other fields) and of the shipped notes,
+    with and without HMM, and tagged: the same words as jieba's own tokenizer with its whole table loaded."""
+    import jieba.posseg
+
+    reference = jieba.Tokenizer()
+    reference.initialize()
+    tagger = jieba.posseg.POSTokenizer(reference)
+    ours = segment.tokenizer_for(())
+    assert isinstance(ours.shared, segment.FreqTable)
+    assert ours.total == reference.total
+    lines = _corpus_texts()
+    assert len(lines) > 250
+    for line in lines:
+        for hmm in (True, False):
+            assert ours.lcut(line, HMM=hmm) == reference.lcut(line, HMM=hmm), line
+        assert segment.posseg(line) == [(p.word, p.flag) for p in tagger.cut(line)], line
+
+
+def test_frequencies_match_jiebas_table():
+    reference = jieba.Tokenizer()
+    reference.initialize()
+    table = segment.tokenizer_for(()).shared
+    words = list(reference.FREQ)
+    for word in words[::1009] + ["计", "计算机科", "不存在的词语组合", "", "x"]:
+        assert table.get(word) == reference.FREQ.get(word), word
+        assert (word in table) == (word in reference.FREQ)
+
+
+try:
+    from hypothesis import given, settings, strategies as st
+except ImportError:            # pragma: no cover
+    given = None
+
+if given is not None:
+    _CHARS = sorted({ch for line in _corpus_texts() for ch in line})
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.text(alphabet=_CHARS, max_size=60), st.booleans())
+    def test_any_text_of_corpus_characters_cuts_as_jieba_does(text, hmm):
+        reference = _jieba_reference()
+        assert segment.tokenizer_for(()).lcut(text, HMM=hmm) == reference.lcut(text, HMM=hmm)
+
+
+_reference = []
+
+
+def _jieba_reference():
+    if not _reference:
+        tok = jieba.Tokenizer()
+        tok.initialize()
+        _reference.append(tok)
+    return _reference[0]

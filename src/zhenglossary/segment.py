@@ -1,20 +1,24 @@
 """jieba word segmentation with every glossary form added as a user word.
 
-One dictionary per process: jieba's own default tokenizer (``jieba.dt``, loaded from
-jieba's cache, as ``jieba.initialize()`` does). ``tokenizer_for(())`` is that tokenizer.
-``tokenizer_for(forms)`` is a thin :class:`jieba.Tokenizer` whose frequency table is an
-overlay: the glossary's forms (and their prefixes) in a small dict of its own, in front
-of the shared table, which is never copied. Each form gets a frequency high enough that
-jieba never splits it.
+One dictionary per process, jieba's own (``jieba.dt``'s dictionary file), but not loaded
+whole: ``jieba.initialize()`` unmarshals a 600,000-entry frequency table (about 0.6 s and
+70 MB) before cutting a word, although a ``glossary check`` cuts only a few thousand
+characters. Here the table is :class:`FreqTable`, which answers each word jieba asks
+about from a SQLite word index (built once from the dictionary file with jieba's own
+``gen_pfdict``, so the table and the words cut are jieba's) and remembers the answer.
+``tokenizer_for(())`` is the tokenizer over that table. ``tokenizer_for(forms)`` is a
+thin tokenizer over the same table plus the glossary's forms (and their prefixes) in a
+small dict of its own, in front of the shared table, which is never copied. Each form
+gets a frequency high enough that jieba never splits it.
 
 Part-of-speech tagging (``posseg``) reuses ``jieba.posseg``'s tagger code but not its
 eager tag table: importing ``jieba.posseg`` normally reads jieba's whole ``dict.txt``
 (about 0.5 s and 40 MB) to build a word → tag dict, and every new ``POSTokenizer`` reads it
 again. Here the import is made without that read, and every tagger shares one
-:class:`TagTable`, which answers ``get(word)`` from a small SQLite index built once from
-``dict.txt`` into ``paths.cache_dir()`` (a missing, stale or corrupt index is rebuilt; a
-cache folder that cannot be written falls back to in-memory dicts). The same index holds
-jieba's IDF table (``idf``, ``idf_cut``), which would otherwise be parsed every run.
+:class:`TagTable`, which answers ``get(word)`` from the same index. The index also holds
+jieba's IDF table (``idf``, ``idf_cut``), which would otherwise be parsed every run. It
+lives in ``paths.cache_dir()``; a missing, stale or corrupt index is rebuilt, and where
+the cache folder cannot be written the tables are loaded into memory as jieba loads them.
 
 jieba logs to stderr when it loads; the core never prints, so its logger is silenced.
 """
@@ -37,42 +41,67 @@ _lock = threading.Lock()
 
 @lru_cache(maxsize=1)
 def _base():
-    """jieba's default tokenizer, initialised (the one ``jieba.posseg`` also wraps)."""
+    """zhen's tokenizer over jieba's own dictionary (the one ``jieba.posseg`` wraps too).
+
+    Its frequency table is :class:`FreqTable`: jieba's ``FREQ`` read word by word from
+    the word index, not the whole table loaded at start-up. Where the index cannot be
+    written, jieba's table is loaded as ``jieba.initialize()`` loads it."""
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
     logging.getLogger("jieba").setLevel(logging.WARNING)
-    jieba.dt.initialize()
-    return jieba.dt
+    index = _word_index()
+    table, total = index.freq_table()
+    return _table_class()(table, total, jieba.dt.dictionary)
 
 
 @lru_cache(maxsize=1)
-def _overlay_class():
+def _table_class():
     import jieba
 
-    class OverlayTokenizer(jieba.Tokenizer):
-        """jieba's dictionary plus some words, without copying jieba's table.
+    class TableTokenizer(jieba.Tokenizer):
+        """jieba's tokenizer over a shared frequency table plus some words of its own.
 
         ``FREQ`` is a ``ChainMap(own words, shared table)``: ``add_word`` writes into the
-        first map only. The two hot methods read the two dicts directly (a ChainMap
-        lookup is several times slower than a dict's); they are jieba 0.42's
-        ``get_DAG`` and ``calc`` with that one change.
+        first map only, and the shared table is never copied. The shared table is a
+        :class:`FreqTable` (read on demand) or jieba's own dict. The two hot methods read
+        the two maps directly (a ChainMap lookup is several times slower than a dict's);
+        they are jieba 0.42's ``get_DAG`` and ``calc`` with that one change, so the words
+        are jieba's.
         """
 
-        def __init__(self, base) -> None:
-            super().__init__()
+        def __init__(self, table, total: int, dictionary) -> None:
+            super().__init__(dictionary)
             self.own: dict[str, int] = {}
-            self.shared = base.FREQ
-            self.FREQ = ChainMap(self.own, base.FREQ)
-            self.total = base.total
+            self.shared = table
+            self.FREQ = ChainMap(self.own, table)
+            self.total = total
             self.initialized = True
 
-        def _freq(self, word: str):
-            value = self.own.get(word)
-            return self.shared.get(word) if value is None else value
+        def _lookup(self):
+            """A function word → frequency (None: not in the table), own words first."""
+            own = self.own.get
+            shared = self.shared
+            if isinstance(shared, FreqTable):
+                memo, load = shared.memo.get, shared.load
 
-        def get_DAG(self, sentence: str) -> dict[int, list[int]]:
-            own, shared = self.own.get, self.shared.get
+                def freq(word: str):
+                    value = own(word)
+                    if value is None:
+                        value = memo(word, _MISSING)
+                        if value is _MISSING:
+                            value = load(word)
+                    return value
+                return freq
+            table = shared.get
+
+            def freq(word: str):
+                value = own(word)
+                return table(word) if value is None else value
+            return freq
+
+        def get_DAG(self, sentence: str) -> dict[int, list[int]]:    # noqa: N802 (jieba's name)
+            freq = self._lookup()
             dag = {}
             n = len(sentence)
             for k in range(n):
@@ -80,11 +109,9 @@ def _overlay_class():
                 i = k
                 frag = sentence[k]
                 while i < n:
-                    value = own(frag)
+                    value = freq(frag)
                     if value is None:
-                        value = shared(frag)
-                        if value is None:
-                            break
+                        break
                     if value:
                         ends.append(i)
                     i += 1
@@ -93,7 +120,7 @@ def _overlay_class():
             return dag
 
         def calc(self, sentence: str, DAG, route) -> None:     # noqa: N803 (jieba's name)
-            freq = self._freq
+            freq = self._lookup()
             n = len(sentence)
             route[n] = (0, 0)
             logtotal = log(self.total)
@@ -101,7 +128,47 @@ def _overlay_class():
                 route[idx] = max((log(freq(sentence[idx:x + 1]) or 1) - logtotal
                                   + route[x + 1][0], x) for x in DAG[idx])
 
-    return OverlayTokenizer
+    return TableTokenizer
+
+
+_MISSING = object()
+
+
+class FreqTable:
+    """jieba's word → frequency table (``Tokenizer.FREQ``: every dictionary word with its
+    count, every prefix of one at 0), read on demand from the word index and remembered.
+
+    ``get``, ``in`` and ``[]`` like the dict it stands for; writes go to the memo only
+    (jieba's ``add_word`` on a tokenizer over this table writes to its own map instead).
+    """
+
+    def __init__(self, index: "_WordIndex") -> None:
+        self.memo: dict[str, int | None] = {}
+        self._index = index
+
+    def load(self, word: str) -> int | None:
+        if len(self.memo) > 2_000_000:
+            self.memo.clear()
+        value = self.memo[word] = self._index.freq(word)
+        return value
+
+    def get(self, word: str, default=None):
+        value = self.memo.get(word, _MISSING)
+        if value is _MISSING:
+            value = self.load(word)
+        return default if value is None else value
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self.get(word) is not None
+
+    def __getitem__(self, word: str) -> int:
+        value = self.get(word)
+        if value is None:
+            raise KeyError(word)
+        return value
+
+    def __setitem__(self, word: str, value: int) -> None:
+        self.memo[word] = value
 
 
 _cache: dict[frozenset[str], object] = {}
@@ -116,7 +183,7 @@ def tokenizer_for(forms: Iterable[str]):
             base = _base()
             if not key:
                 return base
-            tokenizer = _overlay_class()(base)
+            tokenizer = _table_class()(base.shared, base.total, base.dictionary)
             for form in sorted(key, key=len):
                 # suggest_freq(tune=False) computes the frequency that makes jieba keep the
                 # word whole in its own context; a floor keeps short forms competitive.
@@ -162,25 +229,28 @@ def _posseg_module():
     :class:`TagTable`."""
     import sys
 
+    import jieba
+
     base = _base()
     if "jieba.posseg" in sys.modules:          # someone imported it the ordinary way
         module = sys.modules["jieba.posseg"]
     else:
-        # POSTokenizer.__init__ reads base.get_dict_file(); for the import only, that file
-        # is empty (the attribute is restored at once, and the tokenizer is already
-        # initialised, so its dictionary and cache are unaffected)
-        saved = base.dictionary
-        base.dictionary = os.devnull
+        # the import builds ``POSTokenizer(jieba.dt)``, which reads jieba.dt's dictionary
+        # file for its tags; for the import only, that file is empty (the attribute is
+        # restored at once; jieba.dt's own dictionary and cache are unaffected)
+        saved = jieba.dt.dictionary
+        jieba.dt.dictionary = os.devnull
         try:
             import jieba.posseg as module
         finally:
-            base.dictionary = saved
+            jieba.dt.dictionary = saved
     if not isinstance(module.dt.word_tag_tab, TagTable):
-        module.dt.word_tag_tab = TagTable(base, module.dt.word_tag_tab)
+        module.dt.word_tag_tab = TagTable(module.dt.word_tag_tab)
+    module.dt.tokenizer = base                 # not jieba.dt, which would load its table
     return module
 
 
-TAGS_FORMAT = 2
+TAGS_FORMAT = 3
 
 
 class TagTable:
@@ -191,8 +261,7 @@ class TagTable:
     used as is).
     """
 
-    def __init__(self, tokenizer, loaded: dict[str, str] | None = None) -> None:
-        self._tokenizer = tokenizer
+    def __init__(self, loaded: dict[str, str] | None = None) -> None:
         self._dict: dict[str, str] | None = loaded or None
         self._memo: dict[str, str | None] = {}
 
@@ -200,7 +269,7 @@ class TagTable:
         value = self._memo.get(word, self)
         if value is self:
             value = self._dict.get(word) if self._dict is not None else \
-                _word_index(self._tokenizer).tag(word)
+                _word_index().tag(word)
             if len(self._memo) > 100_000:
                 self._memo.clear()
             self._memo[word] = value
@@ -222,25 +291,30 @@ class TagTable:
 
 def idf(word: str) -> float | None:
     """jieba's IDF of ``word`` (``jieba/analyse/idf.txt``); None when jieba lacks it."""
-    return _word_index(_base()).idf(word)
+    return _word_index().idf(word)
 
 
 def idf_cut() -> float:
     """The IDF below which a word is among the 5% most widespread of jieba's IDF table."""
-    return _word_index(_base()).idf_cut
+    return _word_index().idf_cut
 
 
-@lru_cache(maxsize=2)
-def _word_index(tokenizer) -> "_WordIndex":
-    return _WordIndex(tokenizer)
+@lru_cache(maxsize=1)
+def _word_index() -> "_WordIndex":
+    """The index of jieba's dictionary (``jieba.dt``'s, set by ``jieba.set_dictionary``)."""
+    import jieba
+
+    return _WordIndex(jieba.dt)
 
 
 class _WordIndex:
-    """One SQLite file per jieba dictionary: every word's part-of-speech tag (from the
-    tokenizer's ``dict.txt``) and IDF (from ``jieba/analyse/idf.txt``), with the IDF cut
-    in a ``meta`` row. Built once into ``paths.cache_dir()`` (temp file, then rename); a
-    missing, partial or corrupt file is rebuilt; where it cannot be written, both tables
-    are read into memory for this process."""
+    """One SQLite file per jieba dictionary: every word's part-of-speech tag and frequency
+    (from the dictionary file, with every prefix of a word at frequency 0, as jieba's own
+    ``gen_pfdict`` makes its ``FREQ``) and IDF (from ``jieba/analyse/idf.txt``), with the
+    frequency total and the IDF cut in ``meta`` rows. Built once into
+    ``paths.cache_dir()`` (temp file, then rename); a missing, partial or corrupt file is
+    rebuilt; where it cannot be written or read, the tables are loaded into memory for
+    this process (the frequencies as ``jieba.initialize()`` loads them)."""
 
     def __init__(self, tokenizer) -> None:
         self._tokenizer = tokenizer
@@ -248,25 +322,38 @@ class _WordIndex:
         self._db: sqlite3.Connection | None = None
         self._tags: dict[str, str] | None = None
         self._idf: dict[str, float] | None = None
+        self._freq: dict[str, int] | None = None
         self.idf_cut = 0.0
+        self.total = 0
         self._open()
 
     def tag(self, word: str) -> str | None:
-        return self._get(word, 0, self._tags)
+        return self._get(word, 0)
 
     def idf(self, word: str) -> float | None:
-        return self._get(word, 1, self._idf)
+        return self._get(word, 1)
 
-    def _get(self, word: str, column: int, memory: dict | None):
-        if memory is not None:
-            return memory.get(word)
+    def freq(self, word: str) -> int | None:
+        """jieba's ``FREQ[word]``: its count, 0 for a prefix of a word, None if neither."""
+        return self._get(word, 2)
+
+    def freq_table(self):
+        """(frequency table, total) for a tokenizer: a :class:`FreqTable` over the index,
+        or jieba's own loaded dict when the index is not available."""
+        if self._db is not None:
+            return FreqTable(self), self.total
+        return self._memory(2), self.total
+
+    def _get(self, word: str, column: int):
+        if self._db is None:
+            return self._memory(column).get(word)
         with self._lock:
             try:
-                row = self._db.execute("SELECT tag, idf FROM words WHERE word = ?",
+                row = self._db.execute("SELECT tag, idf, freq FROM words WHERE word = ?",
                                        (word,)).fetchone()
             except (sqlite3.Error, AttributeError):     # damaged under us: go to memory
-                self._in_memory()
-                return (self._tags if column == 0 else self._idf).get(word)
+                self._db = None
+                return self._memory(column).get(word)
         return row[column] if row else None
 
     def _open(self) -> None:
@@ -278,16 +365,28 @@ class _WordIndex:
                 db = _open_tags(path)
             if db is not None:
                 self._db = db
-                self.idf_cut = float(db.execute(
-                    "SELECT value FROM meta WHERE key = 'idf_cut'").fetchone()[0])
+                meta = dict(db.execute("SELECT key, value FROM meta"))
+                self.idf_cut = float(meta["idf_cut"])
+                self.total = int(meta["total"])
                 return
-        self._in_memory()
+        self._memory(0)
 
-    def _in_memory(self) -> None:
-        self._db = None
-        self._tags = dict(_read_tags(self._tokenizer))
-        self._idf = dict(_read_idf())
-        self.idf_cut = _cut(self._idf.values())
+    def _memory(self, column: int) -> dict:
+        """The in-memory table of ``column`` (tag, idf, freq), loaded on first use."""
+        if column == 0:
+            if self._tags is None:
+                self._tags = dict(_read_tags(self._tokenizer))
+            return self._tags
+        if column == 1:
+            if self._idf is None:
+                self._idf = dict(_read_idf())
+                self.idf_cut = _cut(self._idf.values())
+            return self._idf
+        if self._freq is None:
+            tokenizer = self._tokenizer
+            tokenizer.initialize()                 # jieba's own load, from its cache
+            self._freq, self.total = tokenizer.FREQ, tokenizer.total
+        return self._freq
 
 
 def _cut(values: Iterable[float]) -> float:
@@ -346,7 +445,8 @@ def _open_tags(path: Path) -> sqlite3.Connection | None:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
         done = db.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
         float(db.execute("SELECT value FROM meta WHERE key = 'idf_cut'").fetchone()[0])
-        db.execute("SELECT tag, idf FROM words WHERE word = ?", ("的",)).fetchone()
+        int(db.execute("SELECT value FROM meta WHERE key = 'total'").fetchone()[0])
+        db.execute("SELECT tag, idf, freq FROM words WHERE word = ?", ("的",)).fetchone()
     except (sqlite3.Error, TypeError, ValueError):
         return None
     if not done or done[0] != "1":
@@ -359,22 +459,27 @@ def _build_tags(path: Path, tokenizer) -> bool:
     """Write the index to a temp file and rename it into place; False if that fails."""
     from .fileio import cache_file
 
-    rows: dict[str, list] = {word: [tag, None] for word, tag in _read_tags(tokenizer)}
+    with tokenizer.get_dict_file() as handle:
+        freq, total = tokenizer.gen_pfdict(handle)      # jieba's own FREQ, prefixes and all
+    rows: dict[str, list] = {word: [None, None, value] for word, value in freq.items()}
+    for word, tag in _read_tags(tokenizer):
+        rows.setdefault(word, [None, None, None])[0] = tag
     for word, value in _read_idf():
-        rows.setdefault(word, [None, None])[1] = value
-    cut = _cut(v for _, v in rows.values() if v is not None)
+        rows.setdefault(word, [None, None, None])[1] = value
+    cut = _cut(v for _, v, _ in rows.values() if v is not None)
     try:
         with cache_file(path) as tmp:
             db = sqlite3.connect(tmp)
             try:
                 with db:
-                    db.execute("CREATE TABLE words (word TEXT PRIMARY KEY, tag TEXT, idf REAL) "
-                               "WITHOUT ROWID")
+                    db.execute("CREATE TABLE words (word TEXT PRIMARY KEY, tag TEXT, idf REAL, "
+                               "freq INTEGER) WITHOUT ROWID")
                     db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-                    db.executemany("INSERT INTO words VALUES (?, ?, ?)",
-                                   ((w, t, v) for w, (t, v) in rows.items()))
-                    db.execute("INSERT INTO meta VALUES ('idf_cut', ?)", (repr(cut),))
-                    db.execute("INSERT INTO meta VALUES ('complete', '1')")
+                    db.executemany("INSERT INTO words VALUES (?, ?, ?, ?)",
+                                   ((w, t, v, f) for w, (t, v, f) in rows.items()))
+                    db.executemany("INSERT INTO meta VALUES (?, ?)",
+                                   (("idf_cut", repr(cut)), ("total", str(total)),
+                                    ("complete", "1")))
             finally:
                 db.close()
         return True

@@ -130,6 +130,8 @@ def inconsistent_rendering(ctx: CheckContext) -> Iterable[Finding]:
 @check("term-in-word", "info", "notes")
 def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
     """A glossary term matched inside a longer word (jieba), e.g. 数据集 in 数据集成."""
+    from bisect import bisect_right
+
     from ..segment import tokenizer_for
 
     forms = ctx.glossary.form_map
@@ -139,18 +141,23 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
     reported: set[tuple[str, str]] = set()
     for note in ctx.notes:
         index = LineIndex(note.text)
+        words: list[str] | None = None      # the note's prose cut once, when a term occurs
+        starts: list[int] = []
         for match in ctx.glossary.matcher.finditer(note.prose):
-            # segment a window around the match; a word crossing its edge means the term
-            # sits inside a longer word
-            lo = max(0, match.start - 6)
-            hi = min(len(note.prose), match.end + 6)
-            window = note.prose[lo:hi]
-            pos = lo
-            for word in tokenizer.cut(window, HMM=False):
-                w_start, w_end = pos, pos + len(word)
-                pos = w_end
-                # a word that starts inside the term and ends after it, or the reverse;
-                # a longer word that holds the whole term (训练任务 ⊃ 训练) is harmless
+            if words is None:
+                words = list(tokenizer.cut(note.prose, HMM=False))
+                pos = 0
+                for word in words:
+                    starts.append(pos)
+                    pos += len(word)
+            # the word holding the term's first character, then the one holding its last:
+            # one that starts before the term and ends inside it, or starts inside and ends
+            # after it, is cut by the term; a longer word that holds the whole term
+            # (训练任务 ⊃ 训练) is harmless
+            for at in (match.start, match.end - 1):
+                i = bisect_right(starts, at) - 1
+                word = words[i]
+                w_start, w_end = starts[i], starts[i] + len(word)
                 crosses = (w_start < match.start < w_end < match.end) or \
                     (match.start < w_start < match.end < w_end)
                 if crosses and len(word) > 1 and word not in forms \
@@ -159,6 +166,8 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
                     if key in reported:
                         break
                     reported.add(key)
+                    lo, hi = max(0, match.start - 6), min(len(note.prose), match.end + 6)
+                    window = note.prose[lo:hi]
                     yield _finding("term-in-word", "info",
                                    f"{match.form} ({match.term.en}) cuts the word {word} in "
                                    f"{' '.join(window.split())!r}; if the longer word means something "
