@@ -101,6 +101,7 @@ class Suite:
         self.failures: list[str] = []
         self.skipped: list[str] = []
         self.started = time.perf_counter()
+        self.only: tuple[str, ...] = SECTIONS
         self.envs = {mode: worker_env(tmp / f"argos-{mode}", tmp / "pycache", tmp / "cache")
                      for mode in MODES}
         self.env = self.envs["noise"]
@@ -490,6 +491,7 @@ class Suite:
 
 
 FIXED_NOTE = "# 标题\n\n一句话。\n"
+SECTIONS = ("startup", "batching", "end_to_end", "growth", "glossary_size")
 
 
 # ---------------------------------------------------------------- helpers
@@ -616,6 +618,8 @@ def render(suite: Suite, info: dict, runtime: float) -> str:
     if suite.failures:
         out.append("not measured: " + "; ".join(suite.failures))
     met = [r for r in suite.rows if r.met is not None]
+    if suite.only != SECTIONS:
+        out.append("sections run: " + ", ".join(suite.only) + " (--only); the others were not")
     out.append(f"goals met: {sum(r.met for r in met)}/{len(met)}; "
                f"{s.name} run took {runtime:.0f} s")
     return "\n".join(out)
@@ -638,24 +642,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action=argparse.BooleanOptionalAction, default=None,
                         help="cProfile the slow side of each missed goal (default: on, off with --quick)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    parser.add_argument("--only", default=None, metavar="SECTIONS",
+                        help="run only these sections, comma-separated, after the set-up: "
+                             + ", ".join(SECTIONS) + " (default: all)")
     parser.add_argument("--before", type=Path, default=None, metavar="PYTHON",
                         help="the python of another zhen install (e.g. the previous commit's, in "
                              "its own venv): its `zhen glossary check` is timed beside this one")
     args = parser.parse_args(argv)
 
+    only = SECTIONS if args.only is None else [x.strip() for x in args.only.split(",") if x.strip()]
+    unknown = [x for x in only if x not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
     settings = QUICK if args.quick else FULL
     profile = (not args.quick) if args.profile is None else args.profile
     info = machine()
     tmp = Path(tempfile.mkdtemp(prefix="zhen-bench-"))
     suite = Suite(settings, tmp, profile, args.before)
+    suite.only = tuple(x for x in SECTIONS if x in only)
     suite.log(f"{settings.name} benchmark in {tmp}")
     try:
         suite.setup()
-        suite.startup()
-        suite.batching()
-        suite.end_to_end()
-        suite.growth()
-        suite.glossary_size()
+        for section in SECTIONS:
+            if section in only:
+                getattr(suite, section)()
         if profile:
             suite.profile_misses()
     finally:
