@@ -22,7 +22,7 @@ def reference_tokenizer(forms):
     """jieba as a user has it: its whole table loaded, the forms added to a copy."""
     tok = jieba.Tokenizer()
     tok.initialize()
-    for form in sorted(forms, key=len):
+    for form in sorted(forms, key=lambda f: (len(f), f)):
         tok.add_word(form, max(tok.suggest_freq(form, False), 1000))
     return tok
 
@@ -257,3 +257,26 @@ def _jieba_reference():
         tok.initialize()
         _reference.append(tok)
     return _reference[0]
+
+
+def test_user_words_are_cached_and_a_damaged_entry_is_recomputed(tmp_path, monkeypatch):
+    """The glossary's words (frequencies that keep each whole) are computed once per set
+    of forms and read back after; the tokenizer cuts the same either way, and a damaged
+    entry is recomputed, not trusted."""
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path))
+    forms = frozenset(FORMS)
+    path = segment._words_path(forms)
+    assert str(path).startswith(str(tmp_path)) and not path.exists()
+    fresh = segment._table_class()(segment._base().shared, segment._base().total, jieba.dt.dictionary)
+    segment._add_words(fresh, forms)
+    assert path.exists()
+    cached = segment._table_class()(segment._base().shared, segment._base().total, jieba.dt.dictionary)
+    segment._add_words(cached, forms)
+    assert cached.own == fresh.own and cached.total == fresh.total
+    for text in TEXTS:
+        assert cached.lcut(text) == fresh.lcut(text)
+    assert segment._words_path(forms | {"新词"}) != path          # other forms, other entry
+    path.write_bytes(b"\x00garbage")
+    again = segment._table_class()(segment._base().shared, segment._base().total, jieba.dt.dictionary)
+    segment._add_words(again, forms)
+    assert again.own == fresh.own and again.total == fresh.total

@@ -91,3 +91,17 @@ def remove_stale(path: Path, pattern: str) -> None:
                 stale.unlink()
             except OSError:
                 pass
+
+
+def prune(folder: Path, pattern: str, keep: int) -> None:
+    """Keep the ``keep`` newest files of ``folder`` matching ``pattern`` (a cache with one
+    entry per key); the older ones are deleted, and one that cannot be is left."""
+    try:
+        entries = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in entries[keep:]:
+        try:
+            old.unlink()
+        except OSError:
+            pass

@@ -623,20 +623,11 @@ def _load_cached(raw: bytes, text: str, path: str) -> Glossary:
         data = marshal.dumps(_to_plain(glossary))
     except ValueError:                  # a value marshal cannot write: just don't cache
         return glossary
-    from .fileio import write_cache
+    from .fileio import prune, write_cache
 
     if write_cache(cache, data):
-        _prune(cache.parent)
+        prune(cache.parent, "*.marshal", CACHE_KEEP)
     return glossary
-
-
-def _prune(folder: Path) -> None:
-    try:
-        entries = sorted(folder.glob("*.marshal"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in entries[CACHE_KEEP:]:
-            old.unlink()
-    except OSError:
-        pass
 
 
 def read_glossary_file(path: Path, *, exact: bool = False) -> str:

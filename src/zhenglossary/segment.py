@@ -184,15 +184,63 @@ def tokenizer_for(forms: Iterable[str]):
             if not key:
                 return base
             tokenizer = _table_class()(base.shared, base.total, base.dictionary)
-            for form in sorted(key, key=len):
-                # suggest_freq(tune=False) computes the frequency that makes jieba keep the
-                # word whole in its own context; a floor keeps short forms competitive.
-                freq = max(tokenizer.suggest_freq(form, False), 1000)
-                tokenizer.add_word(form, freq)
+            _add_words(tokenizer, key)
             if len(_cache) > 8:
                 _cache.clear()
             _cache[key] = tokenizer
     return tokenizer
+
+
+def _add_words(tokenizer, forms: frozenset[str]) -> None:
+    """Add ``forms`` as user words, each with the frequency that keeps it whole.
+
+    ``suggest_freq(tune=False)`` computes the frequency that makes jieba keep a word whole
+    in its own context (it cuts the word, so it asks the table about every substring); a
+    floor keeps short forms competitive. The resulting own words and total depend only on
+    the forms and jieba's dictionary, so they are kept in the cache folder under a hash of
+    both (:data:`WORDS_KEEP` newest): a 5,000-term glossary costs that work once, not on
+    every run. A missing or unreadable entry is recomputed; an unwritable folder is no
+    error."""
+    import marshal
+
+    path = _words_path(forms)
+    if path is not None:
+        try:
+            data = marshal.loads(path.read_bytes())
+            if isinstance(data, dict) and data.get("format") == WORDS_FORMAT \
+                    and isinstance(data.get("own"), dict) and isinstance(data.get("added"), int):
+                tokenizer.own.update(data["own"])
+                tokenizer.total += data["added"]
+                return
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    before = tokenizer.total
+    for form in sorted(forms, key=lambda f: (len(f), f)):
+        tokenizer.add_word(form, max(tokenizer.suggest_freq(form, False), 1000))
+    if path is not None:
+        from .fileio import prune, write_cache
+
+        data = marshal.dumps({"format": WORDS_FORMAT, "own": dict(tokenizer.own),
+                              "added": tokenizer.total - before})
+        if write_cache(path, data):
+            prune(path.parent, "*.marshal", WORDS_KEEP)
+
+
+WORDS_FORMAT = 1
+WORDS_KEEP = 16
+
+
+def _words_path(forms: frozenset[str]) -> Path | None:
+    import hashlib
+
+    import jieba
+
+    index = _tags_path(jieba.dt)
+    if index is None:
+        return None
+    digest = hashlib.sha256(b"zhen-jieba-words %d\0%s\0" % (WORDS_FORMAT, index.name.encode()))
+    digest.update("\n".join(sorted(forms)).encode("utf-8", "surrogatepass"))
+    return index.parent / "jieba-user-words" / f"{digest.hexdigest()[:32]}.marshal"
 
 
 def cut(text: str, forms: Iterable[str] = ()) -> list[str]:
