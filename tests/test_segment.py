@@ -248,6 +248,25 @@ if given is not None:
         assert segment.tokenizer_for(()).lcut(text, HMM=hmm) == reference.lcut(text, HMM=hmm)
 
 
+    @settings(max_examples=150, deadline=None)
+    @given(st.text(alphabet=_CHARS + list(" ab1,.\n（）"), max_size=80))
+    def test_each_block_cuts_as_it_does_inside_the_whole_text(text):
+        """term-in-word cuts only the runs around its matches: their words, placed at the
+        run's offset, are the words of the whole text there."""
+        tok = segment.tokenizer_for(())
+
+        def spans(words, at=0):
+            out = []
+            for word in words:
+                out.append((at, word))
+                at += len(word)
+            return out
+
+        whole = set(spans(tok.cut(text, HMM=False)))
+        for lo, hi in segment.blocks(text):
+            assert set(spans(tok.cut(text[lo:hi], HMM=False), lo)) <= whole
+
+
 _reference = []
 
 

@@ -101,6 +101,8 @@ def _table_class():
             return freq
 
         def get_DAG(self, sentence: str) -> dict[int, list[int]]:    # noqa: N802 (jieba's name)
+            if isinstance(self.shared, FreqTable):
+                self.shared.prefetch(sentence, self.own)
             freq = self._lookup()
             dag = {}
             n = len(sentence)
@@ -145,6 +147,25 @@ class FreqTable:
     def __init__(self, index: "_WordIndex") -> None:
         self.memo: dict[str, int | None] = {}
         self._index = index
+
+    def prefetch(self, sentence: str, own: dict[str, int]) -> None:
+        """Read at once every fragment ``get_DAG`` will ask about, a length at a time (one
+        query for all fragments of each length), instead of one query per fragment: a
+        fragment is asked about only while its prefix is in the table (or in ``own``)."""
+        memo = self.memo
+        n = len(sentence)
+        frontier = range(n)
+        size = 1
+        while frontier:
+            wanted = {frag for frag in (sentence[k:k + size] for k in frontier)
+                      if frag not in memo and frag not in own}
+            if wanted:
+                if len(memo) > 2_000_000:
+                    memo.clear()
+                memo.update(self._index.freqs(wanted))
+            frontier = [k for k in frontier if k + size < n
+                        and (sentence[k:k + size] in own or memo.get(sentence[k:k + size]) is not None)]
+            size += 1
 
     def load(self, word: str) -> int | None:
         if len(self.memo) > 2_000_000:
@@ -241,6 +262,16 @@ def _words_path(forms: frozenset[str]) -> Path | None:
     digest = hashlib.sha256(b"zhen-jieba-words %d\0%s\0" % (WORDS_FORMAT, index.name.encode()))
     digest.update("\n".join(sorted(forms)).encode("utf-8", "surrogatepass"))
     return index.parent / "jieba-user-words" / f"{digest.hexdigest()[:32]}.marshal"
+
+
+def blocks(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of ``text`` that jieba segments on its own: its cut splits
+    the text on ``jieba.re_han_default`` (Han characters, letters, digits and ``+#&._%-``)
+    and cuts each run independently, so cutting one run gives the words of the whole text
+    there."""
+    import jieba
+
+    return [m.span() for m in jieba.re_han_default.finditer(text)]
 
 
 def cut(text: str, forms: Iterable[str] = ()) -> list[str]:
@@ -384,6 +415,26 @@ class _WordIndex:
     def freq(self, word: str) -> int | None:
         """jieba's ``FREQ[word]``: its count, 0 for a prefix of a word, None if neither."""
         return self._get(word, 2)
+
+    def freqs(self, words) -> dict[str, int | None]:
+        """``freq`` of each of ``words``, in as few queries as SQLite allows."""
+        words = list(words)
+        if self._db is None:
+            table = self._memory(2)
+            return {w: table.get(w) for w in words}
+        found: dict[str, int | None] = dict.fromkeys(words)
+        with self._lock:
+            try:
+                for i in range(0, len(words), 900):
+                    chunk = words[i:i + 900]
+                    found.update(self._db.execute(
+                        "SELECT word, freq FROM words WHERE word IN (%s)" % ",".join("?" * len(chunk)),
+                        chunk).fetchall())
+            except (sqlite3.Error, AttributeError):     # damaged under us: go to memory
+                self._db = None
+                table = self._memory(2)
+                return {w: table.get(w) for w in words}
+        return found
 
     def freq_table(self):
         """(frequency table, total) for a tokenizer: a :class:`FreqTable` over the index,

@@ -132,7 +132,7 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
     """A glossary term matched inside a longer word (jieba), e.g. 数据集 in 数据集成."""
     from bisect import bisect_right
 
-    from ..segment import tokenizer_for
+    from ..segment import blocks, tokenizer_for
 
     forms = ctx.glossary.form_map
     if not forms:
@@ -141,23 +141,42 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
     reported: set[tuple[str, str]] = set()
     for note in ctx.notes:
         index = LineIndex(note.text)
-        words: list[str] | None = None      # the note's prose cut once, when a term occurs
-        starts: list[int] = []
-        for match in ctx.glossary.matcher.finditer(note.prose):
-            if words is None:
-                words = list(tokenizer.cut(note.prose, HMM=False))
-                pos = 0
-                for word in words:
+        runs: list[tuple[int, int]] | None = None      # jieba's runs, found at the first match
+        run_starts: list[int] = []
+        words_of: dict[int, tuple[list[int], list[str]]] = {}   # run → word starts, words
+
+        def word_at(at: int) -> tuple[int, str] | None:
+            """The jieba word holding offset ``at``, cutting only the run around it (jieba
+            cuts each run on its own, so these are the words of the whole prose)."""
+            i = bisect_right(run_starts, at) - 1
+            if i < 0 or at >= runs[i][1]:
+                return None                 # outside every run: jieba makes no word there
+            if i not in words_of:
+                lo, hi = runs[i]
+                starts, words, pos = [], [], lo
+                for word in tokenizer.cut(note.prose[lo:hi], HMM=False):
                     starts.append(pos)
+                    words.append(word)
                     pos += len(word)
+                words_of[i] = (starts, words)
+            starts, words = words_of[i]
+            j = bisect_right(starts, at) - 1
+            return starts[j], words[j]
+
+        for match in ctx.glossary.matcher.finditer(note.prose):
+            if runs is None:
+                runs = blocks(note.prose)
+                run_starts = [lo for lo, _ in runs]
             # the word holding the term's first character, then the one holding its last:
             # one that starts before the term and ends inside it, or starts inside and ends
             # after it, is cut by the term; a longer word that holds the whole term
             # (训练任务 ⊃ 训练) is harmless
             for at in (match.start, match.end - 1):
-                i = bisect_right(starts, at) - 1
-                word = words[i]
-                w_start, w_end = starts[i], starts[i] + len(word)
+                found = word_at(at)
+                if found is None:
+                    continue
+                w_start, word = found
+                w_end = w_start + len(word)
                 crosses = (w_start < match.start < w_end < match.end) or \
                     (match.start < w_start < match.end < w_end)
                 if crosses and len(word) > 1 and word not in forms \
