@@ -299,3 +299,22 @@ def test_user_words_are_cached_and_a_damaged_entry_is_recomputed(tmp_path, monke
     again = segment._table_class()(segment._base().shared, segment._base().total, jieba.dt.dictionary)
     segment._add_words(again, forms)
     assert again.own == fresh.own and again.total == fresh.total
+
+
+def test_a_large_text_switches_to_jiebas_whole_table(monkeypatch):
+    """Past LOAD_AFTER fragments read, the table is jieba's own, loaded whole, and the words
+    cut before and after the switch are jieba's."""
+    index = segment._word_index()
+    table, total = index.freq_table()
+    monkeypatch.setattr(segment.FreqTable, "LOAD_AFTER", 500)
+    tok = segment._table_class()(table, total, jieba.dt.dictionary)
+    reference = _jieba_reference()
+    lines = _corpus_texts()
+    switched_at = None
+    for n, line in enumerate(lines):
+        assert tok.lcut(line) == reference.lcut(line), line
+        if table.complete and switched_at is None:
+            switched_at = n
+    assert switched_at is not None and 0 < switched_at < len(lines) - 1
+    assert table.memo is jieba.dt.FREQ and jieba.dt.total == total
+    assert table.get("计算") == reference.FREQ["计算"] and table.get("不存在的词语组合") is None

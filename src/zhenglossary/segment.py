@@ -20,6 +20,11 @@ jieba's IDF table (``idf``, ``idf_cut``), which would otherwise be parsed every 
 lives in ``paths.cache_dir()``; a missing, stale or corrupt index is rebuilt, and where
 the cache folder cannot be written the tables are loaded into memory as jieba loads them.
 
+Why this module is long: it is the one place that knows jieba's internals (its
+``FREQ``/``total`` contract, ``get_DAG`` and ``calc``, ``jieba.posseg``'s import-time
+read, the dictionary file's format) and the index that stands in for its tables; split,
+each half would have to know the other's assumptions.
+
 jieba logs to stderr when it loads; the core never prints, so its logger is silenced.
 """
 
@@ -142,35 +147,55 @@ class FreqTable:
 
     ``get``, ``in`` and ``[]`` like the dict it stands for; writes go to the memo only
     (jieba's ``add_word`` on a tokenizer over this table writes to its own map instead).
+
+    Reading word by word pays off while the text is small (a check, a note). Once
+    :data:`LOAD_AFTER` fragments have been read, the text is large enough that loading the
+    whole table, as ``jieba.initialize()`` does, is cheaper than reading on: the memo
+    becomes that table and the index is not asked again.
     """
+
+    LOAD_AFTER = 150_000
 
     def __init__(self, index: "_WordIndex") -> None:
         self.memo: dict[str, int | None] = {}
+        self.complete = False           # memo is jieba's whole table
         self._index = index
+        self._read = 0
+
+    def _fetched(self, count: int) -> None:
+        self._read += count
+        if self._read > self.LOAD_AFTER and not self.complete:
+            table, _total = self._index.freq_table(whole=True)
+            self.memo = table
+            self.complete = True
 
     def prefetch(self, sentence: str, own: dict[str, int]) -> None:
         """Read at once every fragment ``get_DAG`` will ask about, a length at a time (one
         query for all fragments of each length), instead of one query per fragment: a
         fragment is asked about only while its prefix is in the table (or in ``own``)."""
+        if self.complete:
+            return
         memo = self.memo
         n = len(sentence)
         frontier = range(n)
         size = 1
+        read = 0
         while frontier:
             wanted = {frag for frag in (sentence[k:k + size] for k in frontier)
                       if frag not in memo and frag not in own}
             if wanted:
-                if len(memo) > 2_000_000:
-                    memo.clear()
                 memo.update(self._index.freqs(wanted))
+                read += len(wanted)
             frontier = [k for k in frontier if k + size < n
                         and (sentence[k:k + size] in own or memo.get(sentence[k:k + size]) is not None)]
             size += 1
+        self._fetched(read)
 
     def load(self, word: str) -> int | None:
-        if len(self.memo) > 2_000_000:
-            self.memo.clear()
+        if self.complete:
+            return self.memo.get(word)
         value = self.memo[word] = self._index.freq(word)
+        self._fetched(1)
         return value
 
     def get(self, word: str, default=None):
@@ -436,10 +461,10 @@ class _WordIndex:
                 return {w: table.get(w) for w in words}
         return found
 
-    def freq_table(self):
+    def freq_table(self, whole: bool = False):
         """(frequency table, total) for a tokenizer: a :class:`FreqTable` over the index,
-        or jieba's own loaded dict when the index is not available."""
-        if self._db is not None:
+        or jieba's own loaded dict when the index is not available (or ``whole``)."""
+        if self._db is not None and not whole:
             return FreqTable(self), self.total
         return self._memory(2), self.total
 
