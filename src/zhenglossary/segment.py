@@ -141,7 +141,24 @@ def _table_class():
 _MISSING = object()
 
 
-class FreqTable:
+class _Table:
+    """A read-only mapping over ``get(word)`` (None: absent), as the jieba dict it stands
+    for is used: ``word in table`` and ``table[word]``."""
+
+    def get(self, word: str, default=None):
+        raise NotImplementedError
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self.get(word) is not None
+
+    def __getitem__(self, word: str):
+        value = self.get(word)
+        if value is None:
+            raise KeyError(word)
+        return value
+
+
+class FreqTable(_Table):
     """jieba's word → frequency table (``Tokenizer.FREQ``: every dictionary word with its
     count, every prefix of one at 0), read on demand from the word index and remembered.
 
@@ -211,15 +228,6 @@ class FreqTable:
         if value is _MISSING:
             value = self.load(word)
         return default if value is None else value
-
-    def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and self.get(word) is not None
-
-    def __getitem__(self, word: str) -> int:
-        value = self.get(word)
-        if value is None:
-            raise KeyError(word)
-        return value
 
     def __setitem__(self, word: str, value: int) -> None:
         self.memo[word] = value
@@ -374,7 +382,7 @@ def _posseg_module():
 TAGS_FORMAT = 3
 
 
-class TagTable:
+class TagTable(_Table):
     """jieba's word → part-of-speech tag table, read on demand (:func:`word_index`).
 
     ``get(word, default)``, ``word in table`` and ``table[word]``, like the dict it
@@ -395,15 +403,6 @@ class TagTable:
                 self._memo.clear()
             self._memo[word] = value
         return default if value is None else value
-
-    def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and self.get(word) is not None
-
-    def __getitem__(self, word: str) -> str:
-        value = self.get(word)
-        if value is None:
-            raise KeyError(word)
-        return value
 
     def update(self, other) -> None:            # jieba's user-word tags (makesure_userdict_loaded)
         for word, tag in dict(other).items():
