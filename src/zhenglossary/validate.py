@@ -29,7 +29,27 @@ from .document import dedent_block
 from .glossary import Glossary
 from .markdown import parse_note, parse_tokens
 
-_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# A Han ideograph, defined here on purpose and not imported from textutil (the checker must
+# not share the translator's idea of what Chinese is): every block of Unicode's Blocks.txt
+# named "CJK Unified Ideographs…" or "CJK Compatibility Ideographs…", the astral ones
+# (Extensions B–J, the Compatibility Supplement: rare surnames, place names, chemistry)
+# included. tests/test_validator.py checks it against unicodedata's character names.
+_HAN_BLOCKS = {
+    "CJK Unified Ideographs Extension A": "\u3400-\u4dbf",
+    "CJK Unified Ideographs": "\u4e00-\u9fff",
+    "CJK Compatibility Ideographs": "\uf900-\ufaff",
+    "CJK Unified Ideographs Extension B": "\U00020000-\U0002a6df",
+    "CJK Unified Ideographs Extension C": "\U0002a700-\U0002b73f",
+    "CJK Unified Ideographs Extension D": "\U0002b740-\U0002b81f",
+    "CJK Unified Ideographs Extension E": "\U0002b820-\U0002ceaf",
+    "CJK Unified Ideographs Extension F": "\U0002ceb0-\U0002ebef",
+    "CJK Unified Ideographs Extension I": "\U0002ebf0-\U0002ee5f",
+    "CJK Compatibility Ideographs Supplement": "\U0002f800-\U0002fa1f",
+    "CJK Unified Ideographs Extension G": "\U00030000-\U0003134f",
+    "CJK Unified Ideographs Extension H": "\U00031350-\U000323af",
+    "CJK Unified Ideographs Extension J": "\U000323b0-\U0003347f",
+}
+_HAN = re.compile("[" + "".join(_HAN_BLOCKS.values()) + "]")
 # a Sphinx role written before a code span: ":numref:" / ":py:func:" (ASCII, on purpose)
 _SPHINX_ROLE = re.compile(r"(?:^|(?<=[^A-Za-z0-9])):[A-Za-z][A-Za-z0-9_.+:-]*:$")
 _CODE_BLOCKS = {"fence", "code_block"}
