@@ -24,6 +24,7 @@ import pytest
 from conftest import make_project, write
 from engines import BracketEngine
 from test_document import translate_text
+from test_review import browser  # noqa: F401 (the headless Chromium fixture)
 from zhenglossary.cli import app
 from zhenglossary.glossary import load_glossary_text
 from zhenglossary.parallel import decode_pieces, encode_pieces, read_parallel
@@ -198,3 +199,27 @@ def test_an_english_file_holding_an_astral_ideograph_is_an_error(runner, tmp_pat
     assert result.exit_code == 1, result.stdout
     report = json.loads(result.stdout)["findings"]
     assert any(SURNAME in f["message"] and f["severity"] == "error" for f in report), report
+
+
+def test_review_page_pairs_an_astral_term_in_a_real_browser(runner, tmp_path, monkeypatch, browser):
+    """JavaScript strings are UTF-16: an astral character is two code units there. The page
+    must keep it whole (text, data-zh attribute, CSS selector) and pair the term on hover."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    root = make_project(tmp_path, monkeypatch, {"soil.md": f"# 检测\n\n土壤里的二{OXA}英来自{PLACE}村。\n"})
+    write(root / "glossary.yaml", f"terms:\n  - zh: 二{OXA}英\n    en: dioxin\n")
+    assert runner.invoke(app, ["translate", "notes/", "--engine", "gloss"]).exit_code == 0
+    result = runner.invoke(app, ["review", "notes/", "--out", "page.html"])
+    assert result.exit_code == 0, result.output
+    browser.get((root / "page.html").as_uri())
+    assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-filtered") == "yes"
+    mark = browser.find_element(By.CSS_SELECTOR, f".src mark.term[data-zh='二{OXA}英']")
+    partner = browser.find_element(By.CSS_SELECTOR, f".en mark.term[data-zh='二{OXA}英']")
+    assert browser.execute_script(
+        "var t = arguments[0].textContent; return [t.length, t.codePointAt(1)];", mark) == [4, ord(OXA)]
+    assert mark.text == f"二{OXA}英" and partner.text.lower() == "dioxin"
+    ActionChains(browser).move_to_element(mark).perform()
+    assert "hot" in partner.get_attribute("class").split()
+    finding = browser.find_element(By.CSS_SELECTOR, '.finding[data-check="unrendered"]')
+    assert PLACE in finding.text
