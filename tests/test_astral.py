@@ -10,7 +10,7 @@ assigned character of the class has such a name. Python 3.11's ``unicodedata`` i
 14, which does not name Extensions H, I and J (Unicode 15, 15.1, 17); ``unicodedata2`` (a
 test dependency: the same module with the newest Unicode data) checks those. Code points a
 block reserves but Unicode has not yet assigned are in the class on purpose (a whole block
-is Chinese); they can't be checked by name, only that nothing else is named there.
+is Chinese); they are checked against the Blocks.txt Perl ships (Unicode 14) where it has them.
 """
 
 from __future__ import annotations
@@ -87,6 +87,29 @@ def test_the_class_is_exactly_the_named_cjk_ideographs(pattern, db, named_ideogr
         if db is unicodedata and start > 0x2EBEF and start not in ideographs:
             continue      # Extensions H, I, J are unnamed in Unicode 14: unicodedata2 checks them
         assert start in ideographs, f"U+{start:X} starts a range but is not a CJK ideograph"
+
+
+def test_whole_blocks_as_unicodes_blocks_file_names_them():
+    """Code points a block reserves can't be checked by name: the block bounds are checked
+    against a Blocks.txt on this machine (Perl ships one; Unicode 14 in Debian 12, so
+    Extensions H, I and J are not in it)."""
+    import glob
+
+    from zhenglossary.validate import _HAN_BLOCKS
+    files = sorted(glob.glob("/usr/share/perl/*/unicore/Blocks.txt"))
+    if not files:
+        pytest.skip("no Blocks.txt on this machine (Debian: perl-modules)")
+    blocks = {}
+    for line in open(files[-1], encoding="utf-8"):
+        match = re.match(r"([0-9A-F]+)\.\.([0-9A-F]+); (CJK (?:Unified|Compatibility) Ideographs.*)$",
+                         line.strip())
+        if match:
+            blocks[match.group(3)] = (int(match.group(1), 16), int(match.group(2), 16))
+    assert len(blocks) >= 10
+    for name, (first, last) in blocks.items():
+        assert _HAN_BLOCKS[name] == f"{chr(first)}-{chr(last)}", name
+        outside = [cp for cp in range(first, last + 1) if not CJK_RE.match(chr(cp))]
+        assert not outside, f"{name}: U+{outside[0]:X} is not in textutil.CJK_CLASS"
 
 
 def test_the_two_definitions_are_independent_but_agree():

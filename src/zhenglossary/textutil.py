@@ -10,7 +10,7 @@ from functools import lru_cache
 # blocks whose characters are all named "CJK UNIFIED IDEOGRAPH-…" or "CJK COMPATIBILITY
 # IDEOGRAPH-…" (Blocks.txt, Unicode 17/18), whole blocks so that characters a later Unicode
 # adds to them count too. Astral ones (rare surnames and place names such as 𠮷 U+20BB7,
-# chemistry characters) are Chinese as much as the BMP ones. tests/test_textutil.py checks
+# chemistry characters) are Chinese as much as the BMP ones. tests/test_astral.py checks
 # every code point against unicodedata (and the newer unicodedata2) both ways.
 CJK_BLOCKS = (
     (0x3400, 0x4DBF),     # Extension A

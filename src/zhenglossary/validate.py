@@ -33,7 +33,7 @@ from .markdown import copy_env, parse_note, parse_tokens
 # not share the translator's idea of what Chinese is): every block of Unicode's Blocks.txt
 # named "CJK Unified Ideographs…" or "CJK Compatibility Ideographs…", the astral ones
 # (Extensions B–J, the Compatibility Supplement: rare surnames, place names, chemistry)
-# included. tests/test_validator.py checks it against unicodedata's character names.
+# included. tests/test_astral.py checks it against Unicode's character names.
 _HAN_BLOCKS = {
     "CJK Unified Ideographs Extension A": "\u3400-\u4dbf",
     "CJK Unified Ideographs": "\u4e00-\u9fff",
