@@ -11,7 +11,8 @@ locates it exactly; table rows are split on unescaped pipes. The inline content 
 region is re-parsed with ``parseInline`` and every child token is aligned to its raw
 offsets, giving a small tree of :class:`Text`, :class:`Raw` (code, HTML, images,
 autolinks), :class:`Break` and :class:`Wrap` (emphasis, strong, strikethrough, links,
-inline footnotes ``^[…]``) nodes. A region that cannot be aligned is left verbatim and reported, never corrupted.
+inline footnotes ``^[…]``) nodes. A region that cannot be aligned is left verbatim and
+reported, never corrupted.
 
 Why this module is long: aligning every inline token kind (text with escapes and
 entities, code, math, roles, footnote references, HTML, links and images with their
