@@ -185,13 +185,3 @@ def test_an_emphasised_phrase_or_other_english_keeps_its_parenthesis():
                        ("**查询**（Q）\n", "(Q)")]:
         english, _, _, _ = translate_text(text, GLOSSARY)
         assert kept in english, english
-
-
-def test_a_sphinx_role_right_after_a_term_copied_without_an_engine_stays_a_role():
-    # found by tests/test_fuzz.py: "混合精度:numref:`sec_x`" → "Mixed precision:numref:…",
-    # which is no role (a role needs a non-letter before its first colon)
-    from zhenglossary.engines.gloss import GlossEngine
-    text = "- 混合精度:numref:`sec_x`\n"
-    english, _, _, _ = translate_text(text, GLOSSARY, engine=GlossEngine(GLOSSARY.form_map))
-    body = english.split("\n", 1)[1]
-    assert "precision :numref:`sec_x`" in body.lower() and check_document(text, body) == []

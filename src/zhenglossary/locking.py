@@ -430,9 +430,7 @@ def copy_english(segment: Segment) -> str:
     for piece in template:
         if isinstance(piece, int):
             value = slot_english(segment.slots[piece - 1])
-            # a Sphinx role is one only after a non-letter: 精度:numref:`x` → "precision :numref:`x`"
-            role = segment.slots[piece - 1].kind == "role" and value.startswith(":")
-            if out and _touching(out[-1], value[1:] if role else value):
+            if out and _touching(out[-1], value):
                 out.append(" ")         # Transformer编码器 → "Transformer encoder"
             out.append(value)
             after_slot = True
