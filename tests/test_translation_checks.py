@@ -201,3 +201,20 @@ def test_unrendered_piece_is_a_check_finding_at_the_parallel_line(runner, tmp_pa
     # once a person edits that English, it is theirs: no longer reported
     edit(parallel, RARE, lambda en: en.replace("algorithm", "the rare-glyph algorithm"))
     assert not of(check(runner)[1], "unrendered")
+
+
+def test_chinese_the_source_protects_is_not_left_untranslated(runner, tmp_path, monkeypatch):
+    """A link title, math, inline code and an image title in Chinese are copied byte for
+    byte (they are protected), so they are not "Chinese left in the English"."""
+    note = ("# 野外记录\n\n"
+            "岩层走向见[地质图](https://maps.example.org/g1 \"区域地质图\")，"
+            "倾角$\\theta_{\\text{倾}}$约为三十度，样品编号为`岩-07`。\n\n"
+            "![剖面](figs/section.png \"剖面示意\")\n")
+    project = translated_project(runner, tmp_path, monkeypatch, {"field.md": note})
+    code, data = check(runner)
+    assert not of(data, "untranslated"), of(data, "untranslated")
+    assert code == 0
+    edit(project / "notes" / "field.zh-en.md", "岩层走向", lambda en: en + " 倾角")
+    code, data = check(runner)
+    [left] = of(data, "untranslated")
+    assert code == 1 and left["chinese"] == ["倾角"]

@@ -20,7 +20,7 @@ from ..prose import prose_view
 from ..render import english_body
 from ..sentences import align
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex
-from ..validate import check_block, note_env
+from ..validate import check_block, facts, note_env
 from .registry import CheckContext, check
 
 SNIPPET = 40
@@ -103,9 +103,10 @@ def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
 
 @check("untranslated", "error", "translations")
 def untranslated(ctx: CheckContext) -> Iterable[Finding]:
-    """Chinese left in the English outside code."""
+    """Chinese left in the English prose (the parser's inline text: code, math, link
+    destinations and titles, HTML and roles are copied from the source, Chinese or not)."""
     for pair in _translated(ctx):
-        left = re.findall(f"[{CJK_CLASS}]+", prose_view(pair.english))
+        left = re.findall(f"[{CJK_CLASS}]+", facts(pair.english).text)
         if left:
             yield _finding("untranslated", "error",
                            f"Chinese left in the English: {_short('、'.join(left), 30)}", pair,
