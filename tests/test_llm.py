@@ -15,8 +15,8 @@ from test_translate import block_invariants
 from zhenglossary.cli import app
 from zhenglossary.config import ConfigError, load_settings
 from zhenglossary.engines import EngineContext, create_engine
-from zhenglossary.engines.llm import (LLMEngine, LLMSettings, build_messages, check_local,
-                                      parse_answer, _Item)
+from zhenglossary.engines.llm import LLMEngine, LLMSettings, build_messages, parse_answer, _Item
+from zhenglossary.engines.llm_http import check_local
 from zhenglossary.errors import ModelError, UsageError
 from zhenglossary.glossary import load_glossary
 
@@ -392,3 +392,78 @@ def test_create_engine_through_the_registry(tmp_path):
             glossary, root=tmp_path, overrides={"endpoint": server.endpoint, "model": MODEL}))
         assert engine.name == "llm" and notices == []
         assert engine.translate(["一句。"])[0].hypotheses == [pseudo_english("一句。")]
+
+
+# ---------------------------------------------------------------- offline and resume
+
+
+def outputs(root):
+    return {p.relative_to(root).as_posix(): p.read_text("utf-8")
+            for p in sorted((root / "notes").rglob("*.md")) if p.name.count(".") > 1}
+
+
+def rows(root) -> int:
+    with sqlite3.connect(root / ".zhen" / "memory.sqlite") as db:
+        return db.execute("select count(*) from mt").fetchone()[0]
+
+
+def sentences_sent(server) -> int:
+    return sum(len(json.loads(c["messages"][1]["content"])) for c in server.chats)
+
+
+def test_server_down_with_everything_in_memory_translates_without_it(runner, tmp_path,
+                                                                     monkeypatch):
+    """The identity is remembered when the server answers; with the server down, a run whose
+    sentences are all in the memory writes the same outputs and exits 0; one sentence
+    missing is the resume error, and nothing is lost."""
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    down = FakeLLMServer().start()
+    down.stop()
+    never = translate(runner, down)                      # never resolved: nothing to fall on
+    assert never.exit_code == 2 and "does not answer" in never.stderr
+    with FakeLLMServer() as server:
+        assert translate(runner, server).exit_code == 0
+        endpoint = server.endpoint
+    first = outputs(root)
+    kept = rows(root)
+    for path in first:
+        (root / path).unlink()
+    result = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint",
+                                 endpoint, "--model", MODEL])
+    assert result.exit_code == 0, result.output
+    assert "engine: llm tiny-zh-en" in result.stdout and " 0 translated," in result.stdout
+    assert outputs(root) == first and rows(root) == kept
+    # another endpoint (or model, or temperature) was never resolved: the resume error
+    other = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint",
+                                endpoint, "--model", MODEL, "--temperature", "0.3"])
+    assert other.exit_code == 2 and "does not answer" in other.stderr
+    # a new sentence with the server down: the clear error, the memory untouched
+    (root / "notes" / "new.md").write_text("# 新笔记\n\n缓存一致性协议决定了写回的时机。\n",
+                                           encoding="utf-8")
+    missing = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint",
+                                  endpoint, "--model", MODEL])
+    assert missing.exit_code == 2, missing.output
+    assert "does not answer" in missing.stderr and "next run resumes" in missing.stderr
+    assert "Traceback" not in missing.output and rows(root) == kept
+    with FakeLLMServer() as server:                      # back up: only the new sentences
+        assert translate(runner, server).exit_code == 0
+        assert 0 < sentences_sent(server) == rows(root) - kept
+
+
+def test_a_server_that_answers_with_a_new_digest_wins(runner, tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    with FakeLLMServer(digest="sha256:aaaaaaaaaaaaaaaa") as old:
+        assert translate(runner, old).exit_code == 0
+        before = sentences_sent(old)
+    with FakeLLMServer(digest="sha256:bbbbbbbbbbbbbbbb") as new:
+        report = json.loads(translate(runner, new, "--format", "json").stdout)
+        assert report["summary"]["exit_code"] == 0
+        assert report["summary"]["model"].startswith(f"llm:{MODEL}@sha256:bbbbbbbbb")
+        assert sentences_sent(new) == before               # a new model: asked again
+    offline = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint",
+                                  new.endpoint, "--model", MODEL, "--format", "json"])
+    assert offline.exit_code == 0, offline.output
+    summary = json.loads(offline.stdout)["summary"]
+    assert summary["model"].startswith(f"llm:{MODEL}@sha256:bbbbbbbbb")   # the last one seen
+    assert summary["translated"] == 0 and summary["from_memory"] > 0
+    assert rows(root) == 2 * before
