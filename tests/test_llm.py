@@ -467,3 +467,53 @@ def test_a_server_that_answers_with_a_new_digest_wins(runner, tmp_path, monkeypa
     assert summary["model"].startswith(f"llm:{MODEL}@sha256:bbbbbbbbb")   # the last one seen
     assert summary["translated"] == 0 and summary["from_memory"] > 0
     assert rows(root) == 2 * before
+
+
+# A child started from a non-interactive shell may inherit SIGINT ignored, and then Python
+# installs no KeyboardInterrupt handler; a terminal's Ctrl-C is never ignored, so the child
+# restores it before running the real CLI.
+ZHEN_WITH_CTRL_C = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                    "from zhenglossary.cli import main; main()")
+
+
+def test_ctrl_c_with_requests_in_flight_exits_at_once_and_the_next_run_resumes(
+        runner, tmp_path, monkeypatch):
+    """Concurrency 3 against a server that takes 30 s per answer after the first round:
+    SIGINT exits 130 within seconds (the requests in flight are cut, not awaited), the
+    first round is in an intact memory, and the next run asks only for the rest."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    (root / "zhen.toml").write_text("[llm]\nbatch = 2\n")
+    with FakeLLMServer(script=["ok"] * 3 + ["slow"] * 50, delay=30) as server:
+        child = subprocess.Popen(
+            [sys.executable, "-c", ZHEN_WITH_CTRL_C, "translate", "notes/", "--engine", "llm",
+             "--endpoint", server.endpoint, "--model", MODEL, "--concurrency", "3"],
+            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while len(server.chats) < 6 and time.monotonic() < deadline:   # round 2 in flight
+                assert child.poll() is None, child.communicate()
+                time.sleep(0.05)
+            assert server.modes[3:6] == ["slow"] * 3
+            time.sleep(0.2)
+            sent = time.monotonic()
+            child.send_signal(signal.SIGINT)
+            _, stderr = child.communicate(timeout=20)
+            took = time.monotonic() - sent
+        finally:
+            if child.poll() is None:
+                child.kill()
+    assert child.returncode == 130 and "interrupted" in stderr, stderr
+    assert "Traceback" not in stderr
+    assert took < 5, f"{took:.1f} s from SIGINT to exit"
+    with sqlite3.connect(root / ".zhen" / "memory.sqlite") as db:
+        assert db.execute("pragma integrity_check").fetchone()[0] == "ok"
+    assert rows(root) == 3 * 2                                   # the first round, whole
+    with FakeLLMServer() as fresh:
+        result = translate(runner, fresh, "--concurrency", "3")
+        assert result.exit_code == 0, result.output
+        assert sentences_sent(fresh) == rows(root) - 3 * 2 > 0
