@@ -478,9 +478,10 @@ ZHEN_WITH_CTRL_C = ("import signal; signal.signal(signal.SIGINT, signal.default_
 
 def test_ctrl_c_with_requests_in_flight_exits_at_once_and_the_next_run_resumes(
         runner, tmp_path, monkeypatch):
-    """Concurrency 3 against a server that takes 30 s per answer after the first round:
-    SIGINT exits 130 within seconds (the requests in flight are cut, not awaited), the
-    first round is in an intact memory, and the next run asks only for the rest."""
+    """Concurrency 3 against a server that answers the first round and one request of the
+    second at once, then takes 30 s per answer: SIGINT exits 130 within seconds (the
+    requests in flight are cut, not awaited), the first round and the finished batch of
+    the second are in an intact memory, and the next run asks only for the rest."""
     import signal
     import subprocess
     import sys
@@ -488,17 +489,17 @@ def test_ctrl_c_with_requests_in_flight_exits_at_once_and_the_next_run_resumes(
 
     root = make_project(tmp_path, monkeypatch, NOTES)
     (root / "zhen.toml").write_text("[llm]\nbatch = 2\n")
-    with FakeLLMServer(script=["ok"] * 3 + ["slow"] * 50, delay=30) as server:
+    with FakeLLMServer(script=["ok"] * 4 + ["slow"] * 50, delay=30) as server:
         child = subprocess.Popen(
             [sys.executable, "-c", ZHEN_WITH_CTRL_C, "translate", "notes/", "--engine", "llm",
              "--endpoint", server.endpoint, "--model", MODEL, "--concurrency", "3"],
             cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.monotonic() + 60
-            while len(server.chats) < 6 and time.monotonic() < deadline:   # round 2 in flight
+            while (len(server.chats) < 6 or server.answered < 4) and time.monotonic() < deadline:
                 assert child.poll() is None, child.communicate()
                 time.sleep(0.05)
-            assert server.modes[3:6] == ["slow"] * 3
+            assert server.modes[3:6] == ["ok", "slow", "slow"] and server.answered == 4
             time.sleep(0.2)
             sent = time.monotonic()
             child.send_signal(signal.SIGINT)
@@ -512,8 +513,8 @@ def test_ctrl_c_with_requests_in_flight_exits_at_once_and_the_next_run_resumes(
     assert took < 5, f"{took:.1f} s from SIGINT to exit"
     with sqlite3.connect(root / ".zhen" / "memory.sqlite") as db:
         assert db.execute("pragma integrity_check").fetchone()[0] == "ok"
-    assert rows(root) == 3 * 2                                   # the first round, whole
+    assert rows(root) == 4 * 2                           # the first round and one batch
     with FakeLLMServer() as fresh:
         result = translate(runner, fresh, "--concurrency", "3")
         assert result.exit_code == 0, result.output
-        assert sentences_sent(fresh) == rows(root) - 3 * 2 > 0
+        assert sentences_sent(fresh) == rows(root) - 4 * 2 > 0

@@ -51,7 +51,9 @@ class Engine(Protocol):
         An engine with ``glossary_aware = True`` also takes ``terms=``: per text, placeholder
         number → the glossary Term it stands for (so a model can write the words around it).
         An engine may set ``preferred_batch`` (texts per call; each call is committed to the
-        memory on its own)."""
+        memory on its own). An engine whose call is cut short (an interrupt, a server gone)
+        may set ``finished`` on the exception it raises: index → EngineOutput of the texts
+        it had done; the caller stores those before passing the exception on."""
 
 
 # ---------------------------------------------------------------- registration

@@ -235,13 +235,18 @@ class LLMEngine:
             if item not in todo:
                 item.english = item.text           # nothing to translate (no Chinese)
         size = self.settings.batch
-        # rung 1: batches; rung 2: the failed ones again, failures named; rung 3: one by one
-        self._round([todo[k:k + size] for k in range(0, len(todo), size)], retry=False)
-        failed = [it for it in todo if it.english is None]
-        retry = [it for it in failed if not it.cut]
-        self._round([retry[k:k + size] for k in range(0, len(retry), size)], retry=True)
-        failed = [it for it in todo if it.english is None]
-        self._round([[it] for it in failed], retry=True)
+        try:
+            # rung 1: batches; rung 2: the failed ones again, failures named; rung 3: alone
+            self._round([todo[k:k + size] for k in range(0, len(todo), size)], retry=False)
+            failed = [it for it in todo if it.english is None]
+            retry = [it for it in failed if not it.cut]
+            self._round([retry[k:k + size] for k in range(0, len(retry), size)], retry=True)
+            failed = [it for it in todo if it.english is None]
+            self._round([[it] for it in failed], retry=True)
+        except BaseException as exc:         # interrupted, or the server went: keep the done
+            exc.finished = {it.index: EngineOutput([it.english])       # type: ignore[attr-defined]
+                            for it in items if it.english is not None}
+            raise
         out: list[EngineOutput | None] = [None] * len(items)
         for item in items:
             if item.english is not None:
