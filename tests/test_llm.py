@@ -518,3 +518,22 @@ def test_ctrl_c_with_requests_in_flight_exits_at_once_and_the_next_run_resumes(
         result = translate(runner, fresh, "--concurrency", "3")
         assert result.exit_code == 0, result.output
         assert sentences_sent(fresh) == rows(root) - 4 * 2 > 0
+
+
+def test_batch_and_max_tokens_flags_override_environment_and_file(runner, tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    (root / "zhen.toml").write_text("[llm]\nbatch = 5\nmax_tokens = 900\n")
+    monkeypatch.delenv("ZHEN_LLM_MAX_TOKENS", raising=False)
+    monkeypatch.setenv("ZHEN_LLM_BATCH", "3")
+
+    def first_request(*flags):
+        with FakeLLMServer() as server:
+            result = translate(runner, server, "--no-memory", *flags)
+            assert result.exit_code == 0, result.output
+            return len(json.loads(server.chats[0]["messages"][1]["content"])), \
+                server.chats[0]["max_tokens"]
+
+    assert first_request() == (3, 900)                                 # env over file
+    assert first_request("--batch", "2", "--max-tokens", "700") == (2, 700)   # flags over both
+    bad = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--batch", "0"])
+    assert bad.exit_code == 2 and "--batch" in bad.stderr

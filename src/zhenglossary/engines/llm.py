@@ -74,8 +74,9 @@ class LLMSettings:
 
 def settings_for(context: EngineContext) -> LLMSettings:
     settings, _ = load_settings(LLMSettings, "llm", context.root, context.overrides)
-    if settings.concurrency < 1 or settings.batch < 1 or settings.timeout <= 0:
-        raise UsageError("llm concurrency and batch must be at least 1, and timeout above 0")
+    if min(settings.concurrency, settings.batch, settings.max_tokens) < 1 or settings.timeout <= 0:
+        raise UsageError("llm concurrency, batch and max_tokens must be at least 1, and timeout "
+                         "above 0")
     return settings
 
 
