@@ -102,6 +102,7 @@ class TermMatcher:
     def __init__(self, forms: dict[str, Term]) -> None:
         self.forms = forms
         self._automaton = None
+        self._recent: dict[str, list[Match]] = {}
         if forms:
             import ahocorasick
 
@@ -112,8 +113,19 @@ class TermMatcher:
             self._automaton = automaton
 
     def finditer(self, text: str) -> Iterator[Match]:
+        """The leftmost-longest matches in ``text``; a text matched lately (a note's prose,
+        which several checks scan) is answered from a small memo of the last few."""
         if self._automaton is None or not text:
-            return
+            return iter(())
+        found = self._recent.get(text)
+        if found is None:
+            found = list(self._scan(text))
+            if len(self._recent) >= 8:
+                self._recent.pop(next(iter(self._recent)))
+            self._recent[text] = found
+        return iter(found)
+
+    def _scan(self, text: str) -> Iterator[Match]:
         n = len(text)
         found = []
         for last, (form, term, latin_first, latin_last) in self._automaton.iter(text):

@@ -107,7 +107,7 @@ def _table_class():
 
         def get_DAG(self, sentence: str) -> dict[int, list[int]]:    # noqa: N802 (jieba's name)
             if isinstance(self.shared, FreqTable):
-                self.shared.prefetch(sentence, self.own)
+                self.shared.prefetch((sentence,), self.own)
             freq = self._lookup()
             dag = {}
             n = len(sentence)
@@ -161,6 +161,9 @@ class FreqTable:
         self.complete = False           # memo is jieba's whole table
         self._index = index
         self._read = 0
+        # sentences already prefetched (a tokenizer with other own words may still ask
+        # for a fragment or two more: read when asked)
+        self._seen: set[str] = set()
 
     def _fetched(self, count: int) -> None:
         self._read += count
@@ -169,25 +172,30 @@ class FreqTable:
             self.memo = table
             self.complete = True
 
-    def prefetch(self, sentence: str, own: dict[str, int]) -> None:
-        """Read at once every fragment ``get_DAG`` will ask about, a length at a time (one
-        query for all fragments of each length), instead of one query per fragment: a
-        fragment is asked about only while its prefix is in the table (or in ``own``)."""
+    def prefetch(self, sentences: Iterable[str], own: dict[str, int]) -> None:
+        """Read at once every fragment ``get_DAG`` will ask about in ``sentences``, a length
+        at a time (one query for all fragments of each length), instead of one query per
+        fragment: a fragment is asked about only while its prefix is in the table (or in
+        ``own``). Only an optimisation: a fragment not read here is read when asked."""
         if self.complete:
             return
+        seen = self._seen
+        sentences = [text for text in sentences if text not in seen]
+        if len(seen) > 50_000:
+            seen.clear()
+        seen.update(sentences)
         memo = self.memo
-        n = len(sentence)
-        frontier = range(n)
+        frontier = [(text, k) for text in sentences for k in range(len(text))]
         size = 1
         read = 0
         while frontier:
-            wanted = {frag for frag in (sentence[k:k + size] for k in frontier)
+            wanted = {frag for frag in (text[k:k + size] for text, k in frontier)
                       if frag not in memo and frag not in own}
             if wanted:
                 memo.update(self._index.freqs(wanted))
                 read += len(wanted)
-            frontier = [k for k in frontier if k + size < n
-                        and (sentence[k:k + size] in own or memo.get(sentence[k:k + size]) is not None)]
+            frontier = [(text, k) for text, k in frontier if k + size < len(text)
+                        and (text[k:k + size] in own or memo.get(text[k:k + size]) is not None)]
             size += 1
         self._fetched(read)
 
@@ -297,6 +305,15 @@ def blocks(text: str) -> list[tuple[int, int]]:
     import jieba
 
     return [m.span() for m in jieba.re_han_default.finditer(text)]
+
+
+def cut_all(texts: list[str], forms: Iterable[str] = (), hmm: bool = True) -> list[list[str]]:
+    """The words of each of ``texts``, as ``cut`` gives them; the table is read for all the
+    texts at once (many short texts cost a few queries, not a few per text)."""
+    tokenizer = tokenizer_for(forms)
+    if isinstance(tokenizer.shared, FreqTable):
+        tokenizer.shared.prefetch(texts, tokenizer.own)
+    return [list(tokenizer.cut(text, HMM=hmm)) for text in texts]
 
 
 def cut(text: str, forms: Iterable[str] = ()) -> list[str]:

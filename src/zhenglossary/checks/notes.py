@@ -132,55 +132,53 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
     """A glossary term matched inside a longer word (jieba), e.g. 数据集 in 数据集成."""
     from bisect import bisect_right
 
-    from ..segment import blocks, tokenizer_for
+    from ..segment import blocks, cut_all, tokenizer_for
 
     forms = ctx.glossary.form_map
     if not forms:
         return
-    tokenizer = tokenizer_for(())   # jieba's own dictionary: which words does a term cut?
+    freq = tokenizer_for(()).FREQ   # jieba's own dictionary: which words does a term cut?
     reported: set[tuple[str, str]] = set()
     for note in ctx.notes:
+        matches = list(ctx.glossary.matcher.finditer(note.prose))
+        if not matches:
+            continue
         index = LineIndex(note.text)
-        runs: list[tuple[int, int]] | None = None      # jieba's runs, found at the first match
-        run_starts: list[int] = []
-        words_of: dict[int, tuple[list[int], list[str]]] = {}   # run → word starts, words
+        # jieba cuts each of its runs on its own, so cutting only the runs that hold a
+        # term's first or last character gives the words of the whole prose there
+        runs = blocks(note.prose)
+        run_starts = [lo for lo, _ in runs]
 
-        def word_at(at: int) -> tuple[int, str] | None:
-            """The jieba word holding offset ``at``, cutting only the run around it (jieba
-            cuts each run on its own, so these are the words of the whole prose)."""
+        def run_of(at: int) -> int | None:
             i = bisect_right(run_starts, at) - 1
-            if i < 0 or at >= runs[i][1]:
-                return None                 # outside every run: jieba makes no word there
-            if i not in words_of:
-                lo, hi = runs[i]
-                starts, words, pos = [], [], lo
-                for word in tokenizer.cut(note.prose[lo:hi], HMM=False):
-                    starts.append(pos)
-                    words.append(word)
-                    pos += len(word)
-                words_of[i] = (starts, words)
-            starts, words = words_of[i]
-            j = bisect_right(starts, at) - 1
-            return starts[j], words[j]
+            return i if i >= 0 and at < runs[i][1] else None
 
-        for match in ctx.glossary.matcher.finditer(note.prose):
-            if runs is None:
-                runs = blocks(note.prose)
-                run_starts = [lo for lo, _ in runs]
+        wanted = sorted({i for m in matches for at in (m.start, m.end - 1)
+                         if (i := run_of(at)) is not None})
+        words_of: dict[int, tuple[list[int], list[str]]] = {}
+        for i, words in zip(wanted, cut_all([note.prose[runs[i][0]:runs[i][1]] for i in wanted],
+                                            hmm=False)):
+            starts, pos = [], runs[i][0]
+            for word in words:
+                starts.append(pos)
+                pos += len(word)
+            words_of[i] = (starts, words)
+        for match in matches:
             # the word holding the term's first character, then the one holding its last:
             # one that starts before the term and ends inside it, or starts inside and ends
             # after it, is cut by the term; a longer word that holds the whole term
             # (训练任务 ⊃ 训练) is harmless
             for at in (match.start, match.end - 1):
-                found = word_at(at)
-                if found is None:
-                    continue
-                w_start, word = found
+                i = run_of(at)
+                if i is None:
+                    continue                # outside every run: jieba makes no word there
+                starts, words = words_of[i]
+                j = bisect_right(starts, at) - 1
+                w_start, word = starts[j], words[j]
                 w_end = w_start + len(word)
                 crosses = (w_start < match.start < w_end < match.end) or \
                     (match.start < w_start < match.end < w_end)
-                if crosses and len(word) > 1 and word not in forms \
-                        and tokenizer.FREQ.get(word, 0) > 0:
+                if crosses and len(word) > 1 and word not in forms and freq.get(word, 0) > 0:
                     key = (match.form, word)
                     if key in reported:
                         break
