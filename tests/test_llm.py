@@ -47,6 +47,13 @@ NOTES = {
 }
 
 
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """The engine remembers identities in the cache folder: each test has its own (never the
+    user's, and a port reused by a later test's server finds nothing from an earlier one)."""
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path / "zhen-home"))
+
+
 def engine_for(server: FakeLLMServer, glossary=None, **settings) -> LLMEngine:
     glossary = glossary or load_glossary(GLOSSARY)
     from zhenglossary.engines.gloss import GlossEngine
@@ -537,3 +544,23 @@ def test_batch_and_max_tokens_flags_override_environment_and_file(runner, tmp_pa
     assert first_request("--batch", "2", "--max-tokens", "700") == (2, 700)   # flags over both
     bad = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--batch", "0"])
     assert bad.exit_code == 2 and "--batch" in bad.stderr
+
+
+def test_a_remembered_identity_that_cannot_be_read_is_not_used(tmp_path):
+    """Resolved once, then the server goes: the remembered identity serves; unreadable
+    (or never written), the server's own error stands."""
+    from zhenglossary.errors import ServerUnreachable
+    from zhenglossary.paths import cache_dir
+
+    server = FakeLLMServer(digest="sha256:5555666677778888").start()
+    assert engine_for(server).identity() == f"llm:{MODEL}@sha256:555566667:prompt-1:t0"
+    server.stop()
+    offline = engine_for(server)
+    assert offline.identity() == f"llm:{MODEL}@sha256:555566667:prompt-1:t0"
+    assert offline.describe() == f"llm {MODEL}"
+    with pytest.raises(ServerUnreachable, match="does not answer"):
+        engine_for(server, temperature=0.5).identity()        # other settings: never resolved
+    [memo] = (cache_dir() / "llm").glob("identity-*.json")
+    memo.write_text('{"model": ', "utf-8")
+    with pytest.raises(ServerUnreachable, match="does not answer"):
+        engine_for(server).identity()
