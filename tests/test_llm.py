@@ -439,6 +439,9 @@ def test_server_down_with_everything_in_memory_translates_without_it(runner, tmp
                                  endpoint, "--model", MODEL])
     assert result.exit_code == 0, result.output
     assert "engine: llm tiny-zh-en" in result.stdout and " 0 translated," in result.stdout
+    warning = " ".join(result.stderr.split())           # the user is told the server is down
+    assert "warning: http://127.0.0.1:" in warning and "does not answer (" in warning
+    assert f"; the memory is read for {MODEL} (sha256:012345678)" in warning
     assert outputs(root) == first and rows(root) == kept
     # another endpoint (or model, or temperature) was never resolved: the resume error
     other = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint",

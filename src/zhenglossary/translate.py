@@ -421,6 +421,7 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
                 for s in top.walk()]
     n = 1 if engine.reliable_placeholders else max(1, options.num_hypotheses)
     runner = _Runner(engine, memory, options.batch_size, progress)
+    notices += getattr(engine, "notices", [])          # what resolving the engine found
     findings += lock_segments(segments, glossary, runner, n)
 
     describe = engine.describe()

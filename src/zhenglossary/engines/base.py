@@ -40,7 +40,8 @@ class Engine(Protocol):
 
     def identity(self) -> str:
         """Engine id and model version; cheap (no model load; a server-backed engine may ask
-        the server which model it serves). Part of memory keys."""
+        the server which model it serves). Part of memory keys. An engine may have
+        ``notices`` (a list of str): what the user must be told once identity() ran."""
 
     def describe(self) -> str:
         """One line for summaries: 'argos translate-zh_en 1.9', 'gloss (dictionary, ...)'."""

@@ -177,6 +177,7 @@ class LLMEngine:
         self._model: str | None = None
         self._identity: str | None = None
         self._server_errors = 0
+        self.notices: list[str] = []       # for the run's report (the server was down)
 
     @property
     def preferred_batch(self) -> int:
@@ -209,12 +210,15 @@ class LLMEngine:
             try:
                 model = self.model()
                 digest = self.client.digest(model) or "-"
-            except ServerUnreachable:
+            except ServerUnreachable as exc:
                 remembered = recall_identity(self.settings)
                 if remembered is None:
                     raise
                 model, digest = remembered
                 self._model = model
+                self.notices.append(f"{exc.short}; the memory is read for {model} ({digest}), "
+                                    "the model it served last. A sentence not in the memory "
+                                    "stops the run until the server is back")
             else:
                 remember_identity(self.settings, model, digest)
             self._identity = (f"llm:{model}@{digest}:prompt-{PROMPT_VERSION}"
