@@ -30,7 +30,8 @@ whose digest changed gets new keys.
 Faults. Connection refused, a timeout and a model the server does not serve raise
 :class:`ModelError` with what to do; a server error (5xx) or a bad request (4xx) fails that
 request and goes down the ladder above, and several 5xx in a row raise. Batches finished
-before an error are stored by the caller (the memory commits per :attr:`preferred_batch`).
+before an error are stored by the caller (the memory commits per :attr:`preferred_batch`,
+and for a call cut short, the sentences it had done: ``finished`` on the exception).
 With ``concurrency`` above 1 the requests run in daemon threads; an error or an interrupt
 (Ctrl-C) in the caller's thread starts no new request and cuts those in flight, so the run
 ends at once instead of waiting for answers it would throw away.
@@ -182,7 +183,7 @@ class LLMEngine:
     @property
     def preferred_batch(self) -> int:
         """Segments per translate() call: one round of concurrent requests (the caller
-        commits each call to the memory, so an interruption loses at most one round)."""
+        commits each call to the memory, and of a call cut short what it finished)."""
         return self.settings.batch * self.settings.concurrency
 
     def model(self) -> str:
