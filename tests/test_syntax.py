@@ -146,6 +146,26 @@ def test_english_words_chinese_wrote_without_a_space_are_spaced():
         assert out.split("\n")[1] == english
 
 
+@pytest.mark.parametrize("engine", ["gloss", "bracket"])
+@pytest.mark.parametrize("text", [
+    "# 混合精度:numref:`sec_mp`\n",                       # a heading of a term and a role
+    "推导过程参见查询:eq:`eq_q`与注意力:numref:`fig_attn`。\n",
+    "- 编译器前端:ref:`frontend`\n",                          # no term: the engine's word
+])
+def test_a_role_chinese_wrote_right_after_a_word_stays_a_role(text, engine):
+    # found by the fuzz test: "混合精度:numref:`x`" → "Mixed precision:numref:`x`", where
+    # a letter before the colon makes the role plain text; the role needs a space
+    if engine == "gloss":
+        from zhenglossary.engines.gloss import GlossEngine
+        eng = GlossEngine(GLOSSARY.form_map)
+    else:
+        eng = BracketEngine()
+    english, _, _, _ = translate_text(text, GLOSSARY, engine=eng)
+    body = english.split("\n", 1)[1]
+    assert check_document(text, body) == [], body
+    assert facts(body).protected == facts(text).protected
+
+
 @pytest.mark.parametrize("text, said_once", [
     ("**查询**（query）是一个向量。\n", "**query**"),
     ("*注意力*（attention）很重要。\n", "*attention*"),

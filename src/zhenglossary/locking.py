@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from .document import Break, Document, Raw, Region, Text, Wrap
 from .glossary import Glossary, Term
+from .markdown import starts_with_role
 from .prose import EMAIL_RE, find_urls
 from .placeholders import (EXACT_RE, PLACEHOLDER_RE, ends_with_placeholder, is_placeholder, number_of,
                            placeholder, placeholder_problem, split_exact,
@@ -454,9 +455,12 @@ def copy_english(segment: Segment) -> str:
 
 
 def _touching(before: str, after: str) -> bool:
-    """Two English words that Chinese wrote without a space (混合精度训练 → two terms)."""
-    return bool(before) and bool(after) and before[-1].isascii() and before[-1].isalnum() \
-        and after[0].isascii() and after[0].isalnum()
+    """Two English words that Chinese wrote without a space (混合精度训练 → two terms), or
+    an English word and a Sphinx role (混合精度:numref:`x`: glued to a letter, the role
+    would read as plain text)."""
+    if not before or not after or not (before[-1].isascii() and before[-1].isalnum()):
+        return False
+    return (after[0].isascii() and after[0].isalnum()) or starts_with_role(after)
 
 
 def literal_angle(text: str) -> str:
@@ -595,7 +599,21 @@ def restore(segment: Segment, hypothesis: str, *, escape: bool = True) -> str:
 
     if escape:
         hypothesis = re.sub(r"[ \t]{2,}", " ", hypothesis)     # engine text only
-    text = PLACEHOLDER_RE.sub(put, drop_repeated_abbreviation(segment, hypothesis)).strip()
+    hypothesis = drop_repeated_abbreviation(segment, hypothesis)
+    out: list[str] = []
+    last = 0
+    for match in PLACEHOLDER_RE.finditer(hypothesis):
+        out.append(hypothesis[last:match.start()])
+        value = put(match)
+        # Chinese writes a role right after a character (混合精度:numref:`x`); after the
+        # English word that replaced it, the role needs a space to stay a role
+        tail = next((piece[-1] for piece in reversed(out) if piece), "")
+        if starts_with_role(value) and _touching(tail, value):
+            value = " " + value
+        out.append(value)
+        last = match.end()
+    out.append(hypothesis[last:])
+    text = "".join(out).strip()
     if segment.slots and segment.slots[0].kind == "term" and hypothesis.lstrip().lower().startswith("zx1") \
             and segment.masked.startswith(placeholder(1)) and text[:1].islower():
         text = text[0].upper() + text[1:]

@@ -24,6 +24,13 @@ from functools import lru_cache
 ROLE_PREFIX = re.compile(r"(?<![A-Za-z0-9]):[A-Za-z][A-Za-z0-9_.+-]*(?::[A-Za-z][A-Za-z0-9_.+-]*)*:$")
 
 
+def starts_with_role(text: str) -> bool:
+    """``text`` opens with a Sphinx role and its code span (``:numref:`sec_x` …``): glued
+    to a letter or digit before it, the role would read as plain text."""
+    head, tick, _ = text.partition("`")
+    return bool(tick) and ROLE_PREFIX.match(head) is not None
+
+
 def _syntax(md):
     """The syntax both configurations read (see the module docstring)."""
     from mdit_py_plugins.amsmath import amsmath_plugin

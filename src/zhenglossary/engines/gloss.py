@@ -564,7 +564,7 @@ class GlossEngine:
     def __init__(self, forms: Iterable[str] = ()) -> None:
         self.forms = frozenset(f for f in forms if f)
         self._lock = threading.Lock()
-        self._index: cedict.CedictIndex | None = None
+        self._index: cedict.CedictIndex | cedict.CedictLookup | None = None
         self._tokenizer = None
         self._all_forms: frozenset[str] = frozenset()
         self._tags: dict[str, str] = {}
@@ -594,7 +594,7 @@ class GlossEngine:
                 return
             from .. import segment
 
-            index = cedict.load_index()
+            index = cedict.lookup()      # the on-disk look-up: no 40 MB index to load
             base = segment.tokenizer_for(())
             extra = {w for w in domain_list() if len(w) > 1 and not base.FREQ.get(w)}
             self._all_forms = self.forms | extra
