@@ -47,6 +47,11 @@ inline = st.one_of(
     st.sampled_from(["$\\mathbf{c}_{t'}$", "$x$", "$\\text{中文}$", "$$a+b$$",
                      ":numref:`sec_x`", ":cite:`Key.2020`", "{cite}`Key.2020`",
                      "*查询*（query）", "**混合精度**", "_推理_"]),
+    # Chinese outside the BMP (a rare surname, a place, a chemistry character) and inline
+    # footnotes ^[…] holding Chinese, emphasis or code
+    st.sampled_from(["姓\U00020BB7", "\U0002123C村", "二\U0002AEC7英", "\u3400字"]),
+    st.tuples(zh_text, st.sampled_from(["", "**推理**", " `x_y` ", "\U00020BB7"])).map(
+        lambda t: f"^[{t[0]}{t[1]}。]"),
 )
 text_line = st.lists(inline, min_size=1, max_size=10).map(lambda xs: "".join(xs).strip() or "中文")
 

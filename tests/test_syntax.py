@@ -25,6 +25,13 @@ GLOSSARY = load_glossary_text("""terms:
 """)
 
 
+def _engine(name: str):
+    if name == "gloss":
+        from zhenglossary.engines.gloss import GlossEngine
+        return GlossEngine(GLOSSARY.form_map)
+    return BracketEngine()
+
+
 def kinds(raw: str) -> list[str]:
     return [n.kind for n in align_inline(raw) if isinstance(n, (Raw, Wrap))]
 
@@ -126,12 +133,7 @@ COMMONMARK_CASES = [
 @pytest.mark.parametrize("text", COMMONMARK_CASES)
 @pytest.mark.parametrize("engine", ["gloss", "bracket"])
 def test_commonmark_cases_keep_structure_and_destinations(text, engine):
-    if engine == "gloss":
-        from zhenglossary.engines.gloss import GlossEngine
-        eng = GlossEngine(GLOSSARY.form_map)
-    else:
-        eng = BracketEngine()
-    english, _, _, _ = translate_text(text, GLOSSARY, engine=eng)
+    english, _, _, _ = translate_text(text, GLOSSARY, engine=_engine(engine))
     body = english.split("\n", 1)[1]
     assert check_document(text, body) == [], body
 
@@ -155,12 +157,7 @@ def test_english_words_chinese_wrote_without_a_space_are_spaced():
 def test_a_role_chinese_wrote_right_after_a_word_stays_a_role(text, engine):
     # found by the fuzz test: "混合精度:numref:`x`" → "Mixed precision:numref:`x`", where
     # a letter before the colon makes the role plain text; the role needs a space
-    if engine == "gloss":
-        from zhenglossary.engines.gloss import GlossEngine
-        eng = GlossEngine(GLOSSARY.form_map)
-    else:
-        eng = BracketEngine()
-    english, _, _, _ = translate_text(text, GLOSSARY, engine=eng)
+    english, _, _, _ = translate_text(text, GLOSSARY, engine=_engine(engine))
     body = english.split("\n", 1)[1]
     assert check_document(text, body) == [], body
     assert facts(body).protected == facts(text).protected

@@ -10,8 +10,9 @@ the inline content is a suffix of the source line (modulo trailing whitespace), 
 locates it exactly; table rows are split on unescaped pipes. The inline content of a
 region is re-parsed with ``parseInline`` and every child token is aligned to its raw
 offsets, giving a small tree of :class:`Text`, :class:`Raw` (code, HTML, images,
-autolinks), :class:`Break` and :class:`Wrap` (emphasis, strong, strikethrough, links)
-nodes. A region that cannot be aligned is left verbatim and reported, never corrupted.
+autolinks), :class:`Break` and :class:`Wrap` (emphasis, strong, strikethrough, links,
+inline footnotes ``^[…]``) nodes. A region that cannot be aligned is left verbatim and
+reported, never corrupted.
 
 Why this module is long: aligning every inline token kind (text with escapes and
 entities, code, math, roles, footnote references, HTML, links and images with their
@@ -26,7 +27,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from .markdown import ROLE_PREFIX, parse_note, parser
+from .markdown import ROLE_PREFIX, copy_env, parse_note, parser
 
 # ---------------------------------------------------------------- inline nodes
 
@@ -53,7 +54,7 @@ class Break:
 
 @dataclass
 class Wrap:
-    kind: str                              # em | strong | s | link | image
+    kind: str                              # em | strong | s | link | image | note (^[…])
     open: tuple[int, int]
     close: tuple[int, int]
     children: list = field(default_factory=list)
@@ -77,9 +78,10 @@ _ASCII_PUNCT = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 
 
 class _Aligner:
-    def __init__(self, raw: str) -> None:
+    def __init__(self, raw: str, notes: dict | None = None) -> None:
         self.raw = raw
         self.pos = 0
+        self.notes = notes or {}       # footnote id → entry (an inline one holds its tokens)
         self.role_start: int | None = None
 
     def fail(self, what: str):
@@ -254,6 +256,12 @@ class _Aligner:
                 ticks = len(self.raw[self.pos:]) - len(self.raw[self.pos:].lstrip("`"))
                 self.code("`" * max(1, ticks))
                 out.append(Raw(start, self.pos, "role"))
+            elif kind == "footnote_ref" and "label" not in tok.meta:
+                # an inline footnote ^[…]: markup around prose, like a link's text
+                opened = self.expect("^[")
+                children, _ = self.nodes(self.notes.get(tok.meta.get("id"), {}).get("tokens", []),
+                                         0, None)
+                out.append(Wrap("note", opened, self.expect("]"), children))
             elif kind == "footnote_ref":
                 start, end = self.expect(f"[^{tok.meta.get('label', '')}]")
                 out.append(Raw(start, end, "footnote"))
@@ -292,9 +300,11 @@ class _Aligner:
 
 def align_inline(raw: str, env: dict | None = None) -> list:
     """Parse ``raw`` as inline Markdown and return nodes with offsets into ``raw``."""
-    tokens = parser().parseInline(raw, env if env is not None else {})
+    # only footnotes (``[^a]``, ``^[…]``) change an env while parsing: copy it for those
+    env = copy_env(env) if "^" in raw else (env if env is not None else {})
+    tokens = parser().parseInline(raw, env)
     children = tokens[0].children if tokens else []
-    aligner = _Aligner(raw)
+    aligner = _Aligner(raw, env.get("footnotes", {}).get("list"))
     nodes, _ = aligner.nodes(children or [], 0, None)
     aligner.skip_spaces()
     if aligner.pos != len(raw) and raw[aligner.pos:].strip():

@@ -62,7 +62,7 @@ PROTECTED = {"code", "url", "email", "math", "latin", "escape", "entity", "html"
 @dataclass
 class Slot:
     kind: str                    # term | code | url | email | math | latin | escape | entity
-                                 # | html | image | autolink | em | strong | s | link
+                                 # | html | image | autolink | em | strong | s | link | note
     raw: str                     # exact source bytes
     term: Term | None = None
     children: list["Segment"] = field(default_factory=list)   # for markup spans

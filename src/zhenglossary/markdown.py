@@ -8,7 +8,9 @@ parsed by mdit-py-plugins rather than by hand:
   math — so ``价格$5和$6元`` stays text while ``变量$x$的`` is math on both sides of CJK),
   ``$$…$$`` inside a paragraph, labelled ``$$…$$ (eq1)`` blocks;
 * amsmath environments (``\\begin{align}…``);
-* YAML front matter; footnotes (``[^1]``); MyST roles (``{cite}`key```).
+* YAML front matter; footnotes, referenced (``[^1]`` + ``[^1]: …``) and inline
+  (pandoc's ``^[…]``, whose text is prose, translated in place); MyST roles
+  (``{cite}`key```).
 
 Sphinx/d2lbook roles (``:numref:`sec_x```) parse as text + ``code_inline``; ``ROLE_PREFIX``
 is the one pattern that recognises the ``:role:`` prefix in front of such a code span.
@@ -44,7 +46,7 @@ def _syntax(md):
     md.use(dollarmath_plugin, allow_labels=True, allow_space=False, allow_digits=False,
            double_inline=True)
     md.use(amsmath_plugin)
-    md.use(footnote_plugin, inline=False)
+    md.use(footnote_plugin, inline=True)
     md.use(myst_role_plugin)
     # lists nested 1,000 deep must not blow the stack or take minutes
     md.options["maxNesting"] = 100
@@ -60,6 +62,23 @@ def parser():
 
 def parse_tokens(text: str, env: dict | None = None):
     return parser().parse(text, env if env is not None else {})
+
+
+def copy_env(env: dict | None) -> dict:
+    """A copy of a note's env (link reference definitions, footnotes) that parsing one
+    block or region may change: the footnote plugin counts references in it and registers
+    each inline footnote ``^[…]`` in ``env["footnotes"]["list"]``, and a note's env, once
+    parsed, is shared (:func:`parse_note`) and must not change."""
+    if not env:
+        return {}
+    out: dict = {}
+    if "references" in env:
+        out["references"] = dict(env["references"])
+    if "footnotes" in env:
+        notes = env["footnotes"]
+        out["footnotes"] = {"refs": dict(notes.get("refs", {})),
+                            "list": {k: dict(v) for k, v in notes.get("list", {}).items()}}
+    return out
 
 
 @lru_cache(maxsize=4)

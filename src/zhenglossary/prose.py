@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 
-URL_RE = re.compile(
-    r"(?:https?|ftp)://[^\s<>\"'`\u3000-\u303f\uff00-\uffef\u3400-\u9fff（）]+"
-    r"|www\.[A-Za-z0-9-]+\.[^\s<>\"'`\u3000-\u303f\uff00-\uffef\u3400-\u9fff（）]+"
-)
+from .textutil import CJK_CLASS
+
+# A bare URL ends at white space, a quote, CJK punctuation or full-width forms, or the first
+# Chinese character (textutil's one definition: astral ideographs end it too).
+_URL_BODY = rf"[^\s<>\"'`\u3000-\u303f\uff00-\uffef{CJK_CLASS}（）]+"
+URL_RE = re.compile(rf"(?:https?|ftp)://{_URL_BODY}|www\.[A-Za-z0-9-]+\.{_URL_BODY}")
 _URL_TRAIL = ".,;:!?)]}'\""
 EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 INLINE_CODE_RE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)

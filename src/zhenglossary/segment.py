@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sqlite3
 import threading
 from collections import ChainMap
@@ -40,6 +41,8 @@ from importlib import metadata
 from math import log
 from pathlib import Path
 from typing import Iterable
+
+from .textutil import CJK_CLASS
 
 _lock = threading.Lock()
 
@@ -105,6 +108,24 @@ def _table_class():
                 return table(word) if value is None else value
             return freq
 
+        def cut(self, sentence, cut_all=False, HMM=True, use_paddle=False):  # noqa: N803
+            """jieba's ``cut``, its runs found by :func:`han_runs` instead of
+            ``jieba.re_han_default``: jieba's pattern stops at U+9FD5, so it handed
+            Extension A and astral ideographs (𫫇 in 二𫫇英, dioxin) past the dictionary one
+            character at a time. For other text the runs, and so the words, are jieba's."""
+            if cut_all:
+                yield from super().cut(sentence, cut_all, HMM, use_paddle)
+                return
+            cut_run = self._Tokenizer__cut_DAG if HMM else self._Tokenizer__cut_DAG_NO_HMM
+            runs = han_runs()
+            for part in runs.split(sentence):
+                if not part:
+                    continue
+                if runs.fullmatch(part):
+                    yield from cut_run(part)
+                else:
+                    yield from super().cut(part, False, HMM)
+
         def get_DAG(self, sentence: str) -> dict[int, list[int]]:    # noqa: N802 (jieba's name)
             if isinstance(self.shared, FreqTable):
                 self.shared.prefetch((sentence,), self.own)
@@ -141,7 +162,24 @@ def _table_class():
 _MISSING = object()
 
 
-class FreqTable:
+class _Table:
+    """A read-only mapping over ``get(word)`` (None: absent), as the jieba dict it stands
+    for is used: ``word in table`` and ``table[word]``."""
+
+    def get(self, word: str, default=None):
+        raise NotImplementedError
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self.get(word) is not None
+
+    def __getitem__(self, word: str):
+        value = self.get(word)
+        if value is None:
+            raise KeyError(word)
+        return value
+
+
+class FreqTable(_Table):
     """jieba's word → frequency table (``Tokenizer.FREQ``: every dictionary word with its
     count, every prefix of one at 0), read on demand from the word index and remembered.
 
@@ -211,15 +249,6 @@ class FreqTable:
         if value is _MISSING:
             value = self.load(word)
         return default if value is None else value
-
-    def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and self.get(word) is not None
-
-    def __getitem__(self, word: str) -> int:
-        value = self.get(word)
-        if value is None:
-            raise KeyError(word)
-        return value
 
     def __setitem__(self, word: str, value: int) -> None:
         self.memo[word] = value
@@ -297,14 +326,23 @@ def _words_path(forms: frozenset[str]) -> Path | None:
     return index.parent / "jieba-user-words" / f"{digest.hexdigest()[:32]}.marshal"
 
 
-def blocks(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each run of ``text`` that jieba segments on its own: its cut splits
-    the text on ``jieba.re_han_default`` (Han characters, letters, digits and ``+#&._%-``)
-    and cuts each run independently, so cutting one run gives the words of the whole text
-    there."""
+@lru_cache(maxsize=1)
+def han_runs() -> "re.Pattern[str]":
+    """What jieba segments as one run: ``jieba.re_han_default`` (Han characters up to
+    U+9FD5, letters, digits and ``+#&._%-``) with every CJK ideograph of
+    ``textutil.CJK_CLASS`` added to its class (Extension A, U+9FD6–U+9FFF, compatibility
+    and astral ideographs)."""
     import jieba
 
-    return [m.span() for m in jieba.re_han_default.finditer(text)]
+    pattern = jieba.re_han_default.pattern
+    return re.compile(pattern.replace("[", "[" + CJK_CLASS, 1))
+
+
+def blocks(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of ``text`` that zhen's tokenizer segments on its own: its
+    cut splits the text on :func:`han_runs` and cuts each run independently, so cutting one
+    run gives the words of the whole text there."""
+    return [m.span() for m in han_runs().finditer(text)]
 
 
 def cut_all(texts: list[str], forms: Iterable[str] = (), hmm: bool = True) -> list[list[str]]:
@@ -374,7 +412,7 @@ def _posseg_module():
 TAGS_FORMAT = 3
 
 
-class TagTable:
+class TagTable(_Table):
     """jieba's word → part-of-speech tag table, read on demand (:func:`word_index`).
 
     ``get(word, default)``, ``word in table`` and ``table[word]``, like the dict it
@@ -395,15 +433,6 @@ class TagTable:
                 self._memo.clear()
             self._memo[word] = value
         return default if value is None else value
-
-    def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and self.get(word) is not None
-
-    def __getitem__(self, word: str) -> str:
-        value = self.get(word)
-        if value is None:
-            raise KeyError(word)
-        return value
 
     def update(self, other) -> None:            # jieba's user-word tags (makesure_userdict_loaded)
         for word, tag in dict(other).items():

@@ -6,8 +6,22 @@ import bisect
 import re
 from functools import lru_cache
 
-# CJK ideographs (URO + extension A + compatibility) — what "Chinese text" means here.
-CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# What "Chinese text" means here: a CJK ideograph, i.e. a code point of one of the Unicode
+# blocks whose characters are all named "CJK UNIFIED IDEOGRAPH-…" or "CJK COMPATIBILITY
+# IDEOGRAPH-…" (Blocks.txt, Unicode 17/18), whole blocks so that characters a later Unicode
+# adds to them count too. Astral ones (rare surnames and place names such as 𠮷 U+20BB7,
+# chemistry characters) are Chinese as much as the BMP ones. tests/test_astral.py checks
+# every code point against unicodedata (and the newer unicodedata2) both ways.
+CJK_BLOCKS = (
+    (0x3400, 0x4DBF),     # Extension A
+    (0x4E00, 0x9FFF),     # CJK Unified Ideographs
+    (0xF900, 0xFAFF),     # CJK Compatibility Ideographs
+    (0x20000, 0x2A6DF),   # Extension B
+    (0x2A700, 0x2EE5F),   # Extensions C, D, E, F, I (adjacent blocks)
+    (0x2F800, 0x2FA1F),   # CJK Compatibility Ideographs Supplement
+    (0x30000, 0x3347F),   # Extensions G, H, J (adjacent blocks)
+)
+CJK_CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in CJK_BLOCKS)
 CJK_RE = re.compile(f"[{CJK_CLASS}]")
 CJK_RUN_RE = re.compile(f"[{CJK_CLASS}]+")
 # Chinese / full-width punctuation, also not allowed to be left in English output.

@@ -27,9 +27,29 @@ from dataclasses import dataclass, field
 
 from .document import dedent_block
 from .glossary import Glossary
-from .markdown import parse_note, parse_tokens
+from .markdown import copy_env, parse_note, parse_tokens
 
-_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# A Han ideograph, defined here on purpose and not imported from textutil (the checker must
+# not share the translator's idea of what Chinese is): every block of Unicode's Blocks.txt
+# named "CJK Unified Ideographs…" or "CJK Compatibility Ideographs…", the astral ones
+# (Extensions B–J, the Compatibility Supplement: rare surnames, place names, chemistry)
+# included. tests/test_astral.py checks it against Unicode's character names.
+_HAN_BLOCKS = {
+    "CJK Unified Ideographs Extension A": "\u3400-\u4dbf",
+    "CJK Unified Ideographs": "\u4e00-\u9fff",
+    "CJK Compatibility Ideographs": "\uf900-\ufaff",
+    "CJK Unified Ideographs Extension B": "\U00020000-\U0002a6df",
+    "CJK Unified Ideographs Extension C": "\U0002a700-\U0002b73f",
+    "CJK Unified Ideographs Extension D": "\U0002b740-\U0002b81f",
+    "CJK Unified Ideographs Extension E": "\U0002b820-\U0002ceaf",
+    "CJK Unified Ideographs Extension F": "\U0002ceb0-\U0002ebef",
+    "CJK Unified Ideographs Extension I": "\U0002ebf0-\U0002ee5f",
+    "CJK Compatibility Ideographs Supplement": "\U0002f800-\U0002fa1f",
+    "CJK Unified Ideographs Extension G": "\U00030000-\U0003134f",
+    "CJK Unified Ideographs Extension H": "\U00031350-\U000323af",
+    "CJK Unified Ideographs Extension J": "\U000323b0-\U0003347f",
+}
+_HAN = re.compile("[" + "".join(_HAN_BLOCKS.values()) + "]")
 # a Sphinx role written before a code span: ":numref:" / ":py:func:" (ASCII, on purpose)
 _SPHINX_ROLE = re.compile(r"(?:^|(?<=[^A-Za-z0-9])):[A-Za-z][A-Za-z0-9_.+:-]*:$")
 _CODE_BLOCKS = {"fence", "code_block"}
@@ -51,14 +71,35 @@ class Facts:
 
 def facts(text: str, env: dict | None = None) -> Facts:
     out = Facts()
-    for tok in parse_tokens(text, _env_copy(env)):
-        _token(tok, out)
+    env = copy_env(env)
+    tokens = parse_tokens(text, env)
+    for tok, counted in _counted(tokens):
+        if counted:
+            _token(tok, out, _inline_notes(env))
     return out
 
 
-def _token(tok, out: Facts) -> None:
+def _inline_notes(env: dict) -> dict:
+    """Footnote id → entry; an inline footnote's entry holds the tokens of its text."""
+    return env.get("footnotes", {}).get("list", {})
+
+
+def _counted(tokens):
+    """(token, counted): the text of an inline footnote ``^[…]`` is counted where it is
+    written (at its reference, :func:`_inline`), not again in the footnote list the parser
+    appends to the document."""
+    inline_note = False
+    for tok in tokens:
+        if tok.type == "footnote_open":
+            inline_note = (tok.meta or {}).get("label") is None
+        elif tok.type == "footnote_close":
+            inline_note = False
+        yield tok, not (inline_note and tok.type == "inline")
+
+
+def _token(tok, out: Facts, notes: dict) -> None:
     if tok.type == "inline":
-        _inline(tok.children or [], out)
+        _inline(tok.children or [], out, notes)
         return
     out.structure.append((tok.type, tok.tag, tok.level))
     if tok.type in _CODE_BLOCKS:
@@ -102,13 +143,19 @@ def parse_blocks(text: str, env: dict | None = None) -> Parsed:
     out = Parsed([], [], [], Facts())
     current: Block | None = None
     closer: str | None = None
-    tokens = parse_note(text)[0] if env is None else parse_tokens(text, _env_copy(env))
-    for tok in tokens:
+    if env is None:
+        tokens, env = parse_note(text)
+    else:
+        env = copy_env(env)
+        tokens = parse_tokens(text, env)
+    notes = _inline_notes(env)
+    for tok, counted in _counted(tokens):
         if current is None and tok.type in _LEAF_OPEN:
             current = Block(tok.map[0] if tok.map else -1, Facts())
             out.blocks.append(current)
             closer = _LEAF_OPEN[tok.type]
-        _token(tok, current.facts if current is not None else out.outside)
+        if counted:
+            _token(tok, current.facts if current is not None else out.outside, notes)
         if tok.type != "inline":
             out.structure.append((tok.type, tok.tag, tok.level))
             out.owners.append(len(out.blocks) - 1 if current is not None else len(out.blocks))
@@ -149,7 +196,7 @@ def compare_facts(src: Facts, out: Facts, glossary: Glossary | None = None,
     return problems
 
 
-def _inline(children, out: Facts) -> None:
+def _inline(children, out: Facts, notes: dict) -> None:
     prose: list[str] = []
     for k, child in enumerate(children):
         kind = child.type
@@ -175,6 +222,14 @@ def _inline(children, out: Facts) -> None:
         elif kind == "myst_role":
             out.protected[("role", f"{{{(child.meta or {}).get('name', '')}}}{child.content}")] += 1
             prose.append("\x00")
+        elif kind == "footnote_ref" and "label" not in (child.meta or {}):
+            # an inline footnote ^[…]: structure, and its text is prose of this block
+            out.structure.append(("footnote_inline", "", child.level))
+            inner = Facts()
+            _inline(notes.get(child.meta.get("id"), {}).get("tokens", []), inner, notes)
+            out.structure += inner.structure
+            out.protected.update(inner.protected)
+            prose.append("\x00" + inner.text + "\x00")
         elif kind == "footnote_ref":
             out.protected[("footnote", str((child.meta or {}).get("label", "")))] += 1
             prose.append("\x00")
@@ -192,7 +247,7 @@ def _inline(children, out: Facts) -> None:
             out.protected[("image", f"{child.attrs.get('src', '')} "
                                     f"{child.attrs.get('title', '')}".rstrip())] += 1
             inner = Facts()
-            _inline(child.children or [], inner)
+            _inline(child.children or [], inner, notes)
             out.protected.update(inner.protected)
             prose.append("\x00" + inner.text + "\x00")
         else:
@@ -205,21 +260,6 @@ def _join_lines(text: str) -> str:
     term); any other soft break is a space."""
     text = re.sub(f"(?<={_HAN.pattern})\n(?={_HAN.pattern})", "", text)
     return text.replace("\n", " ")
-
-
-def _env_copy(env: dict | None) -> dict:
-    """Link reference definitions and footnote labels of the whole note, so a block parsed
-    on its own resolves ``[text][label]`` and ``[^1]`` as it does in place."""
-    if not env:
-        return {}
-    out: dict = {}
-    if "references" in env:
-        out["references"] = dict(env["references"])
-    if "footnotes" in env:
-        notes = env["footnotes"]
-        out["footnotes"] = {"refs": dict(notes.get("refs", {})),
-                            "list": {k: dict(v) for k, v in notes.get("list", {}).items()}}
-    return out
 
 
 def note_env(text: str) -> dict:
