@@ -41,6 +41,7 @@ def llm_engine(glossary, tmp_path, monkeypatch, request):
     from zhenglossary.engines import EngineContext, create_engine
 
     monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path / "zhen-home"))    # the remembered identity
     server = FakeLLMServer(fault_rate=0.3, seed=2).start()
     request.addfinalizer(server.stop)
     engine, _ = create_engine("llm", EngineContext(glossary, root=tmp_path, overrides={

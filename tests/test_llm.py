@@ -15,8 +15,8 @@ from test_translate import block_invariants
 from zhenglossary.cli import app
 from zhenglossary.config import ConfigError, load_settings
 from zhenglossary.engines import EngineContext, create_engine
-from zhenglossary.engines.llm import (LLMEngine, LLMSettings, build_messages, check_local,
-                                      parse_answer, _Item)
+from zhenglossary.engines.llm import LLMEngine, LLMSettings, build_messages, parse_answer, _Item
+from zhenglossary.engines.llm_http import check_local
 from zhenglossary.errors import ModelError, UsageError
 from zhenglossary.glossary import load_glossary
 
@@ -45,6 +45,13 @@ NOTES = {
 编译器把循环做了**量化**感知的向量化，流水线阶段之间没有气泡。
 """,
 }
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path, monkeypatch):
+    """The engine remembers identities in the cache folder: each test has its own (never the
+    user's, and a port reused by a later test's server finds nothing from an earlier one)."""
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path / "zhen-home"))
 
 
 def engine_for(server: FakeLLMServer, glossary=None, **settings) -> LLMEngine:
@@ -392,3 +399,171 @@ def test_create_engine_through_the_registry(tmp_path):
             glossary, root=tmp_path, overrides={"endpoint": server.endpoint, "model": MODEL}))
         assert engine.name == "llm" and notices == []
         assert engine.translate(["一句。"])[0].hypotheses == [pseudo_english("一句。")]
+
+
+# ---------------------------------------------------------------- offline and resume
+
+
+def outputs(root):
+    return {p.relative_to(root).as_posix(): p.read_text("utf-8")
+            for p in sorted((root / "notes").rglob("*.md")) if p.name.count(".") > 1}
+
+
+def rows(root) -> int:
+    with sqlite3.connect(root / ".zhen" / "memory.sqlite") as db:
+        return db.execute("select count(*) from mt").fetchone()[0]
+
+
+def sentences_sent(server) -> int:
+    return sum(len(json.loads(c["messages"][1]["content"])) for c in server.chats)
+
+
+def test_server_down_with_everything_in_memory_translates_without_it(runner, tmp_path,
+                                                                     monkeypatch):
+    """The identity is remembered when the server answers; with the server down, a run whose
+    sentences are all in the memory writes the same outputs and exits 0; one sentence
+    missing is the resume error, and nothing is lost."""
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    down = FakeLLMServer().start()
+    down.stop()
+    never = translate(runner, down)                      # never resolved: nothing to fall on
+    assert never.exit_code == 2 and "does not answer" in never.stderr
+    with FakeLLMServer() as server:
+        assert translate(runner, server).exit_code == 0
+        endpoint = server.endpoint
+    first = outputs(root)
+    kept = rows(root)
+    for path in first:
+        (root / path).unlink()
+    result = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint",
+                                 endpoint, "--model", MODEL])
+    assert result.exit_code == 0, result.output
+    assert "engine: llm tiny-zh-en" in result.stdout and " 0 translated," in result.stdout
+    warning = " ".join(result.stderr.split())           # the user is told the server is down
+    assert "warning: http://127.0.0.1:" in warning and "does not answer (" in warning
+    assert f"; the memory is read for {MODEL} (sha256:012345678)" in warning
+    assert outputs(root) == first and rows(root) == kept
+    # another endpoint (or model, or temperature) was never resolved: the resume error
+    other = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint",
+                                endpoint, "--model", MODEL, "--temperature", "0.3"])
+    assert other.exit_code == 2 and "does not answer" in other.stderr
+    # a new sentence with the server down: the clear error, the memory untouched
+    (root / "notes" / "new.md").write_text("# 新笔记\n\n缓存一致性协议决定了写回的时机。\n",
+                                           encoding="utf-8")
+    missing = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint",
+                                  endpoint, "--model", MODEL])
+    assert missing.exit_code == 2, missing.output
+    assert "does not answer" in missing.stderr and "next run resumes" in missing.stderr
+    assert "Traceback" not in missing.output and rows(root) == kept
+    with FakeLLMServer() as server:                      # back up: only the new sentences
+        assert translate(runner, server).exit_code == 0
+        assert 0 < sentences_sent(server) == rows(root) - kept
+
+
+def test_a_server_that_answers_with_a_new_digest_wins(runner, tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    with FakeLLMServer(digest="sha256:aaaaaaaaaaaaaaaa") as old:
+        assert translate(runner, old).exit_code == 0
+        before = sentences_sent(old)
+    with FakeLLMServer(digest="sha256:bbbbbbbbbbbbbbbb") as new:
+        report = json.loads(translate(runner, new, "--format", "json").stdout)
+        assert report["summary"]["exit_code"] == 0
+        assert report["summary"]["model"].startswith(f"llm:{MODEL}@sha256:bbbbbbbbb")
+        assert sentences_sent(new) == before               # a new model: asked again
+    offline = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint",
+                                  new.endpoint, "--model", MODEL, "--format", "json"])
+    assert offline.exit_code == 0, offline.output
+    summary = json.loads(offline.stdout)["summary"]
+    assert summary["model"].startswith(f"llm:{MODEL}@sha256:bbbbbbbbb")   # the last one seen
+    assert summary["translated"] == 0 and summary["from_memory"] > 0
+    assert rows(root) == 2 * before
+
+
+# A child started from a non-interactive shell may inherit SIGINT ignored, and then Python
+# installs no KeyboardInterrupt handler; a terminal's Ctrl-C is never ignored, so the child
+# restores it before running the real CLI.
+ZHEN_WITH_CTRL_C = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                    "from zhenglossary.cli import main; main()")
+
+
+def test_ctrl_c_with_requests_in_flight_exits_at_once_and_the_next_run_resumes(
+        runner, tmp_path, monkeypatch):
+    """Concurrency 3 against a server that answers the first round and one request of the
+    second at once, then takes 30 s per answer: SIGINT exits 130 within seconds (the
+    requests in flight are cut, not awaited), the first round and the finished batch of
+    the second are in an intact memory, and the next run asks only for the rest."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    (root / "zhen.toml").write_text("[llm]\nbatch = 2\n")
+    with FakeLLMServer(script=["ok"] * 4 + ["slow"] * 50, delay=30) as server:
+        child = subprocess.Popen(
+            [sys.executable, "-c", ZHEN_WITH_CTRL_C, "translate", "notes/", "--engine", "llm",
+             "--endpoint", server.endpoint, "--model", MODEL, "--concurrency", "3"],
+            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while (len(server.chats) < 6 or server.answered < 4) and time.monotonic() < deadline:
+                assert child.poll() is None, child.communicate()
+                time.sleep(0.05)
+            assert server.modes[3:6] == ["ok", "slow", "slow"] and server.answered == 4
+            time.sleep(0.2)
+            sent = time.monotonic()
+            child.send_signal(signal.SIGINT)
+            _, stderr = child.communicate(timeout=20)
+            took = time.monotonic() - sent
+        finally:
+            if child.poll() is None:
+                child.kill()
+    assert child.returncode == 130 and "interrupted" in stderr, stderr
+    assert "Traceback" not in stderr
+    assert took < 5, f"{took:.1f} s from SIGINT to exit"
+    with sqlite3.connect(root / ".zhen" / "memory.sqlite") as db:
+        assert db.execute("pragma integrity_check").fetchone()[0] == "ok"
+    assert rows(root) == 4 * 2                           # the first round and one batch
+    with FakeLLMServer() as fresh:
+        result = translate(runner, fresh, "--concurrency", "3")
+        assert result.exit_code == 0, result.output
+        assert sentences_sent(fresh) == rows(root) - 4 * 2 > 0
+
+
+def test_batch_and_max_tokens_flags_override_environment_and_file(runner, tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, NOTES)
+    (root / "zhen.toml").write_text("[llm]\nbatch = 5\nmax_tokens = 900\n")
+    monkeypatch.delenv("ZHEN_LLM_MAX_TOKENS", raising=False)
+    monkeypatch.setenv("ZHEN_LLM_BATCH", "3")
+
+    def first_request(*flags):
+        with FakeLLMServer() as server:
+            result = translate(runner, server, "--no-memory", *flags)
+            assert result.exit_code == 0, result.output
+            return len(json.loads(server.chats[0]["messages"][1]["content"])), \
+                server.chats[0]["max_tokens"]
+
+    assert first_request() == (3, 900)                                 # env over file
+    assert first_request("--batch", "2", "--max-tokens", "700") == (2, 700)   # flags over both
+    bad = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--batch", "0"])
+    assert bad.exit_code == 2 and "--batch" in bad.stderr
+
+
+def test_a_remembered_identity_that_cannot_be_read_is_not_used(tmp_path):
+    """Resolved once, then the server goes: the remembered identity serves; unreadable
+    (or never written), the server's own error stands."""
+    from zhenglossary.errors import ServerUnreachable
+    from zhenglossary.paths import cache_dir
+
+    server = FakeLLMServer(digest="sha256:5555666677778888").start()
+    assert engine_for(server).identity() == f"llm:{MODEL}@sha256:555566667:prompt-1:t0"
+    server.stop()
+    offline = engine_for(server)
+    assert offline.identity() == f"llm:{MODEL}@sha256:555566667:prompt-1:t0"
+    assert offline.describe() == f"llm {MODEL}"
+    with pytest.raises(ServerUnreachable, match="does not answer"):
+        engine_for(server, temperature=0.5).identity()        # other settings: never resolved
+    [memo] = (cache_dir() / "llm").glob("identity-*.json")
+    memo.write_text('{"model": ', "utf-8")
+    with pytest.raises(ServerUnreachable, match="does not answer"):
+        engine_for(server).identity()

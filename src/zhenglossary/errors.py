@@ -59,6 +59,13 @@ class ModelError(ZhenError):
     """No usable zh→en model, or an argos package is broken."""
 
 
+class ServerUnreachable(ModelError):
+    """A model server does not answer (connection refused, timed out). ``short`` is a one-line
+    form of the message for listings."""
+
+    short = ""
+
+
 class OutputError(ZhenError):
     """An output file cannot be written (read-only directory, disk full, ...)."""
 

@@ -230,24 +230,31 @@ class _Runner:
             self.progress(phase, 0, total)
         for start in range(0, total, self.batch_size):
             batch = misses[start:start + self.batch_size]
-            if self.glossary_aware:
-                results = self.engine.translate(batch, num_hypotheses=n,
-                                                terms=[terms.get(t, {}) for t in batch])
-            else:
-                results = self.engine.translate(batch, num_hypotheses=n)
-            rows = []
+            try:
+                if self.glossary_aware:
+                    results = self.engine.translate(batch, num_hypotheses=n,
+                                                    terms=[terms.get(t, {}) for t in batch])
+                else:
+                    results = self.engine.translate(batch, num_hypotheses=n)
+            except BaseException as exc:     # the part of the call the engine finished
+                finished = getattr(exc, "finished", None) or {}
+                self.memory.put_many(self._rows(keys, [(batch[i], r) for i, r in finished.items()]))
+                raise
             for text, result in zip(batch, results):
                 out[text] = result
-                if result.fallback:
-                    continue                 # another engine's stand-in: ask again next run
-                rows.append((keys[text], self.identity, text,
-                             {"hypotheses": result.hypotheses, "unrendered": result.unrendered}))
-            self.memory.put_many(rows)       # committed per batch: a killed run keeps these
+            self.memory.put_many(self._rows(keys, zip(batch, results)))   # a killed run keeps these
             self.misses += len(batch)
             self.missed.update(batch)
             if self.progress:
                 self.progress(phase, min(start + len(batch), total), total)
         return out
+
+    def _rows(self, keys: dict[str, str], results) -> list[tuple[str, str, str, dict]]:
+        """Memory rows for (text, EngineOutput) pairs; another engine's stand-in (fallback)
+        is not kept, so the next run asks again."""
+        return [(keys[text], self.identity, text,
+                 {"hypotheses": result.hypotheses, "unrendered": result.unrendered})
+                for text, result in results if not result.fallback]
 
 
 def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, n: int) -> list[Finding]:
@@ -414,6 +421,7 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
                 for s in top.walk()]
     n = 1 if engine.reliable_placeholders else max(1, options.num_hypotheses)
     runner = _Runner(engine, memory, options.batch_size, progress)
+    notices += getattr(engine, "notices", [])          # what resolving the engine found
     findings += lock_segments(segments, glossary, runner, n)
 
     describe = engine.describe()

@@ -38,13 +38,19 @@ def translate(
     timeout: Optional[float] = typer.Option(None, "--timeout", help="llm: seconds per request."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1,
                                               help="llm: requests in flight."),
+    batch: Optional[int] = typer.Option(None, "--batch", min=1,
+                                        help="llm: sentences per request (default 8)."),
+    max_tokens: Optional[int] = typer.Option(None, "--max-tokens", min=1,
+                                             help="llm: answer length limit per request "
+                                                  "(default 4096)."),
     allow_remote: bool = allow_remote_option(),
 ) -> None:
     """Translate notes to English: writes x.en.md and the parallel x.zh-en.md."""
     from ..api import translate_project
 
     settings = {"model": model, "endpoint": endpoint, "temperature": temperature,
-                "timeout": timeout, "concurrency": concurrency,
+                "timeout": timeout, "concurrency": concurrency, "batch": batch,
+                "max_tokens": max_tokens,
                 "allow_remote": True if allow_remote else None}
     with _progress(format is CheckFormat.text) as progress:
         # notices (no glossary, no model: a dictionary gloss) print as soon as they are known

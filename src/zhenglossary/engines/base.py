@@ -40,7 +40,8 @@ class Engine(Protocol):
 
     def identity(self) -> str:
         """Engine id and model version; cheap (no model load; a server-backed engine may ask
-        the server which model it serves). Part of memory keys."""
+        the server which model it serves). Part of memory keys. An engine may have
+        ``notices`` (a list of str): what the user must be told once identity() ran."""
 
     def describe(self) -> str:
         """One line for summaries: 'argos translate-zh_en 1.9', 'gloss (dictionary, ...)'."""
@@ -51,7 +52,9 @@ class Engine(Protocol):
         An engine with ``glossary_aware = True`` also takes ``terms=``: per text, placeholder
         number → the glossary Term it stands for (so a model can write the words around it).
         An engine may set ``preferred_batch`` (texts per call; each call is committed to the
-        memory on its own)."""
+        memory on its own). An engine whose call is cut short (an interrupt, a server gone)
+        may set ``finished`` on the exception it raises: index → EngineOutput of the texts
+        it had done; the caller stores those before passing the exception on."""
 
 
 # ---------------------------------------------------------------- registration

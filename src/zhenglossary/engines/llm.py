@@ -1,7 +1,7 @@
 """The llm engine: a local model server speaking OpenAI's ``/v1/chat/completions``.
 
 Ollama, llama.cpp's ``llama-server``, vLLM and LM Studio all serve this protocol on
-localhost. zhen talks to it with the standard library only (``urllib``) and refuses an
+localhost. zhen talks to it with the standard library only (llm_http.py) and refuses an
 endpoint that is not on this machine unless ``allow_remote`` is set: by default nothing
 leaves the machine.
 
@@ -20,33 +20,42 @@ each failure named; then each alone; then the fallback engine (argos if a model 
 installed, else gloss) translates it, and the output carries ``fallback`` (a finding, and
 not stored in the memory, so a later run asks the model again).
 
+Identity (part of every memory key): the model, its digest where the server reports one,
+the prompt version and the temperature. It is asked of the server when it answers, and
+remembered in the cache folder per (endpoint, configured model, temperature, prompt
+version); when the server does not answer, the remembered identity is used, so sentences
+already in the memory need no server at all. A server that answers always wins: a model
+whose digest changed gets new keys.
+
 Faults. Connection refused, a timeout and a model the server does not serve raise
 :class:`ModelError` with what to do; a server error (5xx) or a bad request (4xx) fails that
 request and goes down the ladder above, and several 5xx in a row raise. Batches finished
-before an error are stored by the caller (the memory commits per :attr:`preferred_batch`).
+before an error are stored by the caller (the memory commits per :attr:`preferred_batch`,
+and for a call cut short, the sentences it had done: ``finished`` on the exception).
+With ``concurrency`` above 1 the requests run in daemon threads; an error or an interrupt
+(Ctrl-C) in the caller's thread starts no new request and cuts those in flight, so the run
+ends at once instead of waiting for answers it would throw away.
 """
 
 from __future__ import annotations
 
-import http.client
-import ipaddress
+import hashlib
 import json
+import queue
 import re
-import socket
-import urllib.error
-import urllib.parse
-import urllib.request
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+import threading
+from dataclasses import asdict, dataclass
 from typing import Mapping, Sequence
 
 from ..config import load_settings
-from ..errors import ModelError, UsageError
+from ..errors import ModelError, ServerUnreachable, UsageError
+from ..fileio import prune, write_cache
+from ..paths import cache_dir
 from ..placeholders import placeholder, placeholder_problem, placeholders_in, without_placeholders
 from ..textutil import CJK_RE
 from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
+from .llm_http import DEFAULT_ENDPOINT, LLMClient, RequestFailed
 
-DEFAULT_ENDPOINT = "http://127.0.0.1:11434/v1"       # Ollama's
 # Bump when the prompt or the answer format changes: it is part of identity() (memory keys).
 PROMPT_VERSION = "1"
 SERVER_ERRORS_IN_A_ROW = 4                            # then the server is broken: raise
@@ -66,150 +75,10 @@ class LLMSettings:
 
 def settings_for(context: EngineContext) -> LLMSettings:
     settings, _ = load_settings(LLMSettings, "llm", context.root, context.overrides)
-    if settings.concurrency < 1 or settings.batch < 1 or settings.timeout <= 0:
-        raise UsageError("llm concurrency and batch must be at least 1, and timeout above 0")
+    if min(settings.concurrency, settings.batch, settings.max_tokens) < 1 or settings.timeout <= 0:
+        raise UsageError("llm concurrency, batch and max_tokens must be at least 1, and timeout "
+                         "above 0")
     return settings
-
-
-def check_local(endpoint: str, allow_remote: bool) -> None:
-    """Refuse an endpoint off this machine unless the user allowed it."""
-    parts = urllib.parse.urlsplit(endpoint)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError(f"the llm endpoint {endpoint!r} is not an http(s) URL; use e.g. "
-                         f"{DEFAULT_ENDPOINT}")
-    host = parts.hostname
-    try:
-        local = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        local = host.lower() == "localhost"
-    if not local and not allow_remote:
-        raise UsageError(f"the llm endpoint {endpoint} is not on this machine, and zhen sends "
-                         "nothing off the machine by default. Use a local server, or pass "
-                         "--allow-remote (ZHEN_LLM_ALLOW_REMOTE=1) if sending your notes "
-                         "there is intended")
-
-
-class _RequestFailed(Exception):
-    """One request failed in a way the next rung of the ladder may fix."""
-
-    def __init__(self, message: str, kind: str = "answer") -> None:
-        super().__init__(message)
-        self.message = message
-        self.kind = kind             # answer | server (5xx) | length (cut off by max_tokens)
-
-
-class LLMClient:
-    """HTTP to the server; every network fault becomes ModelError or _RequestFailed."""
-
-    def __init__(self, settings: LLMSettings) -> None:
-        check_local(settings.endpoint, settings.allow_remote)
-        self.settings = settings
-        self.base = settings.endpoint.rstrip("/")
-        self.requests = 0
-
-    def _call(self, method: str, url: str, body: dict | None, timeout: float) -> dict:
-        data = json.dumps(body, ensure_ascii=False).encode() if body is not None else None
-        request = urllib.request.Request(url, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
-        where = f"the LLM server at {self.base}"
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                raw = response.read()
-        except urllib.error.HTTPError:
-            raise
-        except (socket.timeout, TimeoutError) as exc:
-            raise ModelError(f"{where} did not answer within {timeout:g} s. It may be busy or "
-                             "stuck: raise --timeout (zhen.toml [llm] timeout) or lower [llm] "
-                             "batch; finished batches are kept and the next run resumes") from exc
-        except (urllib.error.URLError, ConnectionError, http.client.HTTPException, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            if isinstance(reason, (socket.timeout, TimeoutError)):
-                raise ModelError(f"{where} did not answer within {timeout:g} s; raise --timeout "
-                                 "or lower [llm] batch; finished batches are kept and the next "
-                                 "run resumes") from exc
-            error = ModelError(f"{where} does not answer ({reason}). Start it (for Ollama: "
-                               "`ollama serve`) or point zhen at it with --endpoint / "
-                               "ZHEN_LLM_ENDPOINT; finished batches are kept and the next run "
-                               "resumes")
-            error.short = f"{self.base} does not answer ({reason})"
-            raise error from exc
-        try:
-            answer = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise _RequestFailed(f"the server's reply is not JSON ({exc})") from exc
-        if not isinstance(answer, dict):
-            raise _RequestFailed("the server's reply is not a JSON object")
-        return answer
-
-    def served_models(self) -> list[str] | None:
-        """Model ids the server lists at /models (None: it has no such listing)."""
-        try:
-            answer = self._call("GET", self.base + "/models", None, min(self.settings.timeout, 10))
-        except urllib.error.HTTPError:
-            return None
-        except _RequestFailed:
-            return None
-        data = answer.get("data")
-        if not isinstance(data, list):
-            return None
-        return [str(m.get("id")) for m in data if isinstance(m, dict) and m.get("id")]
-
-    def digest(self, model: str) -> str | None:
-        """The model's digest where the server reports one (Ollama: /api/tags)."""
-        root = re.sub(r"/v1$", "", self.base)
-        try:
-            answer = self._call("GET", root + "/api/tags", None, min(self.settings.timeout, 10))
-        except (urllib.error.HTTPError, _RequestFailed):
-            return None
-        for entry in answer.get("models") or []:
-            if isinstance(entry, dict) and model in (entry.get("name"), entry.get("model")):
-                digest = entry.get("digest")
-                return str(digest)[:16] if digest else None
-        return None
-
-    def chat(self, model: str, messages: list[dict]) -> str:
-        """The assistant's text; _RequestFailed when this request's answer is unusable."""
-        body = {"model": model, "messages": messages, "stream": False,
-                "temperature": self.settings.temperature, "max_tokens": self.settings.max_tokens}
-        self.requests += 1
-        try:
-            answer = self._call("POST", self.base + "/chat/completions", body, self.settings.timeout)
-        except urllib.error.HTTPError as exc:
-            detail = _error_text(exc)
-            if exc.code == 404 and "model" in detail.lower():
-                raise ModelError(f"the LLM server at {self.base} does not serve the model "
-                                 f"{model!r} ({detail}). Pull it (`ollama pull {model}`) or "
-                                 "choose a served one with --model") from exc
-            if exc.code in (401, 403):
-                raise ModelError(f"the LLM server at {self.base} refused the request (HTTP "
-                                 f"{exc.code}: {detail}); zhen sends no credentials") from exc
-            raise _RequestFailed(f"HTTP {exc.code} from the server: {detail}",
-                                 "server" if exc.code >= 500 else "answer") from exc
-        choices = answer.get("choices")
-        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-            raise _RequestFailed("the server's reply has no choices")
-        if choices[0].get("finish_reason") == "length":
-            raise _RequestFailed("the answer was cut off (max_tokens reached)", "length")
-        content = (choices[0].get("message") or {}).get("content")
-        if not isinstance(content, str):
-            raise _RequestFailed("the server's reply has no message content")
-        return content
-
-
-def _error_text(exc: urllib.error.HTTPError) -> str:
-    try:
-        raw = exc.read().decode("utf-8", "replace")
-    except OSError:
-        return exc.reason or ""
-    try:
-        error = json.loads(raw).get("error")
-        if isinstance(error, dict):
-            return str(error.get("message") or error)
-        if error:
-            return str(error)
-    except (ValueError, AttributeError):
-        pass
-    return raw.strip()[:200] or str(exc.reason)
 
 
 # ---------------------------------------------------------------- prompts
@@ -309,11 +178,12 @@ class LLMEngine:
         self._model: str | None = None
         self._identity: str | None = None
         self._server_errors = 0
+        self.notices: list[str] = []       # for the run's report (the server was down)
 
     @property
     def preferred_batch(self) -> int:
         """Segments per translate() call: one round of concurrent requests (the caller
-        commits each call to the memory, so an interruption loses at most one round)."""
+        commits each call to the memory, and of a call cut short what it finished)."""
         return self.settings.batch * self.settings.concurrency
 
     def model(self) -> str:
@@ -334,14 +204,30 @@ class LLMEngine:
         return self._model
 
     def identity(self) -> str:
+        """``llm:<model>@<digest>:prompt-<n>:t<temperature>``, from the server when it
+        answers (and then remembered); from the last time it answered for these settings
+        when it does not, so a run whose sentences are all in the memory needs no server."""
         if self._identity is None:
-            model = self.model()
-            digest = self.client.digest(model) or "-"
+            try:
+                model = self.model()
+                digest = self.client.digest(model) or "-"
+            except ServerUnreachable as exc:
+                remembered = recall_identity(self.settings)
+                if remembered is None:
+                    raise
+                model, digest = remembered
+                self._model = model
+                self.notices.append(f"{exc.short}; the memory is read for {model} ({digest}), "
+                                    "the model it served last. A sentence not in the memory "
+                                    "stops the run until the server is back")
+            else:
+                remember_identity(self.settings, model, digest)
             self._identity = (f"llm:{model}@{digest}:prompt-{PROMPT_VERSION}"
                               f":t{self.settings.temperature:g}")
         return self._identity
 
     def describe(self) -> str:
+        self.identity()                    # the model, without the server if it is down
         return f"llm {self.model()}"
 
     # -------------------------------------------------------------- translating
@@ -355,13 +241,18 @@ class LLMEngine:
             if item not in todo:
                 item.english = item.text           # nothing to translate (no Chinese)
         size = self.settings.batch
-        # rung 1: batches; rung 2: the failed ones again, failures named; rung 3: one by one
-        self._round([todo[k:k + size] for k in range(0, len(todo), size)], retry=False)
-        failed = [it for it in todo if it.english is None]
-        retry = [it for it in failed if not it.cut]
-        self._round([retry[k:k + size] for k in range(0, len(retry), size)], retry=True)
-        failed = [it for it in todo if it.english is None]
-        self._round([[it] for it in failed], retry=True)
+        try:
+            # rung 1: batches; rung 2: the failed ones again, failures named; rung 3: alone
+            self._round([todo[k:k + size] for k in range(0, len(todo), size)], retry=False)
+            failed = [it for it in todo if it.english is None]
+            retry = [it for it in failed if not it.cut]
+            self._round([retry[k:k + size] for k in range(0, len(retry), size)], retry=True)
+            failed = [it for it in todo if it.english is None]
+            self._round([[it] for it in failed], retry=True)
+        except BaseException as exc:         # interrupted, or the server went: keep the done
+            exc.finished = {it.index: EngineOutput([it.english])       # type: ignore[attr-defined]
+                            for it in items if it.english is not None}
+            raise
         out: list[EngineOutput | None] = [None] * len(items)
         for item in items:
             if item.english is not None:
@@ -384,12 +275,37 @@ class LLMEngine:
             for batch in batches:
                 self._ask(batch, retry)
             return
-        pool = ThreadPoolExecutor(max_workers=self.settings.concurrency)
+        # daemon threads, not a ThreadPoolExecutor: its workers are joined at interpreter
+        # exit, so an interrupted run would wait for every request already sent
+        todo: queue.SimpleQueue = queue.SimpleQueue()
+        for batch in batches:
+            todo.put(batch)
+        done: queue.SimpleQueue = queue.SimpleQueue()
+        stop = threading.Event()
+
+        def work() -> None:
+            while not stop.is_set():
+                try:
+                    batch = todo.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    self._ask(batch, retry)
+                    done.put(None)
+                except BaseException as exc:          # handed to the caller's thread
+                    done.put(exc)
+
+        for _ in range(min(self.settings.concurrency, len(batches))):
+            threading.Thread(target=work, name="zhen-llm-request", daemon=True).start()
         try:
-            for future in [pool.submit(self._ask, b, retry) for b in batches]:
-                future.result()
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            for _ in batches:
+                error = done.get()                    # Ctrl-C lands here
+                if error is not None:
+                    raise error
+        except BaseException:
+            stop.set()                                # no new request starts
+            self.client.cut()                         # and those in flight end now
+            raise
 
     def _ask(self, batch: list[_Item], retry: bool) -> None:
         messages = build_messages(batch, retry)
@@ -397,7 +313,7 @@ class LLMEngine:
             content = self.client.chat(self.model(), messages)
             self._server_errors = 0
             answers = parse_answer(content, len(batch))
-        except _RequestFailed as exc:
+        except RequestFailed as exc:
             if exc.kind == "server":
                 self._server_errors += 1
                 if self._server_errors >= SERVER_ERRORS_IN_A_ROW:
@@ -437,6 +353,43 @@ class LLMEngine:
         if self._fallback is None:
             self._fallback = self._fallback_factory()
         return self._fallback
+
+
+# ---------------------------------------------------------------- remembered identity
+# The model and digest a server resolved for a set of settings, kept in the cache folder
+# (one small JSON file per set) so that the memory can be read while the server is down.
+IDENTITIES_KEPT = 32
+
+
+def _identity_path(settings: LLMSettings):
+    key = json.dumps({"endpoint": settings.endpoint.rstrip("/"), "model": settings.model,
+                      "temperature": settings.temperature, "prompt": PROMPT_VERSION},
+                     sort_keys=True)
+    return cache_dir() / "llm" / f"identity-{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
+
+
+def recall_identity(settings: LLMSettings) -> tuple[str, str] | None:
+    """(model, digest) the server resolved last time for these settings, if known."""
+    try:
+        data = json.loads(_identity_path(settings).read_text("utf-8"))
+        model, digest = data["model"], data["digest"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return (model, digest) if isinstance(model, str) and isinstance(digest, str) and model \
+        else None
+
+
+def remember_identity(settings: LLMSettings, model: str, digest: str) -> None:
+    """Keep what the server resolved (written only when it changed; a cache that cannot be
+    written just means the next run with the server down cannot use the memory)."""
+    if recall_identity(settings) == (model, digest):
+        return
+    path = _identity_path(settings)
+    data = {"model": model, "digest": digest, "settings": {
+        k: v for k, v in asdict(settings).items() if k in ("endpoint", "model", "temperature")},
+        "prompt": PROMPT_VERSION}
+    if write_cache(path, json.dumps(data, ensure_ascii=False).encode()):
+        prune(path.parent, "identity-*.json", IDENTITIES_KEPT)
 
 
 # ---------------------------------------------------------------- registration
