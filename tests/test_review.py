@@ -7,6 +7,7 @@ import hashlib
 import os
 import re
 import time
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -225,6 +226,95 @@ def test_filters_and_script_are_in_the_page_and_allowed_by_its_policy():
     assert 'data-status="edited"' in row(page, "note-1", "b5")
 
 
+class _Anchors(HTMLParser):
+    """Every element id of a page (with how often it occurs), its in-page links, and the
+    text of each element with an id."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: dict[str, int] = {}
+        self.links: list[tuple[str, str]] = []           # (id of the link, target)
+        self.text: dict[str, str] = {}
+        self.block: dict[str, str] = {}                  # element id → its block's id
+        self._open: list[tuple[str, str | None]] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        ident = attrs.get("id")
+        if ident:
+            self.ids[ident] = self.ids.get(ident, 0) + 1
+            self.text.setdefault(ident, "")
+            pairs = [i for t, i in self._open if i and re.fullmatch(r"note-\d+-b\d+", i)]
+            self.block[ident] = pairs[-1] if pairs else ""
+        if (attrs.get("href") or "").startswith("#"):
+            self.links.append((ident or "", attrs["href"][1:]))
+        if tag not in ("hr", "br", "img", "input", "meta"):
+            self._open.append((tag, ident))
+
+    def handle_endtag(self, tag):
+        while any(t == tag for t, _ in self._open):
+            if self._open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data):
+        for _, ident in self._open:
+            if ident:
+                self.text[ident] += data
+
+
+def anchors(page: str) -> _Anchors:
+    parsed = _Anchors()
+    parsed.feed(page)
+    return parsed
+
+
+FOOTNOTED = [
+    pair(1, "# 矿物鉴定", "# Identifying minerals"),
+    pair(2, "矿物的硬度[^h]很重要^[按莫氏硬度计]。", "Hardness[^h] matters^[on the Mohs scale]."),
+    pair(3, "岩石的颜色[^c]和纹理^[肉眼观察]也重要。", "Colour[^c] and texture^[seen by eye] matter too."),
+    pair(4, "[^h]: 硬度用小刀测试。", "[^h]: Hardness is tested with a knife."),
+    pair(5, "[^c]: Munsell colour chart.", "[^c]: Munsell colour chart.", status="same"),
+    pair(6, "第一句提到硬度[^h]。第二句没有脚注。",
+         "The first sentence names hardness[^h]. The second has no footnote."),
+]
+
+
+def test_footnote_ids_are_unique_on_the_page_and_every_link_resolves():
+    page = render_review(inputs(note(FOOTNOTED), note(FOOTNOTED, name="notes/b.md")))
+    found = anchors(page)
+    assert {i: n for i, n in found.ids.items() if n > 1} == {}
+    assert [t for _, t in found.links if t not in found.ids] == []
+    footnote_links = [(ref, t) for ref, t in found.links if "-fn" in t]
+    assert len(footnote_links) >= 2 * 14                # refs and backrefs, in both notes
+    for prefix in ("note-1", "note-2"):                 # each note links to its own footnotes
+        assert all(t.startswith(prefix) for ref, t in footnote_links if ref.startswith(prefix))
+
+    def target(block: str, caption: str, side: str) -> str:
+        cell = re.search(rf'id="{block}".*?<div class="{side} md"[^>]*>(.*?)</div>',
+                         page, re.S).group(1)
+        return re.search(rf'<a href="#([^"]+)" id="[^"]+">\[{re.escape(caption)}\]</a>',
+                         cell).group(1)
+
+    # a referenced footnote links to the block that defines it, on its own side
+    h_src, h_en = target("note-1-b2", "h", "src"), target("note-1-b2", "h", "en")
+    assert found.block[h_src] == found.block[h_en] == "note-1-b4"
+    assert "小刀" in found.text[h_src] and "knife" in found.text[h_en]
+    assert 'data-mode="sentences"' in row(page, "note-1", "b6")
+    assert target("note-1-b6", "h", "en") == h_en     # also from a sentence row
+    # … and from a block shown once (same): both sides link to its one definition
+    c_src, c_en = target("note-1-b3", "c", "src"), target("note-1-b3", "c", "en")
+    assert c_src == c_en and found.block[c_src] == "note-1-b5"
+    assert "Munsell" in found.text[c_src]
+    # an inline footnote is shown in its own block, not in the first block that has one
+    inline2 = target("note-1-b3", "^1", "src")
+    assert found.block[inline2] == "note-1-b3" and "肉眼观察" in found.text[inline2]
+    assert "seen by eye" in found.text[target("note-1-b3", "^1", "en")]
+    # the definitions link back to every reference (b2 and the sentence row of b6)
+    backrefs = re.search(rf'id="{h_en}".*?</li>', page, re.S).group(0)
+    assert sorted(found.block[t] for t in re.findall(r'href="#([^"]+)"', backrefs)) == [
+        "note-1-b2", "note-1-b6"]
+
+
 # --------------------------------------------------------------------------- the command
 
 A = """# 混合精度推理
@@ -249,6 +339,18 @@ print("混合精度")  # 代码不翻译
 - 记录吞吐和显存占用。
 """
 B = "# 另一个文件\n\n第一段：我们使用混合精度训练模型，张量核心很快。\n"
+
+
+FOOTNOTES_NOTE = """# 野外地质
+
+本文介绍区域地质调查的方法[^a]，以及野外记录^[记录要及时]。
+
+第二段讲岩石分类[^b]和地层^[地层按年代划分]。
+
+[^a]: 参见地质调查规范。
+
+[^b]: 岩石分为三大类。
+"""
 
 
 @pytest.fixture
@@ -489,6 +591,40 @@ def test_review_page_in_headless_chromium(runner, translated, browser, tmp_path)
 
     shot = shots / "review-desktop.png"
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
+
+    # 4. footnotes: a reference in the second of two footnoted blocks goes to that block's
+    # footnote (its inline one in the block, its [^label] where the note defines it)
+    write(translated / "notes" / "f.md", FOOTNOTES_NOTE)
+    assert runner.invoke(app, ["translate", "notes/f.md"]).exit_code == 0
+    result = runner.invoke(app, ["review", "notes/", "--out", "page.html"])
+    assert result.exit_code == 0, result.output
+    browser.get(page.as_uri())
+    section = browser.find_element(By.CSS_SELECTOR, "section.note[data-note='notes/f.md']")
+    footnoted = [r for r in section.find_elements(By.CSS_SELECTOR, ".pair")
+                 if r.find_elements(By.CSS_SELECTOR, ".src sup.footnote-ref")]
+    assert len(footnoted) == 2
+    first, second = footnoted
+    in_view = ("var r = arguments[0].getBoundingClientRect();"
+               " return r.top >= 0 && r.bottom <= window.innerHeight;")
+    header = "return document.querySelector('header.top').getBoundingClientRect().bottom"
+    for caption, home in (("[^1]", second), ("[b]", None)):
+        browser.execute_script("window.scrollTo(0, 0)")
+        ref = next(a for a in second.find_elements(By.CSS_SELECTOR, ".src sup.footnote-ref a")
+                   if a.text == caption)
+        ref.click()
+        target = browser.execute_script("return document.querySelector(':target')")
+        assert target is not None and target.get_attribute("id") == ref.get_attribute("href").split("#")[1]
+        assert "footnote-item" in target.get_attribute("class").split()
+        assert browser.execute_script(in_view, target)
+        assert target.location["y"] >= 0 and browser.execute_script(
+            "return arguments[0].getBoundingClientRect().top", target) >= browser.execute_script(header) - 1
+        pair_id = browser.execute_script("return arguments[0].closest('.pair').id", target)
+        if home is not None:                      # the inline footnote: in its own block
+            assert pair_id == home.get_attribute("id") and "地层" in target.text
+        else:                                     # [^b]: in the block that defines it
+            assert pair_id not in (first.get_attribute("id"), second.get_attribute("id"))
+            assert "三大类" in target.text
+        assert not first.find_elements(By.CSS_SELECTOR, f"[id='{target.get_attribute('id')}']")
     print(f"browser test body: {time.monotonic() - started:.1f}s")
 
 

@@ -1,14 +1,23 @@
-"""Which characters of a Markdown note are prose: code, HTML and URLs are not.
+"""Which characters of a Markdown note are prose: what the translation translates.
 
 ``prose_view(text)`` returns a string of the same length in which every character that is
 not prose is replaced by a space (newlines are kept), so offsets, lines and columns found
-in the view are those of the note itself.
+in the view are those of the note itself. It is what the glossary matcher, usage counts
+and the checks scan, so a term inside a link title, math, a role, a footnote label or
+front matter — all copied unchanged by the translation — is not counted as used.
+
+Prose is found by the Markdown parser (:mod:`.document`'s inline nodes, aligned to the
+note's offsets), not by patterns; the only patterns here are the bare URL and e-mail
+address inside text (which the translation protects too, :mod:`.locking`), and the
+fallback for a region the parser's tokens could not be aligned to.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from .document import Raw, Wrap, parse_document
 from .textutil import CJK_CLASS
 
 # A bare URL ends at white space, a quote, CJK punctuation or full-width forms, or the first
@@ -41,36 +50,97 @@ def _blank(chars: list[str], start: int, end: int) -> None:
             chars[i] = " "
 
 
-def code_block_lines(text: str) -> list[tuple[int, int]]:
-    """0-based [start, end) line ranges of fenced/indented code and HTML blocks."""
-    from .markdown import parse_tokens
+def _show(chars: list[str], text: str, start: int, end: int) -> None:
+    """Put ``text[start:end]`` back into the view, without its bare URLs and e-mails."""
+    chars[start:end] = text[start:end]
+    piece = text[start:end]
+    for s, e in find_urls(piece):
+        _blank(chars, start + s, start + e)
+    for match in EMAIL_RE.finditer(piece):
+        _blank(chars, start + match.start(), start + match.end())
 
-    ranges = []
-    for token in parse_tokens(text):
-        if token.type in ("fence", "code_block", "html_block") and token.map:
-            ranges.append((token.map[0], token.map[1]))
-    return ranges
+
+def _absolute(region) -> list[int]:
+    """For each line of ``region.raw``: the offset in ``raw`` where it starts (map an
+    offset ``o`` on line ``k`` to the note as ``region.starts[k] + o - starts[k]``)."""
+    out, pos = [], 0
+    for line in region.raw.split("\n"):
+        out.append(pos)
+        pos += len(line) + 1
+    return out
 
 
-def prose_view(text: str) -> str:
+def _hide_protected(chars: list[str], region, line_starts: list[int], nodes) -> None:
+    """Blank the spans of ``nodes`` the translation copies unchanged: code, HTML, math,
+    roles, footnote references, autolinks (:class:`document.Raw`) and a link's or image's
+    destination, title or reference label (after its ``]``)."""
+    def blank(start: int, end: int) -> None:
+        k = region.raw.count("\n", 0, start)
+        offset = region.starts[k] - line_starts[k]
+        _blank(chars, start + offset, end + offset)
+
+    for node in nodes:
+        if isinstance(node, Raw):
+            blank(node.start, node.end)
+        elif isinstance(node, Wrap):            # emphasis, link text, alt text, ^[…]
+            _hide_protected(chars, region, line_starts, node.children)
+            if node.kind in ("link", "image"):
+                blank(node.close[0] + 1, node.close[1])
+
+
+def _show_unaligned(chars: list[str], text: str, region) -> None:
+    """A region the parser's tokens could not be aligned to (the translation copies it
+    as it is, and reports it): its lines, without inline code, HTML and autolinks."""
+    for start, end in zip(region.starts, region.ends):
+        line = text[start:end]
+        _show(chars, text, start, end)
+        for pattern in (INLINE_CODE_RE, AUTOLINK_RE, INLINE_HTML_RE):
+            for match in pattern.finditer(line):
+                _blank(chars, start + match.start(), start + match.end())
+
+
+# A text with none of these has no Markdown syntax that hides anything: no inline code,
+# HTML, math, link, image, footnote or role (` < $ [ \), no table (|), and no line that
+# opens anything but a paragraph (#, >, a list marker, a fence, a rule, a setext underline,
+# front matter, four spaces), and no white space but spaces and \n or \r\n line ends (the
+# parser trims a tab or an ideographic space at a line's end). It is prose as written (bare URLs and e-mail
+# addresses aside), and the parser need not be asked: the common case of a block of plain
+# sentences. tests/test_prose.py checks this shortcut against the parser.
+_SYNTAX = re.compile(r"[`<$\[|\\]|[^\S \n\r]|\r(?!\n)|^(?: {0,3}(?:[#>+*=_~-]|\d{1,9}[.)])| {4})", re.M)
+
+
+def _plain_view(text: str) -> str:
     chars = list(text)
+    _show(chars, text, 0, len(text))
+    return "".join(chars)
+
+
+@lru_cache(maxsize=1024)
+def prose_view(text: str) -> str:
+    """The prose of a note: the text the translation translates — paragraphs, headings
+    and table cells, and inside them the text of emphasis, links, image alt text and
+    inline footnotes — located by :func:`document.parse_document` (the one Markdown
+    parser, aligned to the note's offsets). Everything it protects and copies unchanged
+    is blanked: code and HTML (blocks and inline), math, front matter, MyST and Sphinx
+    roles, footnote labels, link and image destinations and titles, autolinks, bare URLs
+    and e-mail addresses, and the block markup around the prose (list markers, ``#``,
+    ``>``, table pipes). Inline markup around prose (``**``, ``[``…``]``) stays: it
+    tells a finder where emphasis or a link's text ends."""
     if not text:
         return text
-    starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            starts.append(i + 1)
-    starts.append(len(text))
-    for first, last in code_block_lines(text):
-        _blank(chars, starts[first], starts[min(last, len(starts) - 1)])
-    view = "".join(chars)
-    for pattern in (INLINE_CODE_RE, AUTOLINK_RE, INLINE_HTML_RE):
-        for match in pattern.finditer(view):
-            _blank(chars, *match.span())
-        view = "".join(chars)
-    for span in find_urls(view):
-        _blank(chars, *span)
-    view = "".join(chars)
-    for match in EMAIL_RE.finditer(view):
-        _blank(chars, *match.span())
+    if _SYNTAX.search(text) is None:
+        return _plain_view(text)
+    return _parsed_view(text)
+
+
+def _parsed_view(text: str) -> str:
+    chars = [ch if ch in "\r\n" else " " for ch in text]
+    for leaf in parse_document(text).leaves:
+        for region in leaf.regions:
+            if region.error:
+                _show_unaligned(chars, text, region)
+                continue
+            for start, end in zip(region.starts, region.ends):
+                _show(chars, text, start, end)
+            _hide_protected(chars, region, _absolute(region), region.nodes)
     return "".join(chars)

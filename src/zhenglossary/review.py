@@ -302,6 +302,154 @@ def _worst(findings: list[Finding]) -> str:
     return ""
 
 
+# --------------------------------------------------------------------------- footnotes
+
+_BACKREF = "\u21a9\ufe0e"              # ↩︎, as the footnote plugin writes it
+_BACKREF_SLOT = re.compile(r"<!--zhen-backrefs ([^ ]+)-->")
+
+
+class _Footnotes:
+    """A note's footnotes on the page: every id is unique on the page, and a reference
+    links to the footnote it means.
+
+    Each block is rendered on its own, so the footnote plugin's ids (``fn1``, ``fnref1``)
+    would repeat in every block, and a ``[^a]`` defined in another block would not be a
+    reference at all. Here a referenced footnote's definition stays where the note defines
+    it (its own block, id ``<note>-<block>-<side>-fn<n>``, ``n`` the label's number in the
+    note) and every ``[^a]`` of the note (either side) links there; the definition links
+    back to each of its references. An inline footnote ``^[…]`` is shown under the block
+    (or sentence row) that holds it, with ids of that block and side (``…-fni<m>``).
+    A block shown once (``same``) carries its definitions for both sides.
+    """
+
+    def __init__(self, note_id: str, pairs: list[Pair]):
+        self.note_id = note_id
+        self.numbers: dict[tuple[str, str], int] = {}      # (side, label) → n
+        self.defined: dict[tuple[str, str], str] = {}      # (side, label) → element id
+        self.local: dict[str, list[str]] = {}              # prefix → labels it defines
+        self.backrefs: dict[str, list[str]] = {}           # element id → reference ids
+        md = display_parser()
+        for pair in pairs:
+            sides = [("src", pair.source)] + ([] if pair.status == "same"
+                                              else [("en", pair.english)])
+            for side, text in sides:
+                if "[^" not in text:
+                    continue
+                env: dict = {}
+                md.parse(text, env)
+                prefix = self.prefix(pair.id, side)
+                labels = [key[1:] for key in env.get("footnotes", {}).get("refs", {})]
+                self.local[prefix] = labels
+                for label in labels:
+                    element = f"{prefix}-fn{self._number(side, label)}"
+                    self.defined.setdefault((side, label), element)
+                    if pair.status == "same":
+                        self._number("en", label)
+                        self.defined.setdefault(("en", label), element)
+
+    def _number(self, side: str, label: str) -> int:
+        if (side, label) not in self.numbers:
+            self.numbers[(side, label)] = 1 + sum(s == side for s, _ in self.numbers)
+        return self.numbers[(side, label)]
+
+    def prefix(self, block: str, side: str, row: int | None = None) -> str:
+        return f"{self.note_id}-{block}-{side}" + ("" if row is None else f"-s{row}")
+
+    def render(self, text: str, side: str, prefix: str, inline: bool = False) -> str:
+        """``text`` (one block, or one sentence with ``inline``) as HTML with this
+        note's footnote ids."""
+        md = display_parser()
+        local = self.local.get(prefix, [])
+        refs = {f":{label}": -1 for s, label in self.defined if s == side}
+        # this block's own definitions are listed even if it does not reference them
+        refs.update({f":{label}": i for i, label in enumerate(local)})
+        env = {"footnotes": {"refs": refs,
+                             "list": {i: {"label": label, "count": 0}
+                                      for i, label in enumerate(local)}},
+               "zhen": (self, side, prefix, {})}
+        tokens = md.parseInline(text, env) if inline else md.parse(text, env)
+        return _footnote_renderer().render(self._own(tokens, local), md.options, env)
+
+    @staticmethod
+    def _own(tokens, local: list[str]) -> list:
+        """The tokens without footnote entries this block does not define (a reference
+        to another block's footnote, a definition listed twice)."""
+        out, shown, skipping, kept = [], set(), False, 0
+        for tok in tokens:
+            if tok.type == "footnote_open":
+                label = tok.meta.get("label")
+                skipping = label is not None and (label not in local or label in shown)
+                shown.add(label)
+                kept += not skipping
+            if not skipping:
+                out.append(tok)
+            if tok.type == "footnote_close":
+                skipping = False
+        if not kept:
+            out = [t for t in out if t.type not in ("footnote_block_open", "footnote_block_close")]
+        return out
+
+    def inline_number(self, env: dict, footnote_id: int) -> int:
+        listed = env["footnotes"]["list"]
+        return 1 + sum(1 for k, v in listed.items() if "tokens" in v and k < footnote_id)
+
+    def link_backrefs(self, html: str) -> str:
+        """The definitions' links back to their references, known once the whole note is
+        rendered."""
+        return _BACKREF_SLOT.sub(
+            lambda m: "".join(f' <a href="#{r}" class="footnote-backref">{_BACKREF}</a>'
+                              for r in self.backrefs.get(m.group(1), [])), html)
+
+
+def _fn_ref(self, tokens, idx, options, env) -> str:
+    notes, side, prefix, seen = env["zhen"]
+    meta = tokens[idx].meta
+    label = meta.get("label")
+    if label is None:
+        n = notes.inline_number(env, meta["id"])
+        target, ref, caption = f"{prefix}-fni{n}", f"{prefix}-fnrefi{n}", f"^{n}"
+    else:
+        target = notes.defined.get((side, label), "")
+        seen[label] = seen.get(label, 0) + 1
+        number = notes.numbers.get((side, label), 0)
+        ref, caption = f"{prefix}-fnref{number}-{seen[label]}", label
+        notes.backrefs.setdefault(target, []).append(ref)
+    return (f'<sup class="footnote-ref"><a href="#{target}" id="{ref}">'
+            f'[{escape(caption)}]</a></sup>')
+
+
+def _fn_open(self, tokens, idx, options, env) -> str:
+    notes, side, prefix, _ = env["zhen"]
+    label = tokens[idx].meta.get("label")
+    ident = (f"{prefix}-fni{notes.inline_number(env, tokens[idx].meta['id'])}" if label is None
+             else f"{prefix}-fn{notes.numbers.get((side, label), 0)}")
+    return f'<li id="{ident}" class="footnote-item">'
+
+
+def _fn_anchor(self, tokens, idx, options, env) -> str:
+    notes, side, prefix, _ = env["zhen"]
+    meta = tokens[idx].meta
+    if meta.get("label") is None:
+        n = notes.inline_number(env, meta["id"])
+        return f' <a href="#{prefix}-fnrefi{n}" class="footnote-backref">{_BACKREF}</a>'
+    if meta.get("subId", 0):
+        return ""
+    return f"<!--zhen-backrefs {prefix}-fn{notes.numbers.get((side, meta['label']), 0)}-->"
+
+
+@lru_cache(maxsize=1)
+def _footnote_renderer():
+    """The display parser's renderer with the page's footnote ids (:class:`_Footnotes`)."""
+    from markdown_it.renderer import RendererHTML
+
+    renderer = RendererHTML()
+    renderer.rules.update(display_parser().renderer.rules)
+    for name, rule in (("footnote_ref", _fn_ref), ("footnote_open", _fn_open),
+                       ("footnote_anchor", _fn_anchor)):
+        renderer.rules[name] = rule.__get__(renderer)
+    return renderer
+
+
 # --------------------------------------------------------------------------- blocks
 
 @dataclass
@@ -355,7 +503,8 @@ def _side(html: str, side: str) -> str:
     return f'<div class="{side} md" lang="{lang}">{html}</div>'
 
 
-def _block_body(pair: Pair, english_spans, glossary_path: str) -> tuple[str, str]:
+def _block_body(pair: Pair, english_spans, glossary_path: str, notes: _Footnotes
+                ) -> tuple[str, str]:
     """The source and English of a translated block as rows: (mode, HTML)."""
     keys: dict[str, int] = {}
     for match in pair.terms:
@@ -366,7 +515,6 @@ def _block_body(pair: Pair, english_spans, glossary_path: str) -> tuple[str, str
     src = _with_sentinels(pair.source, [(m.start, m.end, keys[m.term.zh]) for m in pair.terms])
     en = _with_sentinels(pair.english, [(s, e, keys[t.zh]) for s, e, t in english_spans
                                         if t.zh in keys])
-    md = display_parser()
     shape, _ = block_shape(pair.source)
     if shape == "paragraph" and block_shape(pair.english)[0] == "paragraph":
         zh_text, quoted = _sentence_text(src)
@@ -378,9 +526,11 @@ def _block_body(pair: Pair, english_spans, glossary_path: str) -> tuple[str, str
             for i, (zh, english) in enumerate(pairs):
                 mark = f'<span class="lead">{escape(lead)}</span>' if lead and i == 0 else ""
                 quote_cls = " quote" if quoted else ""
+                zh_html = notes.render(zh, "src", notes.prefix(pair.id, "src", i), inline=True)
+                en_html = notes.render(english, "en", notes.prefix(pair.id, "en", i), inline=True)
                 rows.append(f'<div class="srow{quote_cls}">'
-                            f'{_side(mark + _marks(md.renderInline(zh), terms, glossary_path), "src")}'
-                            f'{_side(_marks(md.renderInline(english), terms, glossary_path), "en")}'
+                            f'{_side(mark + _marks(zh_html, terms, glossary_path), "src")}'
+                            f'{_side(_marks(en_html, terms, glossary_path), "en")}'
                             '</div>')
             return "sentences", "".join(rows)
         n_zh, n_en = len(split_sentences(zh_text, "zh")), len(split_sentences(en_text, "en"))
@@ -388,8 +538,10 @@ def _block_body(pair: Pair, english_spans, glossary_path: str) -> tuple[str, str
                 'block</p>' if n_zh != n_en else "")
     else:
         note = ""
-    row = (f'<div class="srow">{_side(_marks(md.render(src), terms, glossary_path), "src")}'
-           f'{_side(_marks(md.render(en), terms, glossary_path), "en")}</div>')
+    zh_html = notes.render(src, "src", notes.prefix(pair.id, "src"))
+    en_html = notes.render(en, "en", notes.prefix(pair.id, "en"))
+    row = (f'<div class="srow">{_side(_marks(zh_html, terms, glossary_path), "src")}'
+           f'{_side(_marks(en_html, terms, glossary_path), "en")}</div>')
     return "block", row + note
 
 
@@ -408,16 +560,17 @@ def _gutter(note_id: str, row: _Row, base: str) -> str:
     return out + "</div>"
 
 
-def _row_html(note_id: str, row: _Row, base: str, glossary_path: str) -> str:
+def _row_html(note_id: str, row: _Row, base: str, glossary_path: str, notes: _Footnotes) -> str:
     pair = row.pair
     checks = " ".join(sorted({f.check for f in row.findings}))
     if pair.status == "same":
         first = next((line for line in pair.source.split("\n") if line.strip()), "")
         mode, body = "same", (
             f'<div class="same-text"><details><summary>unchanged: {escape(first[:120])}</summary>'
-            f'<div class="md">{display_parser().render(pair.source)}</div></details></div>')
+            f'<div class="md">{notes.render(pair.source, "src", notes.prefix(pair.id, "src"))}'
+            '</div></details></div>')
     else:
-        mode, rows = _block_body(pair, row.english_spans, glossary_path)
+        mode, rows = _block_body(pair, row.english_spans, glossary_path, notes)
         body = f'<div class="rows" data-mode="{mode}">{rows}</div>'
     attrs = (f'class="pair status-{escape(pair.status)}" id="{note_id}-{escape(pair.id)}" '
              f'data-block="{escape(pair.id)}" data-status="{escape(pair.status)}" '
@@ -570,10 +723,12 @@ def _note_section(i: int, note: ReviewNote, rows: list[_Row], loose: list[Findin
     body = ""
     if rows:
         glossary_path = inputs.glossary.path
-        body = ('<div class="colheads" aria-hidden="true"><span>block</span>'
-                '<span>source (中文)</span><span>English</span></div>'
-                + "".join(_row_html(note_id, r, inputs.base, glossary_path) for r in rows)
-                + '<p class="empty" hidden>no block of this note matches the filters</p>')
+        notes = _Footnotes(note_id, note.pairs)
+        body = notes.link_backrefs(
+            '<div class="colheads" aria-hidden="true"><span>block</span>'
+            '<span>source (中文)</span><span>English</span></div>'
+            + "".join(_row_html(note_id, r, inputs.base, glossary_path, notes) for r in rows)
+            + '<p class="empty" hidden>no block of this note matches the filters</p>')
     return (f'<section class="note" id="{note_id}" data-note="{escape(note.note)}">'
             f'{"".join(head)}{body}</section>')
 
