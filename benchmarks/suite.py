@@ -318,6 +318,34 @@ class Suite:
                          f"cores busy {busy(z):.1f} / {busy(a):.1f}",
                          shown_goal, met, fmt_rss(z, a),
                          {"zhen_seg_s": rz, "argos_seg_s": ra, "ratios": ratios}))
+        self.batch_sweep(project)
+
+    def batch_sweep(self, project: Path) -> None:
+        """zhen's one-thread speed at several CTranslate2 batch sizes (info): the evidence
+        for the engine's default ``MAX_BATCH_TOKENS``."""
+        from zhenglossary.engines.argos import MAX_BATCH_TOKENS
+
+        s = self.s
+        sizes = sorted({128, MAX_BATCH_TOKENS, 512, 1024})
+        runs: dict[int, list[WorkerRun]] = {}
+        for rep in range(s.mt_repeats):
+            for size in (sizes if rep % 2 == 0 else sizes[::-1]):
+                runs.setdefault(size, []).append(self.run(
+                    "mt", {"project": str(project), "variant": "zhen", "threads": 1,
+                           "batch_tokens": size, "max_len": s.max_len,
+                           "paragraphs": s.mt_paragraphs},
+                    f"1. zhen, one thread, max_batch_tokens {size}, repeat {rep + 1}/{s.mt_repeats}"))
+        if self.failed("mt", "1. zhen by batch size", [r for rs in runs.values() for r in rs]):
+            return
+        speed = {size: median([r.result["segments_per_s"] for r in rs]) for size, rs in runs.items()}
+        best = max(speed, key=speed.get)
+        value = ", ".join(f"{size}{' (default)' if size == MAX_BATCH_TOKENS else ''}: "
+                          f"{speed[size]:.1f}" for size in sizes)
+        self.add(Row("mt_batch_sweep",
+                     "1. zhen batched, one thread, seg/s by CTranslate2 max_batch_size (tokens; info)",
+                     f"{value}; default / fastest {speed[MAX_BATCH_TOKENS] / speed[best]:.2f}",
+                     "", None, fmt_rss([r for rs in runs.values() for r in rs]),
+                     {"seg_s": {str(k): v for k, v in speed.items()}}))
 
     # ------------------------------------------------------------ 2–3. overhead, memory
 

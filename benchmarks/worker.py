@@ -232,8 +232,9 @@ def task_mt(p: dict) -> dict:
     if p["variant"] == "zhen":
         from zhenglossary.engines.argos import ArgosEngine, find_zh_en
 
+        kwargs = {"max_batch_tokens": p["batch_tokens"]} if p.get("batch_tokens") else {}
         engine = ArgosEngine(find_zh_en(), max_decoding_length=p["max_len"],
-                             threads=p["threads"] or 0)
+                             threads=p["threads"] or 0, **kwargs)
         engine.translate(paragraphs[0][:1])     # one short untimed call first, both sides
         result["source_tokens"] = sum(len(t) for t in engine.tokenize(texts))
         with timed(result, p.get("profile", False)):

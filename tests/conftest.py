@@ -12,6 +12,11 @@ from typer.testing import CliRunner
 # contract test 138-140 s spinning vs 12-15 s passive). Tests wait passively. Set before
 # ctranslate2 is first imported; subprocesses started by tests inherit it.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# ... but passive threads sleep between CTranslate2 calls, and on an idle 2-core machine
+# waking them made the notes' translation 5× slower (37 s vs 7 s, most of it system time).
+# One thread has nothing to wait for: robust idle and loaded (11 s in both policies). Tests
+# that ask for threads (--threads, ArgosEngine(threads=…)) still get them.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTES = ROOT / "notes"

@@ -237,13 +237,21 @@ def download_zh_en(dest_dir: Path, timeout: float = 20.0) -> Path:
 
 # ---------------------------------------------------------------- engine
 
+# CTranslate2's batch size (``batch_type="tokens"``), in source tokens: a few dozen
+# sentences of a note per call, times the beam. `python -m benchmarks` sweeps 128–1024
+# with one thread (the README's Performance table). On a 2-core Intel Xeon, 256 was no
+# faster than 1024 within the noise (its peak RSS was lower, 290 vs 430 MB), while the
+# extra calls made the test suite's translation of the notes (tiny model, passive OpenMP
+# threads, which sleep between calls) 2.7× slower, so the larger batch stays.
+MAX_BATCH_TOKENS = 1024
+
 
 class ArgosEngine:
     name = "argos"
     reliable_placeholders = False
 
     def __init__(self, package: ArgosPackage, *, threads: int = 0, beam_size: int = 4,
-                 max_batch_tokens: int = 1024, max_decoding_length: int | None = None,
+                 max_batch_tokens: int = MAX_BATCH_TOKENS, max_decoding_length: int | None = None,
                  chunk_size: int = 256) -> None:
         if package.problems:
             raise ModelError(f"the argos package {package.path} is broken: "
