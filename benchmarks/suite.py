@@ -326,7 +326,7 @@ class Suite:
         from zhenglossary.engines.argos import MAX_BATCH_TOKENS
 
         s = self.s
-        sizes = sorted({128, MAX_BATCH_TOKENS, 512, 1024})
+        sizes = sorted({128, 256, 512, 1024, MAX_BATCH_TOKENS})
         runs: dict[int, list[WorkerRun]] = {}
         for rep in range(s.mt_repeats):
             for size in (sizes if rep % 2 == 0 else sizes[::-1]):
