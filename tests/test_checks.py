@@ -165,3 +165,50 @@ def test_emphasised_parenthetical_is_checked(tmp_path):
     [f] = of(report, "parenthetical-disagrees")
     assert f.extra["zh"] == "动量法" and f.extra["note_en"] == "momentum"
     assert f.column == 3             # at the term, inside the emphasis markers
+
+
+# term-overlap reads the matcher's overlapping occurrences; the reference below is the
+# character loop it replaced (every interior position, every form length), with the loop's
+# bug fixed: at the end of the text a slice past it is shorter than asked, so 并并并 with
+# forms 并并 and 并并并 was reported as overlapping 并并
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_OVERLAP_FORMS = st.lists(st.text(alphabet="数据并行策", min_size=2, max_size=4),
+                          min_size=1, max_size=8, unique=True)
+
+
+def _overlaps_by_loop(glossary, prose: str) -> list[tuple[str, str]]:
+    forms = glossary.form_map
+    lengths = sorted({len(f) for f in forms}, reverse=True)
+    out: list[tuple[str, str]] = []
+    for match in glossary.matcher.finditer(prose):
+        for p in range(match.start + 1, match.end):
+            other = next((prose[p:p + n] for n in lengths
+                          if match.end < p + n <= len(prose) and prose[p:p + n] in forms), None)
+            if other is None or forms[other] is match.term:
+                continue
+            if (match.form, other) not in out:
+                out.append((match.form, other))
+            break
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(forms=_OVERLAP_FORMS, data=st.data())
+def test_term_overlap_finds_what_the_character_loop_found(forms, data):
+    # the text is made of the forms' own pieces, so forms overlap, nest and share ends
+    pieces = st.sampled_from(forms + [f[1:] for f in forms] + [f[:-1] for f in forms] + ["。"])
+    text = "".join(data.draw(st.lists(pieces, max_size=12)))
+    from pathlib import Path
+
+    from zhenglossary.checks.notes import term_overlap
+    from zhenglossary.checks.registry import CheckContext, NoteText
+    from zhenglossary.glossary import load_glossary_text
+
+    yaml_text = "source: zh\ntarget: en\nterms:\n" + "".join(
+        f"  - zh: {form}\n    en: term {i}\n" for i, form in enumerate(forms))
+    glossary = load_glossary_text(yaml_text)
+    note = NoteText(Path("a.md"), "a.md", text, text)
+    found = [(f.extra["zh"], f.extra["other"]) for f in
+             term_overlap(CheckContext(glossary=glossary, notes=[note]))]
+    assert found == _overlaps_by_loop(glossary, text)

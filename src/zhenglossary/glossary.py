@@ -125,7 +125,12 @@ class TermMatcher:
             self._recent[text] = found
         return iter(found)
 
-    def _scan(self, text: str) -> Iterator[Match]:
+    def occurrences(self, text: str) -> list[Match]:
+        """Every occurrence of every form the Latin-boundary rule allows, overlapping ones
+        too, by start and then longest first (what the leftmost-longest rule chooses
+        from)."""
+        if self._automaton is None or not text:
+            return []
         n = len(text)
         found = []
         for last, (form, term, latin_first, latin_last) in self._automaton.iter(text):
@@ -136,11 +141,14 @@ class TermMatcher:
                 continue
             found.append((start, -end, form, term))
         found.sort()
+        return [Match(start, -minus_end, form, term) for start, minus_end, form, term in found]
+
+    def _scan(self, text: str) -> Iterator[Match]:
         done = 0
-        for start, minus_end, form, term in found:
-            if start >= done:
-                done = -minus_end
-                yield Match(start, done, form, term)
+        for match in self.occurrences(text):
+            if match.start >= done:
+                done = match.end
+                yield match
 
     def find(self, text: str) -> list[Match]:
         return list(self.finditer(text))

@@ -6,7 +6,7 @@ from typing import Iterable
 
 from ..bilingual import Parenthetical, note_sightings
 from ..findings import Finding
-from ..glossary import Term
+from ..glossary import Match, Term
 from ..textutil import (LineIndex, normalize_abbreviation, normalize_english,
                         split_abbreviation)
 from .registry import CheckContext, NoteText, check
@@ -196,17 +196,19 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
 @check("term-overlap", "info", "notes")
 def term_overlap(ctx: CheckContext) -> Iterable[Finding]:
     """Two glossary terms overlap in a note; the leftmost-longest match wins."""
-    forms = ctx.glossary.form_map
-    lengths = sorted({len(f) for f in forms}, reverse=True)
+    matcher = ctx.glossary.matcher
     reported: set[tuple[str, str]] = set()
     for note in ctx.notes:
         index = None
-        for match in ctx.glossary.matcher.finditer(note.prose):
+        longest: dict[int, Match] = {}          # start → the longest occurrence there
+        for occurrence in matcher.occurrences(note.prose):
+            longest.setdefault(occurrence.start, occurrence)
+        for match in matcher.finditer(note.prose):
             for p in range(match.start + 1, match.end):
-                other = next((note.prose[p:p + n] for n in lengths
-                              if p + n > match.end and note.prose[p:p + n] in forms), None)
-                if other is None or forms[other] is match.term:
+                there = longest.get(p)
+                if there is None or there.end <= match.end or there.term is match.term:
                     continue
+                other = there.form
                 key = (match.form, other)
                 if key not in reported:
                     reported.add(key)
