@@ -235,6 +235,26 @@ def test_identity_names_model_digest_prompt_and_temperature():
             engine.identity()
 
 
+def test_a_fatal_error_ends_the_requests_still_in_flight():
+    """Two requests hang while a third worker meets the fourth server error in a row: the
+    error reaches the caller at once, and the hanging requests are cut, not left running
+    (an API caller's process goes on; the server sees the client go and stops)."""
+    import threading
+    import time
+
+    with FakeLLMServer(script=["hang", "hang"] + ["http500"] * 4, hang=4) as server:
+        engine = engine_for(server, batch=1, concurrency=3, timeout=30)
+        started = time.monotonic()
+        with pytest.raises(ModelError, match="failed 4 requests in a row"):
+            engine.translate([f"第{i}句。" for i in range(6)])
+        assert time.monotonic() - started < 3
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline and any(
+                t.name == "zhen-llm-request" for t in threading.enumerate()):
+            time.sleep(0.05)
+        assert not [t for t in threading.enumerate() if t.name == "zhen-llm-request"]
+
+
 def test_concurrent_requests_keep_the_order():
     texts = [f"第{i}句话，ZX1在此。" for i in range(23)]
     with FakeLLMServer(fault_rate=0.3, faults=("shift", "wrong_count", "prose"), seed=4) as server:
@@ -565,5 +585,8 @@ def test_a_remembered_identity_that_cannot_be_read_is_not_used(tmp_path):
         engine_for(server, temperature=0.5).identity()        # other settings: never resolved
     [memo] = (cache_dir() / "llm").glob("identity-*.json")
     memo.write_text('{"model": ', "utf-8")
+    with pytest.raises(ServerUnreachable, match="does not answer"):
+        engine_for(server).identity()
+    memo.write_text('{"model": 1, "digest": "sha256:5555666677778888"}', "utf-8")
     with pytest.raises(ServerUnreachable, match="does not answer"):
         engine_for(server).identity()

@@ -44,7 +44,7 @@ import json
 import queue
 import re
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ..config import load_settings
@@ -385,9 +385,7 @@ def remember_identity(settings: LLMSettings, model: str, digest: str) -> None:
     if recall_identity(settings) == (model, digest):
         return
     path = _identity_path(settings)
-    data = {"model": model, "digest": digest, "settings": {
-        k: v for k, v in asdict(settings).items() if k in ("endpoint", "model", "temperature")},
-        "prompt": PROMPT_VERSION}
+    data = {"model": model, "digest": digest}
     if write_cache(path, json.dumps(data, ensure_ascii=False).encode()):
         prune(path.parent, "identity-*.json", IDENTITIES_KEPT)
 

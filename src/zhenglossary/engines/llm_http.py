@@ -64,8 +64,10 @@ class _Sockets:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.live: weakref.WeakSet[socket.socket] = weakref.WeakSet()
+        self.http = self._tracked(http.client.HTTPConnection)
+        self.https = self._tracked(http.client.HTTPSConnection)
 
-    def tracked(self, base: type[http.client.HTTPConnection]) -> type:
+    def _tracked(self, base: type[http.client.HTTPConnection]) -> type:
         sockets = self
 
         class Tracked(base):                 # type: ignore[valid-type, misc]
@@ -89,12 +91,11 @@ class _Sockets:
 def _opener(sockets: _Sockets) -> urllib.request.OpenerDirector:
     class HTTP(urllib.request.HTTPHandler):
         def http_open(self, req):
-            return self.do_open(sockets.tracked(http.client.HTTPConnection), req)
+            return self.do_open(sockets.http, req)
 
     class HTTPS(urllib.request.HTTPSHandler):
         def https_open(self, req):
-            return self.do_open(sockets.tracked(http.client.HTTPSConnection), req,
-                                context=self._context)
+            return self.do_open(sockets.https, req, context=self._context)
 
     return urllib.request.build_opener(urllib.request.ProxyHandler({}), HTTP, HTTPS)
 
@@ -106,7 +107,6 @@ class LLMClient:
         check_local(settings.endpoint, settings.allow_remote)
         self.settings = settings
         self.base = settings.endpoint.rstrip("/")
-        self.requests = 0
         self._sockets = _Sockets()
         self._opener = _opener(self._sockets)
 
@@ -178,7 +178,6 @@ class LLMClient:
         """The assistant's text; RequestFailed when this request's answer is unusable."""
         body = {"model": model, "messages": messages, "stream": False,
                 "temperature": self.settings.temperature, "max_tokens": self.settings.max_tokens}
-        self.requests += 1
         try:
             answer = self._call("POST", self.base + "/chat/completions", body, self.settings.timeout)
         except urllib.error.HTTPError as exc:
