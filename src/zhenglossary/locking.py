@@ -599,21 +599,7 @@ def restore(segment: Segment, hypothesis: str, *, escape: bool = True) -> str:
 
     if escape:
         hypothesis = re.sub(r"[ \t]{2,}", " ", hypothesis)     # engine text only
-    hypothesis = drop_repeated_abbreviation(segment, hypothesis)
-    out: list[str] = []
-    last = 0
-    for match in PLACEHOLDER_RE.finditer(hypothesis):
-        out.append(hypothesis[last:match.start()])
-        value = put(match)
-        # Chinese writes a role right after a character (混合精度:numref:`x`); after the
-        # English word that replaced it, the role needs a space to stay a role
-        tail = next((piece[-1] for piece in reversed(out) if piece), "")
-        if starts_with_role(value) and _touching(tail, value):
-            value = " " + value
-        out.append(value)
-        last = match.end()
-    out.append(hypothesis[last:])
-    text = "".join(out).strip()
+    text = PLACEHOLDER_RE.sub(put, drop_repeated_abbreviation(segment, hypothesis)).strip()
     if segment.slots and segment.slots[0].kind == "term" and hypothesis.lstrip().lower().startswith("zx1") \
             and segment.masked.startswith(placeholder(1)) and text[:1].islower():
         text = text[0].upper() + text[1:]
