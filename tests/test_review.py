@@ -309,6 +309,8 @@ def test_footnote_ids_are_unique_on_the_page_and_every_link_resolves():
     inline2 = target("note-1-b3", "^1", "src")
     assert found.block[inline2] == "note-1-b3" and "肉眼观察" in found.text[inline2]
     assert "seen by eye" in found.text[target("note-1-b3", "^1", "en")]
+    # a paragraph with an inline footnote is shown whole: sentences would cut the footnote
+    assert 'data-mode="block"' in row(page, "note-1", "b3")
     # the definitions link back to every reference (b2 and the sentence row of b6)
     backrefs = re.search(rf'id="{h_en}".*?</li>', page, re.S).group(0)
     assert sorted(found.block[t] for t in re.findall(r'href="#([^"]+)"', backrefs)) == [

@@ -318,7 +318,8 @@ class _Footnotes:
     it (its own block, id ``<note>-<block>-<side>-fn<n>``, ``n`` the label's number in the
     note) and every ``[^a]`` of the note (either side) links there; the definition links
     back to each of its references. An inline footnote ``^[…]`` is shown under the block
-    (or sentence row) that holds it, with ids of that block and side (``…-fni<m>``).
+    that holds it, with ids of that block and side (``…-fni<m>``); such a paragraph is
+    shown whole, not as sentence rows (the sentence split would cut the footnote).
     A block shown once (``same``) carries its definitions for both sides.
     """
 
@@ -333,7 +334,7 @@ class _Footnotes:
             sides = [("src", pair.source)] + ([] if pair.status == "same"
                                               else [("en", pair.english)])
             for side, text in sides:
-                if "[^" not in text:
+                if "[^" not in text or "]:" not in text:     # defines no footnote
                     continue
                 env: dict = {}
                 md.parse(text, env)
@@ -362,7 +363,6 @@ class _Footnotes:
         local = self.local.get(prefix, [])
         refs = {f":{label}": -1 for s, label in self.defined if s == side}
         # this block's own definitions are listed even if it does not reference them
-        refs.update({f":{label}": i for i, label in enumerate(local)})
         env = {"footnotes": {"refs": refs,
                              "list": {i: {"label": label, "count": 0}
                                       for i, label in enumerate(local)}},
@@ -373,7 +373,9 @@ class _Footnotes:
     @staticmethod
     def _own(tokens, local: list[str]) -> list:
         """The tokens without footnote entries this block does not define (a reference
-        to another block's footnote, a definition listed twice)."""
+        to another block's footnote, a definition listed twice: parsing a definition
+        re-registers its label, so a block that defines and references a label lists it
+        twice, and ``shown`` keeps the first)."""
         out, shown, skipping, kept = [], set(), False, 0
         for tok in tokens:
             if tok.type == "footnote_open":
@@ -389,7 +391,8 @@ class _Footnotes:
             out = [t for t in out if t.type not in ("footnote_block_open", "footnote_block_close")]
         return out
 
-    def inline_number(self, env: dict, footnote_id: int) -> int:
+    @staticmethod
+    def inline_number(env: dict, footnote_id: int) -> int:
         listed = env["footnotes"]["list"]
         return 1 + sum(1 for k, v in listed.items() if "tokens" in v and k < footnote_id)
 

@@ -73,9 +73,10 @@ def facts(text: str, env: dict | None = None) -> Facts:
     out = Facts()
     env = copy_env(env)
     tokens = parse_tokens(text, env)
+    notes = _inline_notes(env)
     for tok, counted in _counted(tokens):
         if counted:
-            _token(tok, out, _inline_notes(env))
+            _token(tok, out, notes)
     return out
 
 
