@@ -15,28 +15,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import __version__
-from ..parallel import NotePairs, Pair
+from ..parallel import NotePairs, Pair, PairStatus
 from ..sentences import align, block_text
 
 XLIFF_STATES = {
-    "approved": ("final", True, None),
-    "edited": ("translated", True, None),
+    "edited": ("final", True, None),
+    "reviewed": ("signed-off", True, None),
     "machine": ("needs-review-translation", False, "mt-suggestion"),
+    "invalid": ("needs-review-translation", False, None),
     "stale": ("needs-review-translation", False, None),
 }
 STATUS_NOTES = {
-    "approved": "approved: a person's English, taken in by zhen translate",
-    "edited": "edited: a person changed the English (zhen translate has not run since)",
+    "edited": "edited: English a person wrote",
+    "reviewed": "reviewed: machine English a person read and marked reviewed",
     "machine": "machine: English as zhen's engine wrote it, not reviewed",
+    "invalid": "invalid: English a person wrote that fails zhen's output check",
     "stale": "stale: the source changed after this English was written; review it",
 }
 
 
 def exported_status(pair: Pair) -> str:
-    """The status a pair is exported with: ``stale`` also when the note changed since."""
-    if pair.status != "same" and not pair.current:
+    """The status a pair is exported with (:class:`parallel.PairStatus`); a block whose
+    source changed since its English was written (``pending``) is ``stale`` here."""
+    if pair.status == PairStatus.PENDING or (pair.status != PairStatus.SAME and not pair.current):
         return "stale"
-    return pair.status
+    return str(pair.status)
 
 
 def exportable(pairs: list[NotePairs]) -> list[tuple[NotePairs, Pair, str]]:
@@ -50,7 +53,7 @@ def exportable(pairs: list[NotePairs]) -> list[tuple[NotePairs, Pair, str]]:
     return out
 
 
-PERSON_STATUSES = ("approved", "edited")
+PERSON_STATUSES = ("edited", "reviewed", "invalid")
 
 
 @dataclass
