@@ -1,5 +1,5 @@
 """Rendering ``x.en.md``: the source with each leaf block's inline text replaced by its
-English, every other byte copied. The parallel file ``x.zh-en.md`` is parallel.py's."""
+English, every other byte copied. The parallel file ``x.zh-en.md`` is the ``parallel`` package's."""
 
 from __future__ import annotations
 

@@ -375,6 +375,7 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
         glossary, root = Glossary([], path="(no glossary)"), Path(".")
         notices.append(NO_GLOSSARY_NOTICE)
     notes = collect_notes(paths)
+    outputs = _outputs(notes, options.out_dir)          # before anything is loaded or written
     if engine is None:
         context = EngineContext(glossary, options.threads, root, options.engine_settings)
         engine, engine_notices = create_engine(options.engine, context)
@@ -382,7 +383,7 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
     memory = Memory(state_dir(root) / "memory.sqlite") if options.use_memory else NoMemory()
     notices += memory.notices
     try:
-        return _translate(notes, glossary, engine, memory, options, progress, notices, root)
+        return _translate(notes, outputs, glossary, engine, memory, options, progress, notices)
     finally:
         memory.close()
 
@@ -458,12 +459,11 @@ def _segments(item: _Note, leaves: set[int] | None = None, skip: set[int] = froz
             for top in plan.segments for s in top.walk()]
 
 
-def _translate(notes, glossary, engine, memory, options, progress, notices,
-               root: Path) -> TranslateReport:
+def _translate(notes, outputs, glossary, engine, memory, options, progress, notices
+               ) -> TranslateReport:
     files: list[FileResult] = []
     findings: list[Finding] = []
     items: list[_Note] = []
-    outputs = _outputs(notes, options.out_dir)
     for k, note in enumerate(notes):
         item = _prepare(note, outputs[k], glossary, options)
         files.append(item if isinstance(item, FileResult) else item.result)
@@ -508,7 +508,9 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
         validated += verified.checked if options.validate and not empty else 0
         invalid += verified.invalid if options.validate and not empty else 0
         item.result.segments = len(_segments(item))
-        parallel = "" if empty else render_parallel(leaves, note.path.name, describe, carry)
+        # an emptied note still keeps the edits it had (its parallel file holds them)
+        parallel = "" if empty and not carry.orphans else \
+            render_parallel(leaves, note.path.name, describe, carry)
         checks += state_findings(carry, leaves, parallel, item.par_path, item.en_path.name,
                                  note.display)
         findings += item.findings + checks

@@ -1,11 +1,12 @@
 """Translation memories out: the translated pairs as TMX 1.4 or XLIFF 1.2 units (zh source,
-en target), marked approved or machine, with the note, block and lines as context, for
+en target), marked with the block's review status (edited, reviewed, machine, stale,
+invalid), with the note, block and lines as context, for
 OmegaT, memoQ, Trados, Okapi, Weblate, ... (through Translate Toolkit's stores).
 
 Units are sentences, the way CAT tools segment and reuse text (:func:`units`): a block
 whose source and English have as many sentences (:mod:`..sentences`) gives one unit per
 sentence (id ``b3.s1``, ``b3.s2`` …); others give one unit for the block. A block a person
-edited or approved stays whole. Units carry no Markdown container markup (a heading's
+edited stays whole. Units carry no Markdown container markup (a heading's
 ``#``, a list item's ``- ``, a quote's ``> ``); inline Markdown stays, as in the note. A
 block that is not one paragraph or heading (a table) is exported as it is.
 """

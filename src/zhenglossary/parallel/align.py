@@ -7,6 +7,8 @@
    (``rapidfuzz``'s normalised Indel ratio), keeping order, choosing the pairs whose total
    similarity is largest; a pair below :data:`MIN_SIMILARITY` is never made. Position alone
    never pairs two blocks.
+4. A block that moved *and* changed is left over on both sides: the leftovers are paired
+   by similarity across the whole note, most similar first.
 
 Only old blocks in ``wanted`` (those holding a person's English) take part in step 3: the
 others need no partner, since a changed block gets new machine English either way.
@@ -105,4 +107,19 @@ def align_blocks(old_hashes: Sequence[str], old_texts: Sequence[str],
         for i, j in _similar_pairs(old_texts, new_texts, olds, news):
             pairs[j] = i
             used.add(i)
+    # moved and changed: the leftovers, across the whole note
+    olds = [i for i in range(len(old_hashes)) if i not in used and (wanted is None or i in wanted)]
+    news = [j for j in range(len(new_hashes)) if j not in pairs]
+    if olds and news:
+        from rapidfuzz import fuzz, process
+
+        scores = process.cdist([old_texts[i] for i in olds], [new_texts[j] for j in news],
+                               scorer=fuzz.ratio, score_cutoff=MIN_SIMILARITY)
+        ranked = sorted(((float(scores[a][b]), -a, -b) for a in range(len(olds))
+                         for b in range(len(news)) if scores[a][b] >= MIN_SIMILARITY), reverse=True)
+        for _, a, b in ranked:
+            i, j = olds[-a], news[-b]
+            if i not in used and j not in pairs:
+                pairs[j] = i
+                used.add(i)
     return pairs
