@@ -12,6 +12,7 @@ import pytest
 from conftest import write
 from test_review import browser, visible  # noqa: F401  (the headless Chromium fixture)
 from zhenglossary.cli import app
+from zhenglossary.document import block_hash
 from zhenglossary.parallel import read_parallel_file
 from zhenglossary.textutil import has_cjk
 
@@ -519,3 +520,28 @@ def test_review_page_in_chromium_filters_by_status_and_builds_the_mark_command(r
     # the command, run, marks exactly those
     code, result = zhen(runner, *command.text.split()[1:])
     assert code == 0 and [b.index for b in parallel(proj).blocks if b.status == "reviewed"] == [2, 5]
+
+
+def test_a_parallel_file_of_the_previous_version_keeps_its_edits(runner, proj):
+    """Version 1 files said status=approved for an edit and kept a stale edit in the block
+    itself; both are a person's English, kept."""
+    assert translate(runner)[0] == 0
+    par = paths(proj)[1]
+    text = par.read_text("utf-8").replace("<!-- zhen:parallel v2 ", "<!-- zhen:parallel v1 ")
+    text = re.sub(r" base=\w+", "", text)
+    approved, stale = block(proj, "B树"), block(proj, "写入时")
+    text = text.replace("\n" + approved.english + "\n", "\nKeys sit in order in B-tree pages.\n")
+    text = re.sub(rf"(<!-- zhen:en {approved.index} sha=)\w+", r"\g<1>"
+                  + block_hash(
+                      "Keys sit in order in B-tree pages.") + " status=approved", text)
+    text = text.replace("\n" + stale.english + "\n", "\n" + EDIT + "\n")
+    text = re.sub(rf"(<!-- zhen:en {stale.index} sha=)\w+", r"\g<1>"
+                  + block_hash(EDIT)
+                  + " status=stale", text)
+    par.write_text(text, "utf-8")
+    code, data = translate(runner)
+    assert code == 0
+    assert block(proj, "B树").status == "edited"
+    assert block(proj, "B树").english == "Keys sit in order in B-tree pages."
+    kept = block(proj, "写入时")
+    assert kept.status == "stale" and kept.was.english == EDIT

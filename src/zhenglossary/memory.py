@@ -72,11 +72,13 @@ MIGRATIONS: list[str] = [
     DROP TABLE approved;
     ALTER TABLE approved_v3 RENAME TO approved;
     """,
-    # 4: drop approved. A person's English lives in the parallel file, which is the one
+    # 4: approved is no longer read. A person's English lives in the parallel file, the one
     # truth of a block's status; a second copy here overrode it (an edit reverted in the
-    # file came back from the memory), so the memory keeps machine output only.
+    # file came back from the memory), so the memory keeps machine output only. The rows
+    # are kept under another name, never read, so English an older zhen dropped from a
+    # parallel file can still be found by hand (the README says how).
     """
-    DROP TABLE approved;
+    ALTER TABLE approved RENAME TO approved_before_v2;
     """,
 ]
 

@@ -336,6 +336,11 @@ def read_parallel_file(text: str, path: str | None = None) -> ParallelFile:
                              "again")
     head = re.match(r"\s*<!--\s*zhen:parallel\s+v(\d+)", text.lstrip("\ufeff"))
     out.version = int(head.group(1)) if head else 1
+    if out.version < 2:
+        # version 1 kept a stale edit in the block itself: it is what the person had
+        for block in out.blocks:
+            if block.status == "stale" and block.was is None and not block.edited:
+                block.was = Was(block.source, block.english, block.source_sha, "", "edited")
     return out
 
 
