@@ -204,3 +204,158 @@ def test_a_failed_swap_puts_the_old_package_back(runner, tmp_path, packages, mon
     assert result.exit_code == 2
     assert "cannot install" in result.stderr and "No space left on device" in result.stderr
     assert changes(before, tree_state(tmp_path)) == set()
+
+
+# ================================================================ 2. nothing leaves the machine
+
+MODEL = "tiny-zh-en"
+LLM_NOTES = {"a.md": "# 混合精度\n\n我们使用混合精度训练模型。\n\n第二段：数据并行。\n"}
+
+
+@pytest.fixture
+def llm_project(tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, LLM_NOTES)
+    return root
+
+
+def _llm(runner, endpoint: str, *args):
+    return runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--endpoint", endpoint,
+                               "--model", MODEL, *args])
+
+
+def test_a_redirect_to_another_server_is_an_error_naming_it(runner, llm_project):
+    with FakeLLMServer() as elsewhere, FakeLLMServer(script=["redirect"]) as server:
+        server.redirect_to = elsewhere.endpoint
+        before = tree_state(llm_project)
+        result = _llm(runner, server.endpoint)
+        assert result.exit_code == 2, result.output
+        assert (f"answered POST /v1/chat/completions with a redirect (HTTP 302) to "
+                f"'{elsewhere.endpoint}/chat/completions'; zhen follows no redirects, so nothing "
+                "was sent there") in result.stderr
+        assert elsewhere.requests == 0
+        assert only_outputs(changes(before, tree_state(llm_project))) == set()
+
+
+def test_a_redirect_of_the_model_list_is_refused_too(runner, llm_project):
+    with FakeLLMServer() as elsewhere, FakeLLMServer(listing_mode="redirect") as server:
+        server.redirect_to = elsewhere.endpoint
+        result = _llm(runner, server.endpoint)
+        assert result.exit_code == 2
+        assert "answered GET /v1/models with a redirect (HTTP 302)" in result.stderr
+        listing = runner.invoke(app, ["model", "list", "--endpoint", server.endpoint])
+        assert "with a redirect (HTTP 302)" in listing.stdout
+        assert elsewhere.requests == 0 and server.chats == []
+
+
+@pytest.mark.parametrize("userinfo", ["user:pw@", "user@", ":secret@", "127.0.0.1:1@"])
+def test_an_endpoint_with_credentials_is_refused_before_any_connection(runner, llm_project,
+                                                                       userinfo):
+    with FakeLLMServer() as server:
+        endpoint = f"http://{userinfo}127.0.0.1:{server.port}/v1"
+        result = _llm(runner, endpoint)
+        assert result.exit_code == 2
+        assert "has a user name or password before '@'" in result.stderr
+        assert f"Remove that part: http://127.0.0.1:{server.port}/v1" in result.stderr
+        assert "pw" not in result.stderr and "secret" not in result.stderr
+        assert server.requests == 0
+
+
+def test_allow_remote_in_a_project_file_is_ignored_with_a_warning(runner, llm_project):
+    (llm_project / "zhen.toml").write_text(
+        '[llm]\nendpoint = "http://192.0.2.7:11434/v1"\nallow_remote = true\n')
+    before = tree_state(llm_project)
+    result = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--model", MODEL])
+    assert result.exit_code == 2
+    assert "http://192.0.2.7:11434/v1 is not on this machine" in result.stderr
+    assert ("zhen.toml sets allow_remote = true in [llm]; ignored: a "
+            "project's file cannot set allow_remote, only you can — with --allow-remote, "
+            "ZHEN_LLM_ALLOW_REMOTE, or allow_remote = true under [llm] in your own config "
+            ) in result.stderr
+    assert only_outputs(changes(before, tree_state(llm_project))) == set()
+    listing = runner.invoke(app, ["model", "list", "--format", "json"])
+    [llm] = [e for e in json.loads(listing.stdout)["engines"] if e["name"] == "llm"]
+    assert not llm["ready"] and "ignored: a project's file cannot set allow_remote" in llm["status"]
+
+
+@pytest.mark.parametrize("where", ["user config", "environment", "flag"])
+def test_allow_remote_from_the_user_is_honoured(tmp_path, monkeypatch, where):
+    from zhenglossary.config import load_settings
+    from zhenglossary.engines.llm import LLMSettings
+
+    monkeypatch.delenv("ZHEN_LLM_ALLOW_REMOTE", raising=False)
+    (tmp_path / "pyproject.toml").write_text('[tool.zhen.llm]\nallow_remote = true\n')
+    flags = {}
+    if where == "user config":
+        user = write(tmp_path / "home" / "config.toml", "[llm]\nallow_remote = true\n")
+        monkeypatch.setenv("ZHEN_CONFIG", str(user))
+    elif where == "environment":
+        monkeypatch.setenv("ZHEN_LLM_ALLOW_REMOTE", "1")
+    else:
+        flags = {"allow_remote": True}
+    warnings: list[str] = []
+    settings, origin = load_settings(LLMSettings, "llm", tmp_path, flags, warnings)
+    assert settings.allow_remote and warnings == []
+    assert origin["allow_remote"] == {"user config": str(tmp_path / "home" / "config.toml"),
+                                      "environment": "ZHEN_LLM_ALLOW_REMOTE",
+                                      "flag": "command line"}[where]
+
+
+def test_the_user_config_is_found_under_xdg_config_home(tmp_path, monkeypatch):
+    from zhenglossary.config import load_settings
+    from zhenglossary.engines.llm import LLMSettings
+
+    monkeypatch.delenv("ZHEN_CONFIG")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    write(tmp_path / "xdg" / "zhen" / "config.toml", '[llm]\nmodel = "mine"\ntimeout = 9\n')
+    (tmp_path / "zhen.toml").write_text('[llm]\nmodel = "project"\nallow_remote = false\n')
+    settings, origin = load_settings(LLMSettings, "llm", tmp_path)
+    # the project's file overrides the user's defaults, except for what only the user sets
+    assert (settings.model, settings.timeout) == ("project", 9.0)
+    assert origin["timeout"] == str(tmp_path / "xdg" / "zhen" / "config.toml")
+
+
+def test_a_trickling_server_is_cut_at_the_deadline_of_the_request(runner, llm_project):
+    with FakeLLMServer(script=["trickle"], trickle=0.2) as server:
+        start = time.monotonic()
+        result = _llm(runner, server.endpoint, "--timeout", "1")
+        elapsed = time.monotonic() - start
+    assert result.exit_code == 2
+    assert "did not answer within 1 s" in result.stderr
+    assert elapsed < 6, elapsed              # one request's deadline, not one per byte
+
+
+def test_a_huge_answer_is_not_read_whole(runner, llm_project):
+    with FakeLLMServer(script=["huge"], huge=64 << 20) as server:
+        start = time.monotonic()
+        result = _llm(runner, server.endpoint)
+        elapsed = time.monotonic() - start
+    assert result.exit_code == 2
+    assert "sent more than 8 MB for one request of a few sentences; zhen stops reading there" \
+        in result.stderr
+    assert elapsed < 20, elapsed
+
+
+def test_retry_after_is_honoured_then_the_run_goes_on(runner, llm_project):
+    with FakeLLMServer(script=["http429"] * 3, retry_after="0") as server:
+        result = _llm(runner, server.endpoint, "--format", "json")
+        assert result.exit_code == 0, result.output
+        assert server.modes[:4] == ["http429", "http429", "http429", "ok"]
+        assert server.chats[0] == server.chats[3]         # the same request, sent again
+    data = json.loads(result.stdout)
+    assert not [f for f in data["findings"] if f["check"] == "engine-fallback"]
+
+
+@pytest.mark.parametrize("script, retry_after, message", [
+    (["http429"], "3600", "is rate-limiting zhen (HTTP 429) and asks to wait 3600 s, longer than "
+                          "zhen waits (60 s)"),
+    (["http429"] * 6, "0", "is still rate-limiting zhen (HTTP 429) after 4 waits"),
+])
+def test_rate_limiting_beyond_the_bound_is_an_error_not_a_gloss(runner, llm_project, script,
+                                                                retry_after, message):
+    with FakeLLMServer(script=script, retry_after=retry_after) as server:
+        before = tree_state(llm_project)
+        result = _llm(runner, server.endpoint)
+    assert result.exit_code == 2
+    assert message in result.stderr and "Try again later or lower --concurrency" in result.stderr
+    # nothing was glossed in its place: no output written
+    assert only_outputs(changes(before, tree_state(llm_project))) == set()
