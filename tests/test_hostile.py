@@ -359,3 +359,95 @@ def test_rate_limiting_beyond_the_bound_is_an_error_not_a_gloss(runner, llm_proj
     assert message in result.stderr and "Try again later or lower --concurrency" in result.stderr
     # nothing was glossed in its place: no output written
     assert only_outputs(changes(before, tree_state(llm_project))) == set()
+
+
+# ================================================================ 5. a memory that cannot crash
+
+MEMORY_NOTES = {"a.md": "# 混合精度\n\n我们使用混合精度训练模型。\n\n- 数据并行很常见。\n- 张量核心也是。\n"}
+
+
+def _json(result) -> dict:
+    return json.loads(result.stdout)
+
+
+def _translate_json(runner):
+    result = runner.invoke(app, ["translate", "notes/", "--format", "json"])
+    return result, _json(result)
+
+
+def _memory(root: Path) -> sqlite3.Connection:
+    return sqlite3.connect(root / ".zhen" / "memory.sqlite", isolation_level=None)
+
+
+DROPPED = "had rows zhen cannot use"
+
+
+@pytest.mark.parametrize("bad", ["{not json", "[1,2]", '{"hypotheses": [1]}', '{"hypotheses": []}',
+                                 '{"hypotheses": "text"}', '{"hypotheses": ["a"], "unrendered": 3}',
+                                 '"just a string"', "null", 5, 2.5, b"\xff\xfe", "[" * 100_000])
+def test_a_bad_memory_row_is_dropped_and_translated_again(runner, tmp_path, monkeypatch, bad):
+    root = make_project(tmp_path, monkeypatch, MEMORY_NOTES)
+    first, data = _translate_json(runner)
+    assert first.exit_code == 0
+    english = (root / "notes" / "a.en.md").read_bytes()
+    with _memory(root) as db:
+        rows = db.execute("SELECT count(*) FROM mt").fetchone()[0]
+        db.execute("UPDATE mt SET output = ?", (bad,))
+    before = tree_state(root)
+    result, data = _translate_json(runner)
+    assert result.exit_code == 0, result.output
+    assert sum(DROPPED in n for n in data["notices"]) == 1            # one warning
+    assert data["summary"]["from_memory"] == 0 and data["summary"]["translated"] == rows
+    assert (root / "notes" / "a.en.md").read_bytes() == english        # the same English
+    assert only_outputs(changes(before, tree_state(root)), ("notes/a.en.md", "notes/a.zh-en.md")) \
+        == set()
+    result, data = _translate_json(runner)                         # healed: no warning
+    assert result.exit_code == 0 and not any(DROPPED in n for n in data["notices"])
+    assert data["summary"]["translated"] == 0
+
+
+def test_a_bad_approved_row_is_dropped_not_a_crash(runner, tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, MEMORY_NOTES)
+    assert runner.invoke(app, ["translate", "notes/"]).exit_code == 0
+    with _memory(root) as db:                # a blob keeps its type in a TEXT column
+        db.execute("INSERT INTO approved VALUES ('h', 'x', 's', X'ff00', 0)")
+        db.execute("INSERT INTO approved VALUES (X'01', 'x', 's', 'English', 0)")
+    from zhenglossary.memory import Memory
+
+    memory = Memory(root / ".zhen" / "memory.sqlite")
+    assert memory.approved("x") == {}
+    assert any(DROPPED in n for n in memory.notices)
+    assert memory.conn.execute("SELECT count(*) FROM approved").fetchone()[0] == 0
+
+
+def test_a_memory_damaged_mid_run_is_moved_aside_and_rebuilt(tmp_path):
+    from zhenglossary.memory import Memory
+
+    path = tmp_path / "memory.sqlite"
+    memory = Memory(path)
+    memory.put_many([(f"k{i:05d}", "e", "s" * 50, {"hypotheses": ["x" * 200]}) for i in range(2000)])
+    memory.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    memory.close()
+    data = bytearray(path.read_bytes())
+    data[60 * 4096:64 * 4096] = b"\xa5" * (4 * 4096)      # table pages, not the schema page
+    path.write_bytes(bytes(data))
+    memory = Memory(path)
+    assert memory.notices == []                            # it opens: the damage is deeper
+    assert memory.get_many([f"k{i:05d}" for i in range(0, 2000, 7)]) == {}
+    [notice] = memory.notices
+    assert "was unreadable (database disk image is malformed); moved it to memory.sqlite.corrupt-" \
+        in notice
+    memory.put_many([("k1", "e", "s", {"hypotheses": ["a"]})])          # the new one works
+    assert memory.get_many(["k1"]) == {"k1": {"hypotheses": ["a"]}}
+    assert list(tmp_path.glob("memory.sqlite.corrupt-*"))
+
+
+def test_a_memory_with_other_tables_is_rebuilt(runner, tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, MEMORY_NOTES)
+    assert runner.invoke(app, ["translate", "notes/"]).exit_code == 0
+    with _memory(root) as db:
+        db.execute("ALTER TABLE mt RENAME COLUMN output TO stuff")
+    result, data = _translate_json(runner)
+    assert result.exit_code == 0, result.output
+    assert any("was unreadable (table mt has columns" in n for n in data["notices"])
+    assert _translate_json(runner)[1]["summary"]["translated"] == 0

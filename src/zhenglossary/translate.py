@@ -370,8 +370,7 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
         context = EngineContext(glossary, options.threads, root, options.engine_settings)
         engine, engine_notices = create_engine(options.engine, context)
         notices += engine_notices
-    memory = Memory(state_dir(root) / "memory.sqlite") if options.use_memory else NoMemory()
-    notices += memory.notices
+    memory = Memory(state_dir(root) / "memory.sqlite", notices) if options.use_memory else NoMemory()
     try:
         return _translate(notes, glossary, engine, memory, options, progress, notices, root)
     finally:
