@@ -451,3 +451,72 @@ def test_a_memory_with_other_tables_is_rebuilt(runner, tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert any("was unreadable (table mt has columns" in n for n in data["notices"])
     assert _translate_json(runner)[1]["summary"]["translated"] == 0
+
+
+# ================================================================ 6. no silent depth limit
+
+DEEP_MESSAGE = ("deeper than the 100 levels the Markdown parser reads, so {their} Chinese "
+                "({n} characters) is not translated and is copied as it is")
+
+
+def test_chinese_under_a_hundred_block_quotes_is_an_error_at_its_line(runner, tmp_path,
+                                                                     monkeypatch):
+    text = "# 标题\n\n" + ">" * 100 + " 混合精度很深。\n\n最后一段。\n"
+    root = make_project(tmp_path, monkeypatch, {"deep.md": text})
+    result, data = _translate_json(runner)
+    assert result.exit_code == 1
+    [finding] = [f for f in data["findings"] if f["check"] == "nesting-too-deep"]
+    assert (finding["file"], finding["line"], finding["severity"]) == ("notes/deep.md", 3, "error")
+    assert finding["message"].startswith("line 3 nests " + DEEP_MESSAGE.format(their="its", n=5))
+    check = runner.invoke(app, ["glossary", "check", "notes/", "--format", "json"])
+    assert check.exit_code == 1
+    assert [(f["file"], f["line"]) for f in _json(check)["findings"]
+            if f["check"] == "nesting-too-deep"] == [("notes/deep.md", 3)]
+
+
+def test_chinese_under_a_deep_list_is_reported_with_its_lines(runner, tmp_path, monkeypatch):
+    text = "".join("  " * i + f"- 第{i}项\n" for i in range(60))
+    make_project(tmp_path, monkeypatch, {"list.md": text})
+    result, data = _translate_json(runner)
+    assert result.exit_code == 1
+    [finding] = [f for f in data["findings"] if f["check"] == "nesting-too-deep"]
+    # list item 49 opens at token level 99: its text and everything inside it are not read
+    assert finding["line"] == 50 and finding["message"].startswith("lines 50-60 nest ")
+
+
+def test_nesting_within_the_limit_is_translated_without_a_finding(runner, tmp_path, monkeypatch):
+    text = ">" * 99 + " 混合精度很深。\n"
+    root = make_project(tmp_path, monkeypatch, {"ok.md": text})
+    result, data = _translate_json(runner)
+    assert result.exit_code == 0
+    assert not [f for f in data["findings"] if f["check"] == "nesting-too-deep"]
+    assert "mixed precision" in (root / "notes" / "ok.en.md").read_text("utf-8").lower()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(depth=st.integers(90, 115), kind=st.sampled_from(["quote", "list", "mixed"]),
+       tail=st.booleans())
+def test_chinese_past_the_limit_is_translated_or_reported(tmp_path, depth, kind, tail):
+    """Whatever the depth: every line holding Chinese in the source either has no Chinese
+    left in x.en.md or is inside a nesting-too-deep finding's lines."""
+    from engines import BracketEngine
+    from zhenglossary.textutil import has_cjk
+    from zhenglossary.translate import TranslateOptions, translate_paths
+
+    if kind == "quote":
+        lines = [">" * k + f" 第{k}层" for k in range(depth - 3, depth + 1)]
+    elif kind == "list":
+        lines = ["  " * k + f"- 第{k}层" for k in range(depth // 2 + 1)]
+    else:
+        lines = [">" * (depth // 2) + " " + "  " * k + f"- 第{k}层" for k in range(depth // 4)]
+    text = "\n".join(lines) + ("\n\n结尾段落。\n" if tail else "\n")
+    note = tmp_path / f"n{depth}{kind}{tail}.md"
+    note.write_text(text, "utf-8")
+    report = translate_paths([note], None, TranslateOptions(use_memory=False), engine=BracketEngine())
+    english = note.with_suffix(".en.md").read_text("utf-8").splitlines()
+    reported = {line for f in report.findings if f.check == "nesting-too-deep"
+                for line in range(f.line, f.extra["last_line"] + 1)}
+    offset = len(english) - len(text.splitlines())          # the header lines
+    for number, line in enumerate(text.splitlines(), start=1):
+        if has_cjk(line):
+            assert number in reported or not has_cjk(english[number - 1 + offset]), (number, line)

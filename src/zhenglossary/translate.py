@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from .checks.notes import nesting_findings
 from .document import Document, parse_document
 from .engines import EngineContext, create_engine
 from .engines.base import Engine, EngineOutput
@@ -408,6 +409,7 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
             result.error = str(exc)
             continue
         doc = parse_document(text)
+        findings += nesting_findings(text, note.display)     # what the parser did not read
         plans = plan_document(doc, glossary, note.display)
         for plan in plans:
             if plan.region.error:
