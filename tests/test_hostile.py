@@ -520,3 +520,79 @@ def test_chinese_past_the_limit_is_translated_or_reported(tmp_path, depth, kind,
     for number, line in enumerate(text.splitlines(), start=1):
         if has_cjk(line):
             assert number in reported or not has_cjk(english[number - 1 + offset]), (number, line)
+
+
+# ================================================================ 7. lint: a self-defeating forbid
+
+SELF_DEFEATING = """\
+source: zh
+target: en
+terms:
+  - zh: 混合精度
+    en: mixed precision
+    forbid: [precision, hybrid precision]
+  - zh: 精度
+    en: accuracy
+    forbid:
+      - Mixed
+  - zh: 张量核心
+    en: Tensor Core
+    forbid: [tensor-core]
+"""
+
+
+def _glossary_findings(runner, root: Path) -> tuple[int, list[dict]]:
+    result = runner.invoke(app, ["glossary", "check", "--format", "json"])
+    return result.exit_code, [f for f in _json(result)["findings"] if f["file"] == "glossary.yaml"]
+
+
+def test_a_forbid_inside_its_own_en_is_an_error_naming_both_lines(runner, tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, {"a.md": "混合精度和精度。\n"})
+    (root / "glossary.yaml").write_text(SELF_DEFEATING, "utf-8")
+    code, findings = _glossary_findings(runner, root)
+    assert code == 1
+    own = [f for f in findings if f["check"] == "forbid-is-en"]
+    assert [(f["severity"], f["line"], f["column"], f["message"]) for f in own] == [
+        ("error", 6, 14, "混合精度: forbid 'precision' (line 6) is part of its own `en` 'mixed "
+                         "precision' (line 5), so every sentence with 混合精度 would fail; remove "
+                         "it from forbid or forbid a longer phrase"),
+        ("error", 13, 14, "张量核心: forbid 'tensor-core' (line 13) is its own `en` (line 12); "
+                          "remove it from forbid")]
+    other = [f for f in findings if f["check"] == "forbid-conflict"]
+    assert [(f["severity"], f["line"], f["message"]) for f in other] == [
+        ("warning", 10, "精度 forbids 'Mixed' (line 10), but 混合精度 must be rendered 'mixed "
+                        "precision' (line 5); a sentence with both terms cannot pass")]
+    assert other[0]["lines"] == [10, 5] and own[0]["lines"] == [6, 5]
+    assert code == 1
+
+
+def test_translate_refuses_a_glossary_whose_forbid_defeats_its_own_en(runner, tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, {"a.md": "我们使用混合精度。\n"})
+    (root / "glossary.yaml").write_text(SELF_DEFEATING, "utf-8")
+    before = tree_state(root)
+    result = runner.invoke(app, ["translate", "notes/"])
+    assert result.exit_code == 2
+    assert "forbid 'precision' (line 6) is part of its own `en`" in result.stderr
+    assert only_outputs(changes(before, tree_state(root))) == set()     # the parse cache only
+
+
+@given(en=st.lists(st.sampled_from(["mixed", "precision", "data", "tensor", "core", "parallel"]),
+                   min_size=1, max_size=4, unique=True),
+       cut=st.data())
+@settings(max_examples=60, deadline=None)
+def test_any_forbid_the_restored_en_contains_is_caught(en, cut):
+    """For every sub-phrase of an entry's `en` given as its forbid, the lint reports it:
+    exactly the forbids that would make the output check fail on the term's own English."""
+    from zhenglossary.glossary import load_glossary_text
+    from zhenglossary.textutil import whole_phrase_re
+
+    i = cut.draw(st.integers(0, len(en) - 1))
+    j = cut.draw(st.integers(i + 1, len(en)))
+    phrase = " ".join(en[i:j])
+    if cut.draw(st.booleans()):
+        phrase = phrase.upper()
+    text = f"source: zh\ntarget: en\nterms:\n  - zh: 混合\n    en: {' '.join(en)}\n" \
+           f"    forbid: [{phrase}]\n"
+    glossary = load_glossary_text(text, "g.yaml")
+    assert whole_phrase_re(phrase).search(" ".join(en))          # it would fail the output check
+    assert [f.check for f in glossary.errors] == ["forbid-is-en"]
