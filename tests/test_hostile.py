@@ -596,3 +596,117 @@ def test_any_forbid_the_restored_en_contains_is_caught(en, cut):
     glossary = load_glossary_text(text, "g.yaml")
     assert whole_phrase_re(phrase).search(" ".join(en))          # it would fail the output check
     assert [f.check for f in glossary.errors] == ["forbid-is-en"]
+
+
+# ================================================================ 8. import keeps links and quotes
+
+@pytest.fixture
+def glossary_project(tmp_path, monkeypatch):
+    root = tmp_path / "proj"
+    write(root / "glossary.yaml", MINI_GLOSSARY)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
+    return root
+
+
+def _import(runner, file: str, *args):
+    return runner.invoke(app, ["glossary", "import", file, *args])
+
+
+def test_import_writes_through_a_symlinked_glossary(runner, tmp_path, glossary_project):
+    shared = tmp_path / "shared" / "terms.yaml"
+    write(shared, (glossary_project / "glossary.yaml").read_text("utf-8"))
+    (glossary_project / "glossary.yaml").unlink()
+    (glossary_project / "glossary.yaml").symlink_to(shared)
+    write(glossary_project / "new.tsv", "流水线并行\tpipeline parallelism\n")
+    before = tree_state(tmp_path)
+    result = _import(runner, "new.tsv")
+    assert result.exit_code == 0, result.output
+    assert (glossary_project / "glossary.yaml").is_symlink()
+    assert os.readlink(glossary_project / "glossary.yaml") == str(shared)
+    assert "en: pipeline parallelism" in shared.read_text("utf-8")
+    assert only_outputs(changes(before, tree_state(tmp_path))) == {"shared/terms.yaml"}
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("q.tsv", '"流水线并行"\t"pipeline parallelism"\n', ("流水线并行", "pipeline parallelism")),
+    ("q.tsv", '流水线并行\t"say ""pipeline"""\n', ("流水线并行", 'say "pipeline"')),
+    ("q.tsv", '流水线并行\t5" pipeline\n', ("流水线并行", '5" pipeline')),
+    ("cr.tsv", "zh\ten\r流水线并行\tpipeline parallelism\r", ("流水线并行", "pipeline parallelism")),
+    ("cr.csv", "流水线并行,\"pipeline, parallel\"\r", ("流水线并行", "pipeline, parallel")),
+    ("neutral.tsv", "流水线并行\t'-O3 pipeline\n", ("流水线并行", "-O3 pipeline")),
+])
+def test_tsv_and_csv_are_read_with_csv_quoting(runner, glossary_project, name, text, expected):
+    write(glossary_project / name, text)
+    result = _import(runner, name, "--dry-run", "--format", "json")
+    assert result.exit_code == 0, result.output
+    [added] = _json(result)["added"]
+    assert (added["zh"], added["en"]) == expected
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("u.tsv", "张量\ttensor\n\"流水线并行\tpipeline\n数据\tdata\n",
+     "u.tsv:2: has a double quote that is never closed (the value opened on line 2)"),
+    ("m.tsv", "\"流水线并行\tpipeline\n数据\tdata\"\n张量\ttensor\n",
+     "m.tsv:1: has a quoted value that runs from line 1 to line 2: a double quote is unbalanced"),
+    ("a.tsv", "\"流水线\"并行\tpipeline\n",
+     "a.tsv:1: is not valid TSV: '<TAB>' expected after '\"'"),
+    ("u.csv", "流水线并行,\"pipeline\n", "u.csv:1: has a double quote that is never closed"),
+    ("f.csv", "流水线并行,\"=HYPERLINK(\"\"http://x.example\"\",\"\"y\"\")\"\n",
+     "f.csv:1: English '=HYPERLINK(\"http://x.example\",\"y\")' starts with '=' like a spreadsheet "
+     "formula"),
+])
+def test_unbalanced_quotes_and_formulas_are_refused(runner, glossary_project, name, text, message):
+    write(glossary_project / name, text)
+    before = tree_state(glossary_project)
+    result = _import(runner, name)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr
+    assert changes(before, tree_state(glossary_project)) == set()
+
+
+def test_tsv_export_neutralises_spreadsheet_formulas_and_round_trips(runner, glossary_project):
+    glossary = glossary_project / "glossary.yaml"
+    glossary.write_text(glossary.read_text("utf-8") + "  - zh: 优化级别\n    en: \"-O3\"\n"
+                        "  - zh: 提及\n    en: \"@mention\"\n  - zh: 加一\n    en: \"+1\"\n", "utf-8")
+    result = runner.invoke(app, ["glossary", "export", "--format", "tsv", "--out", "out.tsv"])
+    assert result.exit_code == 0, result.output
+    lines = (glossary_project / "out.tsv").read_text("utf-8").splitlines()
+    assert {"优化级别\t'-O3", "提及\t'@mention", "加一\t'+1"} <= set(lines)
+    assert not [line for line in lines if line.split("\t")[1].startswith(("=", "+", "-", "@"))]
+    back = _import(runner, "out.tsv", "--glossary", "fresh.yaml", "--dry-run",
+                   "--format", "json")
+    assert {(a["zh"], a["en"]) for a in _json(back)["added"]} >= {
+        ("优化级别", "-O3"), ("提及", "@mention"), ("加一", "+1")}
+
+
+TBX_HEAD = ('<?xml version="1.0" encoding="UTF-8"?>\n{doctype}<martif type="TBX" xml:lang="en">'
+            "<martifHeader><fileDesc><sourceDesc><p>x</p></sourceDesc></fileDesc></martifHeader>\n"
+            "<text><body>\n")
+TBX_ENTRY = ('<termEntry id="a"><langSet xml:lang="zh"><tig><term>{zh}</term></tig></langSet>'
+             '<langSet xml:lang="en"><tig><term>{en}</term></tig></langSet></termEntry>\n')
+
+
+@pytest.mark.parametrize("doctype", ['<!DOCTYPE martif [<!ENTITY xxe "隐藏">]>\n',
+                                     '<!DOCTYPE martif [<!ENTITY xxe SYSTEM "file:///etc/hostname">]>\n'])
+def test_an_entity_in_a_tbx_term_is_refused_with_its_line(runner, glossary_project, doctype):
+    pytest.importorskip("translate.storage.tbx")
+    text = (TBX_HEAD.format(doctype=doctype) + TBX_ENTRY.format(zh="流水线&xxe;并行", en="pipeline")
+            + "</body></text></martif>\n")
+    write(glossary_project / "e.tbx", text)
+    before = tree_state(glossary_project)
+    result = _import(runner, "e.tbx")
+    assert result.exit_code == 2
+    assert "e.tbx:5: uses the entity &xxe; — zhen does not expand entities" in result.stderr
+    assert changes(before, tree_state(glossary_project)) == set()
+
+
+def test_character_references_in_tbx_are_plain_text(runner, glossary_project):
+    pytest.importorskip("translate.storage.tbx")
+    text = (TBX_HEAD.format(doctype="") + TBX_ENTRY.format(zh="流水线&#x5E76;行", en="pipe &amp; line")
+            + "</body></text></martif>\n")
+    write(glossary_project / "c.tbx", text)
+    result = _import(runner, "c.tbx", "--dry-run", "--format", "json")
+    assert result.exit_code == 0, result.output
+    [added] = _json(result)["added"]
+    assert (added["zh"], added["en"]) == ("流水线并行", "pipe & line")

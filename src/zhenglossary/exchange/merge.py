@@ -301,7 +301,7 @@ def apply_merge(path: Path, text: str, report: MergeReport, comment: str | None 
     if current != text:
         raise GlossaryError("changed while importing; nothing was written — run the import "
                             "again", path=str(path))
-    write_atomic(path, new_text)
+    write_atomic(path, new_text, through_links=True)      # a linked glossary.yaml stays linked
     if read_glossary_file(path, exact=True) != new_text:         # what a later load_glossary will read
         raise GlossaryError("was not written as expected; check the file and the disk",
                             path=str(path))
