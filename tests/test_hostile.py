@@ -710,3 +710,100 @@ def test_character_references_in_tbx_are_plain_text(runner, glossary_project):
     assert result.exit_code == 0, result.output
     [added] = _json(result)["added"]
     assert (added["zh"], added["en"]) == ("流水线并行", "pipe & line")
+
+
+# ================================================================ 4. names escaped where written
+
+HOSTILE_NAMES = ["x--><img src=x onerror=alert(1)><!--.md", "q\"uo'te & amp;.md", "ctl\x1b[31m.md",
+                 "bidi\u202etxt.md"]
+NAME_NOTE = ("# 混合精度\n\n我们使用混合精度训练模型（mixed precision）。数据并行（data parallelism）"
+             "很重要。\n\n第二段：张量核心。\n")
+
+
+@pytest.fixture
+def hostile_names(runner, tmp_path, monkeypatch):
+    root = make_project(tmp_path, monkeypatch, {name: NAME_NOTE for name in HOSTILE_NAMES})
+    result = runner.invoke(app, ["translate", "notes/"])
+    assert result.exit_code == 0, result.output
+    return root
+
+
+def test_names_in_tmx_and_xliff_attributes_are_escaped(runner, hostile_names):
+    pytest.importorskip("translate.storage.tmx")
+    from lxml import etree
+
+    shown = {printable(f"notes/{name}") for name in HOSTILE_NAMES}
+    for fmt, out in (("tmx", "out.tmx"), ("xliff", "out.xlf")):
+        before = tree_state(hostile_names)
+        result = runner.invoke(app, ["export", "notes/", "--format", fmt, "--out", out])
+        assert result.exit_code == 0, result.output
+        assert only_outputs(changes(before, tree_state(hostile_names))) == {out}
+        root = etree.parse(str(hostile_names / out)).getroot()
+        tags = {etree.QName(node).localname for node in root.iter() if isinstance(node.tag, str)}
+        assert "img" not in tags
+        if fmt == "tmx":
+            names = {node.get("tuid").rsplit("#", 1)[0] for node in root.iter("tu")}
+        else:
+            names = {node.get("original") for node in root.iter() if isinstance(node.tag, str)
+                     and etree.QName(node).localname == "file"}
+        assert names == shown
+    assert "notes/ctl\\x1b[31m.md" in shown and "notes/bidi\\u202etxt.md" in shown
+
+
+def test_names_on_the_review_page_are_text_never_markup(runner, hostile_names):
+    result = runner.invoke(app, ["review", "notes/", "--out", "review.html"])
+    assert result.exit_code == 0, result.output
+
+    class Collect(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags, self.handlers, self.headings, self._in_h2 = set(), [], [], False
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.add(tag)
+            self.handlers += [k for k, _ in attrs if k.startswith("on")]
+            self._in_h2 = tag == "h2"
+
+        def handle_data(self, data):
+            if self._in_h2:
+                self.headings.append(data)
+                self._in_h2 = False
+
+    page = Collect()
+    page.feed((hostile_names / "review.html").read_text("utf-8"))
+    assert "img" not in page.tags and page.handlers == []
+    assert {f"notes/{name}" for name in HOSTILE_NAMES} <= set(page.headings)
+
+
+def test_names_in_suggest_yaml_stay_in_their_comment(runner, tmp_path, monkeypatch):
+    names = ["nl\nterms: evil.md", "x--><img src=x>.md", "ctl\x1b.md", "tab\tname.md"]
+    make_project(tmp_path, monkeypatch, {name: "我们研究了稀疏注意力（sparse attention）。\n"
+                                         for name in names})
+    result = runner.invoke(app, ["glossary", "suggest", "notes/", "--glossary", "glossary.yaml"])
+    assert result.exit_code == 0, result.output
+    entries = yaml.safe_load(result.stdout)
+    assert isinstance(entries, list) and all(set(e) <= {"zh", "en", "variants", "forbid", "note",
+                                                        "tags"} for e in entries)
+    comments = [line for line in result.stdout.splitlines() if "稀疏注意力" not in line
+                and "sparse attention" in line or "file(s)" in line]
+    assert any("notes/nl\\x0aterms: evil.md:1" in line and "notes/ctl\\x1b.md:1" in line
+               and "notes/tab\\x09name.md:1" in line for line in comments)
+    assert all(line.lstrip().startswith(("#", "-", "zh:", "en:", "variants:", "forbid:",
+                                         "note:", "tags:"))
+               for line in result.stdout.splitlines() if line.strip())
+
+
+@pytest.mark.parametrize("name", ["nl\n- zh: 恶意\n  en: evil.tsv", "x--><img src=x>.tsv",
+                                  "ctl\x1b\x85.tsv"])
+def test_an_import_file_name_stays_in_its_comment(runner, glossary_project, name):
+    write(glossary_project / name, "流水线并行\tpipeline parallelism\n")
+    result = _import(runner, name)
+    assert result.exit_code == 0, result.output
+    from zhenglossary.glossary import load_glossary
+
+    text = (glossary_project / "glossary.yaml").read_text("utf-8")
+    [comment] = [line for line in text.splitlines() if "imported from" in line]
+    assert comment == f"  # --- imported from {printable(' '.join(name.split()))} by `zhen glossary import` ---"
+    glossary = load_glossary(glossary_project / "glossary.yaml")
+    assert not glossary.errors
+    assert [t.zh for t in glossary.terms][-1] == "流水线并行" and "恶意" not in glossary.form_map
