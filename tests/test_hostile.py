@@ -467,7 +467,7 @@ def test_chinese_under_a_hundred_block_quotes_is_an_error_at_its_line(runner, tm
     assert result.exit_code == 1
     [finding] = [f for f in data["findings"] if f["check"] == "nesting-too-deep"]
     assert (finding["file"], finding["line"], finding["severity"]) == ("notes/deep.md", 3, "error")
-    assert finding["message"].startswith("line 3 nests " + DEEP_MESSAGE.format(their="its", n=5))
+    assert finding["message"].startswith("line 3 nests " + DEEP_MESSAGE.format(their="its", n=6))
     check = runner.invoke(app, ["glossary", "check", "notes/", "--format", "json"])
     assert check.exit_code == 1
     assert [(f["file"], f["line"]) for f in _json(check)["findings"]
