@@ -216,12 +216,12 @@ def _safe_members(file: Path, archive: zipfile.ZipFile) -> tuple[str, list[zipfi
     if unpacked > _MIB and unpacked > ARCHIVE_LIMITS["ratio"] * max(packed, 1):
         raise _refuse(file, f"it unpacks {_mb(packed)} into {_mb(unpacked)} "
                             f"({unpacked / max(packed, 1):,.0f}×; a package compresses at most "
-                            f"{ARCHIVE_LIMITS['ratio']}×): an archive bomb?")
+                            f"{ARCHIVE_LIMITS['ratio']}×), like an archive bomb")
     for member in members:
         if member.file_size > _MIB and \
                 member.file_size > ARCHIVE_LIMITS["member_ratio"] * max(member.compress_size, 1):
             raise _refuse(file, f"{member.filename!r} unpacks {_mb(member.compress_size)} into "
-                                f"{_mb(member.file_size)}: an archive bomb?")
+                                f"{_mb(member.file_size)}, like an archive bomb")
     return top, members
 
 
