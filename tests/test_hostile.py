@@ -808,3 +808,20 @@ def test_an_import_file_name_stays_in_its_comment(runner, glossary_project, name
     glossary = load_glossary(glossary_project / "glossary.yaml")
     assert not glossary.errors
     assert [t.zh for t in glossary.terms][-1] == "流水线并行" and "恶意" not in glossary.form_map
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from(list("ab -+=@'\",;#") + ["\u00a0"]), min_size=1, max_size=10))
+def test_every_exported_tsv_value_reads_back_as_itself(en):
+    """Export then import: quotes, a leading ', formula characters all survive, and no
+    exported cell starts with a character a spreadsheet runs."""
+    from zhenglossary.exchange.table import FORMULA_START, export_tsv, read_table
+    from zhenglossary.glossary import Glossary, Term
+
+    en = en.strip()
+    if not en or en.startswith("="):
+        return                                       # refused on import (a formula)
+    tsv = export_tsv(Glossary([Term("混合", en)], "g.yaml"))
+    assert not tsv.split("\t")[1].startswith(FORMULA_START)
+    [back] = read_table(tsv, "x.tsv", "tsv").candidates
+    assert back.en == en

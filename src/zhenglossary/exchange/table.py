@@ -28,13 +28,22 @@ FORMULA_START = ("=", "+", "-", "@")   # what a spreadsheet runs as a formula
 
 
 def spreadsheet_safe(value: str) -> str:
-    """``value`` as a cell no spreadsheet runs: a leading formula character gets a ``'``."""
-    return "'" + value if value.startswith(FORMULA_START) else value
+    """``value`` as a TSV cell that reads back as itself and that no spreadsheet runs: a
+    leading formula character (after any ``'``) gets a ``'``; a leading double quote makes
+    the cell quoted (``""`` for each quote in it), as the csv module reads it."""
+    if value.lstrip("'").startswith(FORMULA_START):
+        value = "'" + value
+    if value.startswith('"'):
+        value = '"' + value.replace('"', '""') + '"'
+    return value
 
 
 def _from_cell(value: str) -> str:
-    """A cell as :func:`spreadsheet_safe` wrote it, back to the value."""
-    return value[1:] if value.startswith("'") and value[1:].startswith(FORMULA_START) else value
+    """A cell as :func:`spreadsheet_safe` wrote it (after the csv module's unquoting), back
+    to the value."""
+    if value.startswith("'") and value.lstrip("'").startswith(FORMULA_START):
+        return value[1:]
+    return value
 
 
 def _deepl_problem(value: str) -> str | None:
