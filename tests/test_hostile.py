@@ -253,7 +253,9 @@ def test_an_endpoint_with_credentials_is_refused_before_any_connection(runner, l
                                                                        userinfo):
     with FakeLLMServer() as server:
         endpoint = f"http://{userinfo}127.0.0.1:{server.port}/v1"
+        before = tree_state(llm_project)
         result = _llm(runner, endpoint)
+        assert only_outputs(changes(before, tree_state(llm_project))) == set()   # a parse cache
         assert result.exit_code == 2
         assert "has a user name or password before '@'" in result.stderr
         assert f"Remove that part: http://127.0.0.1:{server.port}/v1" in result.stderr
@@ -316,6 +318,7 @@ def test_the_user_config_is_found_under_xdg_config_home(tmp_path, monkeypatch):
 
 
 def test_a_trickling_server_is_cut_at_the_deadline_of_the_request(runner, llm_project):
+    before = tree_state(llm_project)
     with FakeLLMServer(script=["trickle"], trickle=0.2) as server:
         start = time.monotonic()
         result = _llm(runner, server.endpoint, "--timeout", "1")
@@ -323,9 +326,11 @@ def test_a_trickling_server_is_cut_at_the_deadline_of_the_request(runner, llm_pr
     assert result.exit_code == 2
     assert "did not answer within 1 s" in result.stderr
     assert elapsed < 6, elapsed              # one request's deadline, not one per byte
+    assert only_outputs(changes(before, tree_state(llm_project))) == set()
 
 
 def test_a_huge_answer_is_not_read_whole(runner, llm_project):
+    before = tree_state(llm_project)
     with FakeLLMServer(script=["huge"], huge=64 << 20) as server:
         start = time.monotonic()
         result = _llm(runner, server.endpoint)
@@ -334,6 +339,7 @@ def test_a_huge_answer_is_not_read_whole(runner, llm_project):
     assert "sent more than 8 MB for one request of a few sentences; zhen stops reading there" \
         in result.stderr
     assert elapsed < 20, elapsed
+    assert only_outputs(changes(before, tree_state(llm_project))) == set()
 
 
 def test_retry_after_is_honoured_then_the_run_goes_on(runner, llm_project):
