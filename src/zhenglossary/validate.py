@@ -9,7 +9,8 @@ parser configuration, markdown.py) and walks the tokens itself, comparing:
   link and image destinations (and titles), autolinks, raw HTML, roles (MyST
   ``{role}`x``` and Sphinx ``:role:`x```), footnote labels and front matter;
 * **terms** — every glossary form in the source's prose appears as its ``en`` in the
-  English's prose at least as often (case-insensitively: a term may start a sentence),
+  English's prose at least as often (case-insensitively: a term may start a sentence;
+  inflected — plural, possessive, hyphenated — as ``renders.count`` says),
   and no ``forbid`` rendering appears that the source did not already contain;
 * **Chinese** — no CJK ideograph is left in the English's prose, except characters the
   engine reported it could not render.
@@ -26,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .document import dedent_block
+from . import renders
 from .glossary import Glossary
 from .markdown import copy_env, parse_note, parse_tokens
 
@@ -289,11 +291,6 @@ def _show(value: str, n: int = 40) -> str:
     return repr(value if len(value) <= n else value[:n - 1] + "…")
 
 
-def _count(haystack: str, needle: str) -> int:
-    return len(re.findall(r"(?<![A-Za-z0-9])" + re.escape(needle.lower()) + r"(?![A-Za-z0-9])",
-                          haystack)) if needle else 0
-
-
 ALL = frozenset({"structure", "protected", "terms", "chinese"})
 
 
@@ -314,9 +311,9 @@ def _term_problems(source: str, english: str, glossary: Glossary) -> list[str]:
     for match in glossary.find(source):
         needed[match.term.en] += 1
         terms[match.term.en] = match.term
-    lowered = " ".join(english.lower().split())
+    flat = " ".join(english.split())
     for en, n in needed.items():
-        have = _count(lowered, " ".join(en.split()))
+        have = renders.count(terms[en], flat)     # inflected forms count (renders.py)
         if have < n:
             problems.append(f"term {terms[en].zh} → {en!r} appears {have} of {n} times")
     if glossary.first_forbidden(english) is None:       # one combined scan

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from .. import renders
 from ..findings import Finding
 from ..parallel import Pair, PairStatus, english_edits, split_english
 from ..prose import prose_view
@@ -62,10 +63,9 @@ def _translated(ctx: CheckContext) -> Iterable[Pair]:
 def term_missing(ctx: CheckContext) -> Iterable[Finding]:
     """A glossary term in the source, its `en` absent from the English."""
     for pair in _translated(ctx):
-        english = pair.english.lower()
         missing = []
-        for match in pair.terms:
-            if match.term.en.lower() not in english and match.term not in missing:
+        for match in pair.terms:          # inflected forms count, as for the validator
+            if match.term not in missing and not renders.count(match.term, pair.english):
                 missing.append(match.term)
         for term in missing:
             yield _finding("term-missing", "error",
