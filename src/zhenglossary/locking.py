@@ -29,7 +29,8 @@ from .document import Break, Document, Raw, Region, Text, Wrap
 from .glossary import Glossary, Term
 from .markdown import starts_with_role
 from .prose import EMAIL_RE, find_urls
-from .placeholders import (EXACT_RE, PLACEHOLDER_RE, ends_with_placeholder, is_placeholder, number_of,
+from .placeholders import (EXACT_RE, PLACEHOLDER_RE, answer_problem, ends_with_placeholder,
+                           is_placeholder, number_of,
                            placeholder, placeholder_problem, split_exact,
                            starts_with_placeholder, without_placeholders)
 from .textutil import CJK_CLASS, has_cjk, is_cjk_char
@@ -493,10 +494,18 @@ def assemble(segments: list[Segment], separators: list[str]) -> str:
     return "".join(out)
 
 
-def check_hypothesis(segment: Segment, hypothesis: str, glossary: Glossary) -> str | None:
+def check_hypothesis(segment: Segment, hypothesis: str, glossary: Glossary,
+                     terms_written: bool = False) -> str | None:
     """None when the hypothesis keeps every placeholder exactly once and no forbid
-    rendering; else the reason it is rejected."""
-    problem = placeholder_problem(list(range(1, len(segment.slots) + 1)), hypothesis)
+    rendering; else the reason it is rejected. ``terms_written``: the engine was told the
+    terms (``terms_in_prompt``), so a term may be its English written out instead of its
+    placeholder (placeholders.answer_problem)."""
+    if terms_written:
+        tokens = {k: slot.term for k, slot in enumerate(segment.slots, 1) if slot.kind == "term"}
+        problem = answer_problem(hypothesis, [k for k in range(1, len(segment.slots) + 1)
+                                              if k not in tokens], tokens)
+    else:
+        problem = placeholder_problem(list(range(1, len(segment.slots) + 1)), hypothesis)
     if problem:
         return problem
     forbidden = forbidden_in(hypothesis, glossary)

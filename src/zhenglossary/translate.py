@@ -15,6 +15,8 @@ verify, io) with a pure ``translate_note``.
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
@@ -22,7 +24,8 @@ from typing import Callable
 from .checks.notes import nesting_findings
 from .document import Document, parse_document
 from .engines import EngineContext, create_engine
-from .engines.base import Engine, EngineOutput
+from .context import block_contexts
+from .engines.base import Engine, EngineOutput, TermSlot
 from .errors import GlossaryNotFound, NoteReadError, OutputError, UsageError
 from .fileio import write_atomic
 from .findings import Finding
@@ -207,84 +210,132 @@ class _Runner:
         self.engine = engine
         self.memory = memory
         self.batch_size = getattr(engine, "preferred_batch", None) or batch_size
+        # the engine's capabilities (engines/base.py)
         self.glossary_aware = getattr(engine, "glossary_aware", False)
+        self.terms_in_prompt = getattr(engine, "terms_in_prompt", False)
+        self.uses_context = getattr(engine, "uses_context", False)
         self.progress = progress
         self.identity = engine.identity()
         self.hits = 0
         self.misses = 0
         self.missed: set[str] = set()         # texts the engine translated in this run
+        self.via: Counter = Counter()         # which rung gave the English (EngineOutput.via)
 
-    def run(self, texts: list[str], n: int, phase: str,
-            terms: dict[str, dict] | None = None) -> dict[str, EngineOutput]:
-        """English for each text; ``terms`` (text → placeholder number → Term) reaches
-        glossary-aware engines, and is then part of the memory key."""
-        terms = (terms or {}) if self.glossary_aware else {}
+    def _key(self, text: str, legend: dict, context, n: int) -> str:
+        if legend and self.terms_in_prompt:   # the entries are in the prompt
+            text += "\n" + "\n".join(
+                f"{k}=" + json.dumps([t.source, t.zh, t.en, list(t.forbid), t.note],
+                                     ensure_ascii=False) for k, t in sorted(legend.items()))
+        elif legend:
+            text += "\n" + "\n".join(f"{k}={t.en}" for k, t in sorted(legend.items()))
+        if context is not None:
+            text += "\ncontext=" + context.key()
+        return memory_key(self.identity, text, n)
 
-        def key(text: str) -> str:
-            legend = terms.get(text)
-            if legend:
-                text += "\n" + "\n".join(f"{k}={t.en}" for k, t in sorted(legend.items()))
-            return memory_key(self.identity, text, n)
-
-        keys = {text: key(text) for text in dict.fromkeys(texts)}
-        cached = self.memory.get_many(keys.values())
+    def run(self, texts: list[str], n: int, phase: str, terms: list[dict] | None = None,
+            contexts: list | None = None) -> list[EngineOutput]:
+        """English for each text, in order. ``terms`` (per text: placeholder number →
+        TermSlot) reach glossary-aware engines and ``contexts`` (per text: its
+        context.BlockContext) context-aware ones; what the engine reads of them is part of
+        the memory key."""
+        terms = terms if self.glossary_aware and terms else [{}] * len(texts)
+        contexts = contexts if self.uses_context and contexts else [None] * len(texts)
+        keys = [self._key(t, legend, c, n) for t, legend, c in zip(texts, terms, contexts)]
+        unit = {}                             # key → (text, legend, context), first seen
+        for key, text, legend, context in zip(keys, texts, terms, contexts):
+            unit.setdefault(key, (text, legend, context))
+        cached = self.memory.get_many(unit)
         out: dict[str, EngineOutput] = {}
-        for text, key in keys.items():
+        for key in unit:
             if key in cached:
-                out[text] = EngineOutput(cached[key]["hypotheses"], cached[key].get("unrendered", []))
+                out[key] = EngineOutput(cached[key]["hypotheses"], cached[key].get("unrendered", []))
         self.hits += len(out)
-        # similar lengths in one batch waste less padding; each batch is committed on its own
-        misses = sorted((t for t in keys if t not in out), key=len)
+        misses = [k for k in unit if k not in out]
+        if not self.uses_context:             # similar lengths in one batch waste less padding
+            misses.sort(key=lambda k: len(unit[k][0]))
         total = len(misses)
         if self.progress and total:
             self.progress(phase, 0, total)
-        for start in range(0, total, self.batch_size):
-            batch = misses[start:start + self.batch_size]
+        done = 0
+        for batch in self._batches(misses, unit):
             try:
+                kwargs = {}
                 if self.glossary_aware:
-                    results = self.engine.translate(batch, num_hypotheses=n,
-                                                    terms=[terms.get(t, {}) for t in batch])
-                else:
-                    results = self.engine.translate(batch, num_hypotheses=n)
+                    kwargs["terms"] = [unit[k][1] for k in batch]
+                if self.uses_context:
+                    kwargs["contexts"] = [unit[k][2] for k in batch]
+                results = self.engine.translate([unit[k][0] for k in batch], num_hypotheses=n,
+                                                **kwargs)
             except BaseException as exc:     # the part of the call the engine finished
                 finished = getattr(exc, "finished", None) or {}
-                self.memory.put_many(self._rows(keys, [(batch[i], r) for i, r in finished.items()]))
+                self.memory.put_many(self._rows(unit, [(batch[i], r) for i, r in finished.items()]))
                 raise
-            for text, result in zip(batch, results):
-                out[text] = result
-            self.memory.put_many(self._rows(keys, zip(batch, results)))   # a killed run keeps these
+            for key, result in zip(batch, results):
+                out[key] = result
+                if result.fallback:
+                    self.via["fallback"] += 1
+                elif result.via:
+                    self.via[result.via] += 1
+            self.memory.put_many(self._rows(unit, zip(batch, results)))   # a killed run keeps these
             self.misses += len(batch)
-            self.missed.update(batch)
+            self.missed.update(unit[k][0] for k in batch)
+            done += len(batch)
             if self.progress:
-                self.progress(phase, min(start + len(batch), total), total)
-        return out
+                self.progress(phase, done, total)
+        return [out[key] for key in keys]
 
-    def _rows(self, keys: dict[str, str], results) -> list[tuple[str, str, str, dict]]:
-        """Memory rows for (text, EngineOutput) pairs; another engine's stand-in (fallback)
+    def _batches(self, misses: list[str], unit: dict) -> list[list[str]]:
+        """Engine calls of ``batch_size`` texts; for a context-aware engine, whole blocks
+        (a block larger than that is one call of its own)."""
+        size = self.batch_size
+        if not self.uses_context:
+            return [misses[k:k + size] for k in range(0, len(misses), size)]
+        blocks: list[list[str]] = []
+        for key in misses:
+            block = unit[key][2].block_id if unit[key][2] is not None else None
+            if blocks and block is not None and unit[blocks[-1][-1]][2] is not None \
+                    and unit[blocks[-1][-1]][2].block_id == block:
+                blocks[-1].append(key)
+            else:
+                blocks.append([key])
+        calls: list[list[str]] = []
+        for block in blocks:
+            if calls and len(calls[-1]) + len(block) <= size:
+                calls[-1].extend(block)
+            else:
+                calls.append(list(block))
+        return calls
+
+    def _rows(self, unit: dict, results) -> list[tuple[str, str, str, dict]]:
+        """Memory rows for (key, EngineOutput) pairs; another engine's stand-in (fallback)
         is not kept, so the next run asks again."""
-        return [(keys[text], self.identity, text,
+        return [(key, self.identity, unit[key][0],
                  {"hypotheses": result.hypotheses, "unrendered": result.unrendered})
-                for text, result in results if not result.fallback]
+                for key, result in results if not result.fallback]
 
 
-def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, n: int) -> list[Finding]:
+def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, n: int,
+                  contexts: dict[int, object] | None = None) -> list[Finding]:
     """Translate, verify and restore every segment; fall back where the lock broke.
 
     Three phases: choose a hypothesis for each segment (or mark it for the piece-wise
     fallback), translate the pieces, then restore — children (text inside emphasis and
-    links, which follow their parent in walk order) before their parents.
+    links, which follow their parent in walk order) before their parents. ``contexts``:
+    id(segment) → its block's context, for engines that read it.
     """
     findings: list[Finding] = []
-    to_translate = [s.masked for s in segments if s.needs_mt]
-    terms = {s.masked: {k: slot.term for k, slot in enumerate(s.slots, 1) if slot.kind == "term"}
-             for s in segments if s.needs_mt}
-    outputs = runner.run(to_translate, n, "translating", terms) if to_translate else {}
+    mt = [s for s in segments if s.needs_mt]
+    terms = [{k: TermSlot(slot.term, slot.raw) for k, slot in enumerate(s.slots, 1)
+              if slot.kind == "term"} for s in mt]
+    where = [(contexts or {}).get(id(s)) for s in mt]
+    results = runner.run([s.masked for s in mt], n, "translating", terms, where) if mt else []
+    outputs = {id(s): r for s, r in zip(mt, results)}
     chosen: dict[int, tuple[str, bool]] = {}         # id(segment) → (English with ZXn, escape)
     need_pieces: list[tuple[Segment, list[str], list[str]]] = []
     for seg in segments:
         if not seg.needs_mt:
             continue
-        output = outputs[seg.masked]
+        output = outputs[id(seg)]
         seg.unrendered = list(output.unrendered)
         if output.fallback:
             findings.append(Finding("engine-fallback", "warning",
@@ -293,7 +344,7 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
                                     extra={"segment": seg.id, "source": seg.source}))
         reasons = []
         for k, hypothesis in enumerate(output.hypotheses):
-            reason = check_hypothesis(seg, hypothesis, glossary)
+            reason = check_hypothesis(seg, hypothesis, glossary, runner.terms_in_prompt)
             if reason is None:
                 chosen[id(seg)] = (hypothesis, True)
                 seg.status = "ok" if k == 0 else "hypothesis"
@@ -304,7 +355,7 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
             need_pieces.append((seg, split_pieces(seg), reasons))
     if need_pieces:
         pieces = [p.strip() for _, ps, _ in need_pieces for p in ps if has_cjk(p)]
-        piece_out = runner.run(pieces, 1, "re-translating pieces")
+        piece_out = dict(zip(pieces, runner.run(pieces, 1, "re-translating pieces")))
         translated = {p: o.hypotheses[0] if o.hypotheses else "" for p, o in piece_out.items()}
         for seg, ps, reasons in need_pieces:
             chosen[id(seg)] = (join_pieces(ps, translated), False)
@@ -459,6 +510,18 @@ def _segments(item: _Note, leaves: set[int] | None = None, skip: set[int] = froz
             for top in plan.segments for s in top.walk()]
 
 
+def _contexts(items: list[_Note]) -> dict[int, object]:
+    """id(segment) → the context of its block (context.py), for engines that read it."""
+    out: dict[int, object] = {}
+    for item in items:
+        by_leaf = block_contexts(item.doc, item.note.display)
+        for plan in item.plans:
+            for top in plan.segments:
+                for seg in top.walk():
+                    out[id(seg)] = by_leaf.get(plan.leaf)
+    return out
+
+
 def _translate(notes, outputs, glossary, engine, memory, options, progress, notices
                ) -> TranslateReport:
     files: list[FileResult] = []
@@ -477,7 +540,9 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
     n = 1 if engine.reliable_placeholders else max(1, options.num_hypotheses)
     runner = _Runner(engine, memory, options.batch_size, progress)
     notices += getattr(engine, "notices", [])          # what resolving the engine found
-    findings += lock_segments(segments, glossary, runner, n)
+    told = len(getattr(engine, "notices", []))
+    contexts = _contexts(items) if runner.uses_context else None
+    findings += lock_segments(segments, glossary, runner, n, contexts)
 
     describe = engine.describe()
     validated = invalid = 0
@@ -503,7 +568,7 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
                 state = carry.states[i]
                 state.status, state.problems = PairStatus.INVALID, tuple(problems)
             more = _segments(item, leaves=set(verified.persons))
-            findings += lock_segments(more, glossary, runner, n)
+            findings += lock_segments(more, glossary, runner, n, contexts)
             segments += more
         validated += verified.checked if options.validate and not empty else 0
         invalid += verified.invalid if options.validate and not empty else 0
@@ -526,6 +591,7 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
             continue
         item.result.english, item.result.parallel = str(item.en_path), str(item.par_path)
 
+    notices += getattr(engine, "notices", [])[told:]   # what the engine found while working
     statuses = [s.status for s in segments]
     fresh = sum(1 for s in segments if s.needs_mt and (
         s.masked in runner.missed or any(p.strip() in runner.missed for p in split_pieces(s)
@@ -554,4 +620,8 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
         "engine": describe,
         "model": runner.identity,
     }
+    if runner.terms_in_prompt:
+        # sentences the model translated in this run, by the rung that met the glossary
+        stats["glossary_met"] = {rung: runner.via[rung]
+                                 for rung in ("first", "retry", "masked", "fallback")}
     return TranslateReport(files, findings, stats, notices)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence, runtime_checkable
 
 if TYPE_CHECKING:
-    from ..glossary import Glossary
+    from ..glossary import Glossary, Term
 
 
 @dataclass
@@ -31,6 +31,36 @@ class EngineOutput:
     # set when the engine could not translate the text itself and another engine did
     # (says which and why); such an output becomes a finding and is not kept in the memory
     fallback: str | None = None
+    # an engine with a retry ladder says which rung gave the English: "first" (the first
+    # answer), "retry" (asked again with its failure named), "masked" (asked with the terms
+    # as placeholders); the run's summary counts them
+    via: str | None = None
+
+
+@dataclass(frozen=True)
+class TermSlot:
+    """A glossary term in a masked text, for engines told the terms: the entry and the
+    Chinese as the note writes it (a variant, or a term hard-wrapped across a line). It
+    reads like the entry (``zh``, ``en``, ``forbid``, ``note``)."""
+
+    term: "Term"
+    source: str
+
+    @property
+    def zh(self) -> str:
+        return self.term.zh
+
+    @property
+    def en(self) -> str:
+        return self.term.en
+
+    @property
+    def forbid(self) -> tuple[str, ...]:
+        return self.term.forbid
+
+    @property
+    def note(self) -> str:
+        return self.term.note
 
 
 @runtime_checkable
@@ -49,8 +79,22 @@ class Engine(Protocol):
     def translate(self, texts: Sequence[str], *, num_hypotheses: int = 1) -> list[EngineOutput]:
         """Translate masked segments; one EngineOutput per text, in order.
 
-        An engine with ``glossary_aware = True`` also takes ``terms=``: per text, placeholder
-        number → the glossary Term it stands for (so a model can write the words around it).
+        Capabilities, each a class attribute an engine sets to True (the caller reads them
+        with ``getattr(engine, name, False)``; all are off for an engine that says nothing):
+
+        * ``glossary_aware``: also takes ``terms=``: per text, placeholder number →
+          :class:`TermSlot` (the glossary entry it stands for, and its Chinese), so a model
+          can write the words around it; the terms' English is then part of the memory key.
+        * ``terms_in_prompt``: the engine shows each term to its model as the Chinese, with
+          the entry in the prompt, and may answer with the term's English written out
+          (inflected) instead of its placeholder; the caller then checks the English with
+          ``placeholders.answer_problem`` (every protected placeholder once, each term's
+          ``en`` or an inflected form of it, as often as it occurs), not "every placeholder
+          once". The entries (zh, en, forbid, note) are part of the memory key.
+        * ``uses_context``: also takes ``contexts=``: per text, the ``context.BlockContext``
+          of its block (the heading path, the previous block, the block itself), which the
+          model reads but does not translate. Texts come in note order, each block's texts
+          together, and a call never splits a block; the context is part of the memory key.
         An engine may set ``preferred_batch`` (texts per call; each call is committed to the
         memory on its own). An engine whose call is cut short (an interrupt, a server gone)
         may set ``finished`` on the exception it raises: index → EngineOutput of the texts
