@@ -10,13 +10,17 @@ import sqlite3
 import pytest
 
 from conftest import GLOSSARY, make_project
-from support.llm_server import FAULTS, FakeLLMServer, pseudo_english
+from support.llm_server import (FAULTS, FakeLLMServer, fake_english, pseudo_english,
+                                request_of, sentences_of)
 from test_translate import block_invariants
 from zhenglossary.cli import app
 from zhenglossary.config import ConfigError, load_settings
 from zhenglossary.engines import EngineContext, create_engine
-from zhenglossary.engines.llm import LLMEngine, LLMSettings, build_messages, parse_answer, _Item
+from zhenglossary.engines.base import TermSlot
+from zhenglossary.engines.llm import LLMEngine, LLMSettings, build_messages, parse_answer
 from zhenglossary.engines.llm_http import check_local
+from zhenglossary.engines.llm_prompt import Sentence
+from zhenglossary.placeholders import renumber, show_terms
 from zhenglossary.errors import ModelError, UsageError
 from zhenglossary.glossary import load_glossary
 
@@ -63,46 +67,72 @@ def engine_for(server: FakeLLMServer, glossary=None, **settings) -> LLMEngine:
 
 
 def term(glossary, zh):
-    return next(t for t in glossary.terms if t.zh == zh)
+    return TermSlot(next(t for t in glossary.terms if t.zh == zh), zh)
+
+
+def expected(text: str, terms: dict | None = None, inflect: bool = False) -> str:
+    """What the fake model answers for a masked text whose terms it is shown as Chinese,
+    in the masked text's numbering."""
+    terms = terms or {}
+    shown, numbers = show_terms(text, {n: t.source for n, t in terms.items()})
+    glossary = [{"zh": t.zh, "en": t.en} for t in terms.values()]
+    return renumber(fake_english(shown, glossary, inflect), numbers)
 
 
 # ---------------------------------------------------------------- answers and prompts
 
 
 def test_parse_answer_takes_ids_not_positions():
-    assert parse_answer('[{"id": 2, "en": "b"}, {"id": 1, "en": "a"}]', 2) == ["a", "b"]
-    assert parse_answer('```json\n[{"id": 1, "en": "a"}]\n```', 1) == ["a"]
+    assert parse_answer('{"translations": [{"id": 2, "en": "b"}, {"id": 1, "en": "a"}]}', 2) \
+        == ["a", "b"]
+    assert parse_answer('```json\n{"translations": [{"id": 1, "en": "a"}]}\n```', 1) == ["a"]
+
+
+ONE = '{"id": 1, "en": "a"}'
 
 
 @pytest.mark.parametrize("content, problem", [
-    ('Sure! [{"id": 1, "en": "a"}]', "not a JSON array alone"),
-    ('[{"id": 1, "en": "a"}] Hope this helps', "not a JSON array alone"),
-    ('[{"id": 1, "en": "a"}', "not a JSON array alone"),
-    ('{"id": 1, "en": "a"}', "not a JSON array"),
-    ('[{"id": 1, "en": "a"}]', "expected 2 items"),
-    ('[{"id": 1, "en": "a"}, {"id": 1, "en": "b"}]', "appears twice"),
-    ('[{"id": 1, "en": "a"}, {"id": 3, "en": "b"}]', "expected 2 items"),
-    ('["a", "b"]', 'must be {"id"'),
-    ('[{"id": true, "en": "a"}, {"id": 2, "en": "b"}]', 'must be {"id"'),
+    ('Sure! {"translations": [%s]}' % ONE, "not a JSON object alone"),
+    ('{"translations": [%s]} Hope this helps' % ONE, "not a JSON object alone"),
+    ('{"translations": [%s]' % ONE, "not a JSON object alone"),
+    ('[%s, {"id": 2, "en": "b"}]' % ONE, 'must be {"translations"'),
+    ('{"translations": [%s], "note": "x"}' % ONE, 'must be {"translations"'),
+    ('{"translations": [%s]}' % ONE, "expected 2 items"),
+    ('{"translations": [%s, {"id": 1, "en": "b"}]}' % ONE, "appears twice"),
+    ('{"translations": [%s, {"id": 3, "en": "b"}]}' % ONE, "expected 2 items"),
+    ('{"translations": ["a", "b"]}', 'must be {"translations"'),
+    ('{"translations": [{"id": true, "en": "a"}, {"id": 2, "en": "b"}]}', 'must be {"translations"'),
+    ('{"translations": [{"id": 1, "en": "a", "zh": "甲"}, {"id": 2, "en": "b"}]}',
+     'must be {"translations"'),
 ])
 def test_malformed_answers_are_rejected_whole(content, problem):
     with pytest.raises(ValueError, match=problem.replace("{", r"\{").replace("(", r"\(")):
         parse_answer(content, 2)
 
 
-def test_prompt_carries_only_the_batchs_terms_and_their_forbids():
+def test_prompt_shows_terms_as_chinese_with_only_the_batchs_entries():
+    """The terms stay Chinese in the sentence; the request's glossary holds the entries of
+    its sentences (zh, en, forbid, note) and no other; protected spans stay tokens,
+    numbered from 1 in what the model sees."""
     glossary = load_glossary(GLOSSARY)
     mixed, pipe = term(glossary, "混合精度"), term(glossary, "流水线并行")
-    items = [_Item(0, "我们用ZX1推理ZX2。", {1: mixed}), _Item(1, "没有术语。", {})]
-    system, user = build_messages(items, retry=False)
+    items = [Sentence(0, "我们在ZX1上用ZX2推理ZX3。", {2: mixed}), Sentence(1, "没有术语。", {})]
+    system, user = build_messages(items)
     payload = json.loads(user["content"])
-    assert payload == [{"id": 1, "zh": "我们用ZX1推理ZX2。", "terms": {"ZX1": "mixed precision (混合精度)"}},
-                       {"id": 2, "zh": "没有术语。", "terms": {}}]
-    assert '"hybrid precision"' in system["content"]
-    assert pipe.forbid[0] not in system["content"]          # not used by this batch
-    items[0].reason = "lost ZX2"
+    assert payload == {
+        "glossary": [{"zh": "混合精度", "en": "mixed precision", "forbid": ["hybrid precision"],
+                      "note": mixed.note}],
+        "blocks": [{"sentences": [{"id": 1, "zh": "我们在ZX1上用混合精度推理ZX2。"}]},
+                   {"sentences": [{"id": 2, "zh": "没有术语。"}]}]}
+    assert pipe.forbid[0] not in user["content"]            # not used by this batch
+    assert '{"translations": [{"id": 1, "en": "..."}]}' in system["content"]
+    items[0].told, items[0].reason = "lost ZX2", "lost ZX3"
     retry = build_messages(items[:1], retry=True)
-    assert "id 1: lost ZX2" in retry[-1]["content"]
+    assert "id 1: lost ZX2" in retry[-1]["content"]         # as the model saw it
+    masked = build_messages(items[:1], masked=True, retry=True)
+    sentence = request_of({"messages": masked})["blocks"][0]["sentences"][0]
+    assert sentence == {"id": 1, "zh": "我们在ZX1上用ZX2推理ZX3。", "tokens": {"ZX2": "混合精度"}}
+    assert "id 1: lost ZX3" in masked[-1]["content"]        # in the masked numbering
 
 
 def test_only_local_endpoints_unless_allowed():
@@ -159,26 +189,30 @@ def test_a_clean_batch_is_one_request_and_keeps_placeholders():
     with FakeLLMServer() as server:
         engine = engine_for(server, glossary, batch=4)
         texts = ["我们用ZX1训练。", "ZX1和ZX2。", "没有占位符。", "ZX3之后是ZX1和ZX2。"]
-        out = engine.translate(texts, terms=[{1: term(glossary, "混合精度")}, {}, {}, {}])
-    assert [o.hypotheses for o in out] == [[pseudo_english(t)] for t in texts]
+        terms = [{1: term(glossary, "混合精度")}, {}, {}, {}]
+        out = engine.translate(texts, terms=terms)
+    assert [o.hypotheses for o in out] == [[expected(t, m)] for t, m in zip(texts, terms)]
+    assert out[0].hypotheses == [f"{pseudo_english('我们用')} mixed precision {pseudo_english('训练。')}"]
     assert len(server.chats) == 1 and all(o.fallback is None for o in out)
+    assert [o.via for o in out] == ["first"] * 4
     assert server.chats[0]["temperature"] == 0 and server.chats[0]["model"] == MODEL
 
 
 @pytest.mark.parametrize("fault", ["prose", "broken_json", "wrong_count", "shift", "length",
-                                   "http500", "http400", "drop_placeholder", "forbid", "chinese"])
+                                   "http500", "http400", "overflow", "drop_placeholder",
+                                   "drop_term", "forbid", "chinese"])
 def test_a_bad_answer_is_asked_again_and_never_shifted(fault):
-    """One bad answer: the retry (or the per-sentence requests) gives every sentence its
-    own English; nothing lands on a neighbour, nothing falls back."""
+    """One bad answer: the retry (or the per-block requests) gives every sentence its own
+    English; nothing lands on a neighbour, nothing falls back."""
     glossary = load_glossary(GLOSSARY)
     texts = ["第一句用ZX1。", "第二句。", "第三句有ZX1和ZX2。"]
     terms = [{1: term(glossary, "混合精度")}, {}, {}]
     with FakeLLMServer(script=[fault]) as server:
         out = engine_for(server, glossary, batch=3).translate(texts, terms=terms)
-    assert [o.hypotheses[0] for o in out] == [pseudo_english(t) for t in texts]
+    assert [o.hypotheses[0] for o in out] == [expected(t, m) for t, m in zip(texts, terms)]
     assert all(o.fallback is None for o in out)
     assert 2 <= len(server.chats) <= 4
-    if fault not in ("length", "http500", "http400"):
+    if fault not in ("length", "http500", "http400", "overflow"):
         assert "rejected" in server.chats[1]["messages"][-1]["content"]   # the failure named
 
 
@@ -190,7 +224,7 @@ def test_a_sentence_the_model_keeps_failing_falls_back_with_the_reason():
     assert out[1].hypotheses == [pseudo_english(texts[1])] and out[1].fallback is None
     assert out[0].fallback.startswith("gloss (the model failed: lost ZX1")
     assert out[0].hypotheses[0].count("ZX1") == 1
-    assert len(server.chats) == 3          # batch, named retry, alone
+    assert len(server.chats) == 3          # batch, named retry, masked
 
 
 @pytest.mark.parametrize("fault, message", [
@@ -228,7 +262,7 @@ def test_identity_names_model_digest_prompt_and_temperature():
     with FakeLLMServer(models=["only"], digest="sha256:feedbeef") as server:
         engine = LLMEngine(LLMSettings(endpoint=server.endpoint, temperature=0.2), None,
                            lambda: None)
-        assert engine.identity() == "llm:only@sha256:feedbeef:prompt-1:t0.2"
+        assert engine.identity() == "llm:only@sha256:feedbeef:prompt-2:t0.2"
     with FakeLLMServer(models=["a", "b"]) as server:
         engine = LLMEngine(LLMSettings(endpoint=server.endpoint), None, lambda: None)
         with pytest.raises(ModelError, match="choose a model with --model .*serves a, b"):
@@ -305,16 +339,16 @@ def test_killed_server_keeps_finished_batches_and_the_next_run_resumes(runner, t
     assert not (root / "notes" / "storage.en.md").exists()
     with sqlite3.connect(root / ".zhen" / "memory.sqlite") as db:
         kept = db.execute("select count(*) from mt").fetchone()[0]
-    assert kept >= 3 * 2
+    assert kept == sum(len(sentences_of(c)) for c in server.chats[:3]) >= 3
     with FakeLLMServer() as fresh:
         result = translate(runner, fresh)
         assert result.exit_code == 0, result.output
-        resumed = sum(len(json.loads(c["messages"][1]["content"])) for c in fresh.chats)
+        resumed = sum(len(sentences_of(c)) for c in fresh.chats)
     with FakeLLMServer() as clean:
         make_project(tmp_path / "again", monkeypatch, NOTES)
         (tmp_path / "again" / "proj" / "zhen.toml").write_text("[llm]\nbatch = 2\n")
         assert translate(runner, clean).exit_code == 0
-        total = sum(len(json.loads(c["messages"][1]["content"])) for c in clean.chats)
+        total = sum(len(sentences_of(c)) for c in clean.chats)
     assert resumed == total - kept
 
 
@@ -340,7 +374,7 @@ def test_fault_injection_falls_back_with_findings_and_keeps_the_lock(runner, tmp
     root = make_project(tmp_path, monkeypatch, NOTES)
     glossary = load_glossary(root / "glossary.yaml")
     faults = tuple(f for f in FAULTS if f != "http500")
-    with FakeLLMServer(fault_rate=0.6, faults=faults, seed=1) as server:
+    with FakeLLMServer(fault_rate=0.7, faults=faults, seed=3) as server:
         result = translate(runner, server, "--format", "json")
     report = json.loads(result.stdout)
     assert result.exit_code == 0, result.output
@@ -353,7 +387,7 @@ def test_fault_injection_falls_back_with_findings_and_keeps_the_lock(runner, tmp
     asked = len(server.chats)
     with FakeLLMServer() as server:
         again = json.loads(translate(runner, server, "--format", "json").stdout)
-        sent = sum(len(json.loads(c["messages"][1]["content"])) for c in server.chats)
+        sent = sum(len(sentences_of(c)) for c in server.chats)
     assert asked and sent == len(fallbacks)
     assert not [f for f in again["findings"] if f["check"] == "engine-fallback"]
 
@@ -376,9 +410,9 @@ def test_interrupt_keeps_finished_rounds(tmp_path, monkeypatch):
         options.engine_settings["endpoint"] = server.endpoint
         with pytest.raises(KeyboardInterrupt):
             translate_paths([root / "notes"], None, options, progress=progress)
-    assert seen[:3] == [0, 2, 4]
+    assert seen[0] == 0 and 0 < seen[1] < seen[2] <= seen[1] + 2     # whole blocks, ≤ 2 a call
     with sqlite3.connect(root / ".zhen" / "memory.sqlite") as db:
-        assert db.execute("select count(*) from mt").fetchone()[0] == 4
+        assert db.execute("select count(*) from mt").fetchone()[0] == seen[2]
 
 
 def test_remote_endpoint_is_refused_before_any_connection(runner, tmp_path, monkeypatch):
@@ -395,7 +429,7 @@ def test_model_list_shows_the_server_and_its_models(runner, tmp_path, monkeypatc
         result = runner.invoke(app, ["model", "list", "--endpoint", server.endpoint])
         assert result.exit_code == 0, result.output
         line = next(x for x in result.stdout.splitlines() if x.startswith("llm"))
-        assert f"{server.endpoint} answers; serves qwen-test, {MODEL}" in line
+        assert f"{server.endpoint} answers (openai); serves qwen-test, {MODEL}" in line
         data = json.loads(runner.invoke(app, ["model", "list", "--endpoint", server.endpoint,
                                               "-f", "json"]).stdout)
         llm = next(e for e in data["engines"] if e["name"] == "llm")
@@ -435,7 +469,7 @@ def rows(root) -> int:
 
 
 def sentences_sent(server) -> int:
-    return sum(len(json.loads(c["messages"][1]["content"])) for c in server.chats)
+    return sum(len(sentences_of(c)) for c in server.chats)
 
 
 def test_server_down_with_everything_in_memory_translates_without_it(runner, tmp_path,
@@ -529,7 +563,7 @@ def test_ctrl_c_with_requests_in_flight_exits_at_once_and_the_next_run_resumes(
             while (len(server.chats) < 6 or server.answered < 4) and time.monotonic() < deadline:
                 assert child.poll() is None, child.communicate()
                 time.sleep(0.05)
-            assert server.modes[3:6] == ["ok", "slow", "slow"] and server.answered == 4
+            assert server.modes[:4] == ["ok"] * 4 and server.answered == 4
             time.sleep(0.2)
             sent = time.monotonic()
             child.send_signal(signal.SIGINT)
@@ -543,11 +577,12 @@ def test_ctrl_c_with_requests_in_flight_exits_at_once_and_the_next_run_resumes(
     assert took < 5, f"{took:.1f} s from SIGINT to exit"
     with sqlite3.connect(root / ".zhen" / "memory.sqlite") as db:
         assert db.execute("pragma integrity_check").fetchone()[0] == "ok"
-    assert rows(root) == 4 * 2                           # the first round and one batch
+    answered = sum(len(sentences_of(c)) for c in server.chats[:4])
+    assert rows(root) == answered                        # the first round and one batch
     with FakeLLMServer() as fresh:
         result = translate(runner, fresh, "--concurrency", "3")
         assert result.exit_code == 0, result.output
-        assert sentences_sent(fresh) == rows(root) - 4 * 2 > 0
+        assert sentences_sent(fresh) == rows(root) - answered > 0
 
 
 def test_batch_and_max_tokens_flags_override_environment_and_file(runner, tmp_path, monkeypatch):
@@ -560,11 +595,13 @@ def test_batch_and_max_tokens_flags_override_environment_and_file(runner, tmp_pa
         with FakeLLMServer() as server:
             result = translate(runner, server, "--no-memory", *flags)
             assert result.exit_code == 0, result.output
-            return len(json.loads(server.chats[0]["messages"][1]["content"])), \
-                server.chats[0]["max_tokens"]
+            # requests hold whole blocks, up to the batch: the first note's heading and its
+            # two-sentence paragraph, then its table of three cells
+            return [len(sentences_of(c)) for c in server.chats[:2]], server.chats[0]["max_tokens"]
 
-    assert first_request() == (3, 900)                                 # env over file
-    assert first_request("--batch", "2", "--max-tokens", "700") == (2, 700)   # flags over both
+    assert first_request() == ([3, 3], 900)                            # env over file
+    assert first_request("--batch", "2", "--max-tokens", "700") == ([1, 2], 700)   # flags
+    assert first_request("--batch", "1") == ([1, 2], 900)      # a block is never split
     bad = runner.invoke(app, ["translate", "notes/", "--engine", "llm", "--batch", "0"])
     assert bad.exit_code == 2 and "--batch" in bad.stderr
 
@@ -576,10 +613,10 @@ def test_a_remembered_identity_that_cannot_be_read_is_not_used(tmp_path):
     from zhenglossary.paths import cache_dir
 
     server = FakeLLMServer(digest="sha256:5555666677778888").start()
-    assert engine_for(server).identity() == f"llm:{MODEL}@sha256:555566667:prompt-1:t0"
+    assert engine_for(server).identity() == f"llm:{MODEL}@sha256:555566667:prompt-2:t0"
     server.stop()
     offline = engine_for(server)
-    assert offline.identity() == f"llm:{MODEL}@sha256:555566667:prompt-1:t0"
+    assert offline.identity() == f"llm:{MODEL}@sha256:555566667:prompt-2:t0"
     assert offline.describe() == f"llm {MODEL}"
     with pytest.raises(ServerUnreachable, match="does not answer"):
         engine_for(server, temperature=0.5).identity()        # other settings: never resolved

@@ -1,21 +1,32 @@
-"""A local OpenAI-compatible chat server for the llm engine's tests, with fault injection.
+"""A local model server for the llm engine's tests, with fault injection.
 
-It serves ``GET /v1/models``, Ollama's ``GET /api/tags`` (with a digest) and
-``POST /v1/chat/completions`` on 127.0.0.1 with an ephemeral port, in a thread. Its
-"model" reads the JSON array of ``{"id", "zh", "terms"}`` that zhen sends and answers
-``[{"id", "en"}]``: each run of Chinese becomes a pseudo-English word derived from its
-characters (so a sentence's English is a deterministic function of its Chinese, and a
-shifted answer is visible), placeholders are copied, punctuation made English. The
-English is garbage; the protocol, batching and faults are real.
+It speaks the OpenAI protocol (``GET /v1/models``, ``POST /v1/chat/completions``) and
+Ollama's ``GET /api/tags`` (with a digest) on 127.0.0.1 with an ephemeral port, in a thread.
+``kind`` makes it one server in particular, for the engine's detection: ``"ollama"`` also
+answers ``GET /api/version`` and ``POST /api/chat`` (Ollama's own API, where the schema is
+``format``), ``"llama.cpp"`` ``GET /props``, ``"vllm"`` ``GET /version``, ``"lmstudio"``
+``GET /api/v0/models``; the default, ``"openai"``, none of those. ``schema`` says what it
+does with an answer schema: ``"accept"``, or ``"refuse"`` (HTTP 500, as llama-cpp-python
+answers ``json_schema``). Every request's schema is kept in ``schemas``.
+
+Its "model" reads the request zhen sends (``{"glossary", "blocks": [{"context",
+"sentences": [{"id", "zh", "tokens"?}]}]}``) and answers ``{"translations": [{"id",
+"en"}]}``: each glossary term's Chinese becomes its ``en`` (and, in mode ``inflect``, an
+inflected form of it: the plural, or hyphenated, as a model writes them), each other run of
+Chinese a pseudo-English word derived from its characters (so a sentence's English is a
+deterministic function of its Chinese, and a shifted answer is visible), placeholders are
+copied, punctuation made English. The English is garbage; the protocol, batching and faults
+are real.
 
 Faults, per chat request: a ``script`` (one mode per request, in order; then "ok") or a
-seeded random ``fault_rate`` over ``faults``. Modes: ok, prose (text around the JSON),
-broken_json, wrong_count, shift (each id gets the next item's English, one item short),
-drop_placeholder, forbid (writes the batch's first forbidden rendering), chinese (leaves
-Chinese), length (cut off: finish_reason "length"), http500, http400, slow (sleeps
-``delay`` first), hang (sleeps ``hang`` seconds: longer than the client's timeout).
-``die_after=N`` shuts the server down after N chat answers (connections are then
-refused), as if it were killed. An unknown model gets Ollama's 404.
+seeded random ``fault_rate`` over ``faults``. Modes: ok, inflect, prose (text around the
+JSON), broken_json, wrong_count, shift (each id gets the next item's English, one item
+short), drop_placeholder, drop_term (a term's English replaced by another word), forbid
+(writes the request's first forbidden rendering), chinese (leaves Chinese), length (cut
+off: finish_reason "length"), overflow (HTTP 400: the request exceeds the context), http500,
+http400, slow (sleeps ``delay`` first), hang (sleeps ``hang`` seconds: longer than the
+client's timeout). ``die_after=N`` shuts the server down after N chat answers (connections
+are then refused), as if it were killed. An unknown model gets Ollama's 404.
 
 Hostile modes (a server that tries to make zhen send notes elsewhere or hang): redirect
 (302 to ``redirect_to``), trickle (a valid answer, one byte every ``trickle`` seconds),
@@ -40,8 +51,10 @@ CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 PUNCT = str.maketrans({"，": ",", "。": ".", "；": ";", "：": ":", "！": "!", "？": "?",
                        "（": "(", "）": ")", "、": ",", "“": '"', "”": '"'})
 SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "zu", "pe", "da", "fo"]
-FAULTS = ("prose", "broken_json", "wrong_count", "shift", "drop_placeholder", "forbid",
-          "chinese", "length", "http500", "http400")
+FAULTS = ("prose", "broken_json", "wrong_count", "shift", "drop_placeholder", "drop_term",
+          "forbid", "chinese", "length", "http500", "http400")
+KIND_PATHS = {"ollama": "/api/version", "llama.cpp": "/props", "vllm": "/version",
+              "lmstudio": "/api/v0/models"}
 
 
 def pseudo_english(zh: str) -> str:
@@ -55,12 +68,66 @@ def pseudo_english(zh: str) -> str:
     return re.sub(r" ([,.;:!?)])", r"\1", text).strip()
 
 
+def inflected(en: str) -> str:
+    """How a model bends a term: several words hyphenated (*mixed-precision*), one word in
+    the plural (*checkpoints*)."""
+    words = en.split()
+    if len(words) > 1 and "(" not in en:
+        return "-".join(words)
+    last = words[-1]
+    plural = last + ("es" if last.endswith(("s", "x", "ch", "sh")) else "s")
+    return " ".join(words[:-1] + [plural])
+
+
+def fake_english(zh: str, glossary: list[dict] = (), inflect: bool = False,
+                 drop_term: bool = False) -> str:
+    """The fake model's English for one sentence: each glossary term's Chinese becomes its
+    ``en`` (inflected, or replaced by "thing" for ``drop_term``), every other Chinese run a
+    pseudo-English word."""
+    marks: dict[str, str] = {}
+    for k, entry in enumerate(sorted(glossary, key=lambda e: -len(e["zh"]))):
+        mark = f"\x00{k}\x00"
+        if entry["zh"] in zh:
+            en = entry["en"]
+            marks[mark] = "thing" if drop_term else (inflected(en) if inflect else en)
+            zh = zh.replace(entry["zh"], f" {mark} ")
+    text = pseudo_english(zh)
+    for mark, en in marks.items():
+        text = text.replace(mark, en)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def sentences_of(body: dict) -> list[dict]:
+    """The sentences of one chat request zhen sent, in id order."""
+    user = next(m["content"] for m in body.get("messages", []) if m["role"] == "user")
+    return [s for block in json.loads(user)["blocks"] for s in block["sentences"]]
+
+
+def request_of(body: dict) -> dict:
+    user = next(m["content"] for m in body.get("messages", []) if m["role"] == "user")
+    return json.loads(user)
+
+
+def schema_of(body: dict):
+    """The answer schema a request carries (in whichever server's form), or None."""
+    if isinstance(body.get("format"), dict):
+        return body["format"]
+    form = body.get("response_format")
+    if isinstance(form, dict):
+        return form.get("schema") or (form.get("json_schema") or {}).get("schema")
+    return None
+
+
 class FakeLLMServer:
     def __init__(self, models=("tiny-zh-en",), digest="sha256:0123456789abcdef0123",
                  script=(), fault_rate=0.0, faults=FAULTS, seed=0, delay=0.0, hang=5.0,
                  die_after: int | None = None, redirect_to: str = "http://192.0.2.1:9/v1",
                  trickle: float = 0.2, huge: int = 64 * 1024 * 1024,
-                 retry_after: str | None = "0", listing_mode: str = "ok") -> None:
+                 retry_after: str | None = "0", listing_mode: str = "ok",
+                 kind: str = "openai", schema: str = "accept") -> None:
+        self.kind = kind
+        self.schema = schema
+        self.schemas: list = []              # the schema of every chat request (or None)
         self.redirect_to = redirect_to
         self.trickle = trickle
         self.huge = huge
@@ -119,20 +186,28 @@ class FakeLLMServer:
                 return self.rng.choice(self.faults)
             return "ok"
 
-    def answer(self, body: dict, mode: str) -> tuple[int, dict]:
-        """(HTTP status, JSON body) for one chat request."""
+    def answer(self, body: dict, mode: str, native: bool = False) -> tuple[int, dict]:
+        """(HTTP status, JSON body) for one chat request (``native``: Ollama's /api/chat)."""
         if body.get("model") not in self.models:
             return 404, {"error": {"message": f"model '{body.get('model')}' not found, try pulling it first"}}
+        if self.schema == "refuse" and schema_of(body) is not None:
+            return 500, {"error": {"message": "1 validation error: response_format.type: Input "
+                                              "should be 'text' or 'json_object'"}}
         if mode == "http500":
             return 500, {"error": {"message": "out of memory"}}
         if mode == "http400":
-            return 400, {"error": {"message": "the request exceeds the context size"}}
-        messages = body.get("messages", [])
-        items = json.loads(next(m["content"] for m in messages if m["role"] == "user"))
-        system = next((m["content"] for m in messages if m["role"] == "system"), "")
-        forbid = re.findall(r'"([^"]+)"', system.split("Never write these renderings:")[-1]) \
-            if "Never write these renderings:" in system else []
-        out = [{"id": item["id"], "en": pseudo_english(item["zh"])} for item in items]
+            return 400, {"error": {"message": "the request is malformed"}}
+        if mode == "overflow":
+            return 400, {"error": {"message": "This model's maximum context length is 512 tokens. "
+                                              "However, you requested 900 tokens",
+                                   "code": "context_length_exceeded"}}
+        request = request_of(body)
+        items = [s for block in request["blocks"] for s in block["sentences"]]
+        glossary = request.get("glossary", [])
+        forbid = [p for entry in glossary for p in entry.get("forbid", [])]
+        out = [{"id": item["id"], "en": fake_english(item["zh"], glossary, mode == "inflect",
+                                                       mode == "drop_term")}
+               for item in items]
         finish = "stop"
         if mode == "wrong_count":
             out = out[:-1] if len(out) > 1 else []
@@ -147,13 +222,16 @@ class FakeLLMServer:
             out[0]["en"] = f"{out[0]['en']} {forbid[0]}"
         elif mode == "chinese":
             out[0]["en"] = items[0]["zh"]
-        content = json.dumps(out, ensure_ascii=False)
+        content = json.dumps({"translations": out}, ensure_ascii=False)
         if mode == "prose":
             content = "Here is the translation:\n" + content + "\nHope this helps!"
         elif mode == "broken_json":
             content = content[:-3]
         elif mode == "length":
             content, finish = content[: len(content) // 2], "length"
+        if native:
+            return 200, {"model": body["model"], "message": {"role": "assistant", "content": content},
+                         "done": True, "done_reason": finish}
         return 200, {"id": "chatcmpl-1", "object": "chat.completion", "model": body["model"],
                      "choices": [{"index": 0, "finish_reason": finish,
                                   "message": {"role": "assistant", "content": content}}]}
@@ -231,6 +309,11 @@ def _handler(server: FakeLLMServer):
             elif self.path == "/api/tags":
                 self._send(200, {"models": [{"name": m, "model": m, "digest": server.digest}
                                             for m in server.models]})
+            elif self.path == KIND_PATHS.get(server.kind):
+                self._send(200, {"ollama": {"version": "0.5.7"}, "vllm": {"version": "0.6.3"},
+                                 "llama.cpp": {"default_generation_settings": {}, "total_slots": 1},
+                                 "lmstudio": {"data": [{"id": m, "publisher": "test"}
+                                                       for m in server.models]}}[server.kind])
             else:
                 self._send(404, {"error": "not found"})
 
@@ -239,20 +322,22 @@ def _handler(server: FakeLLMServer):
                 server.requests += 1
             length = int(self.headers.get("Content-Length", 0))
             body = json.loads(self.rfile.read(length) or b"{}")
-            if self.path != "/v1/chat/completions":
+            native = server.kind == "ollama" and self.path == "/api/chat"
+            if self.path != "/v1/chat/completions" and not native:
                 self._send(404, {"error": "not found"})
                 return
             mode = server.next_mode()
             with server.lock:
                 server.chats.append(body)
                 server.modes.append(mode)
+                server.schemas.append(schema_of(body))
             if self._hostile(mode, body):
                 return
             if mode == "slow":
                 time.sleep(server.delay)
             elif mode == "hang":
                 time.sleep(server.hang)
-            status, answer = server.answer(body, mode)
+            status, answer = server.answer(body, mode, native)
             try:
                 self._send(status, answer)
             except OSError:

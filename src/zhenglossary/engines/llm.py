@@ -1,31 +1,39 @@
-"""The llm engine: a local model server speaking OpenAI's ``/v1/chat/completions``.
+"""The llm engine: a local model server (Ollama, llama.cpp, vLLM, LM Studio).
 
-Ollama, llama.cpp's ``llama-server``, vLLM and LM Studio all serve this protocol on
-localhost. zhen talks to it with the standard library only (llm_http.py) and refuses an
-endpoint that is not on this machine unless ``allow_remote`` is set: by default nothing
-leaves the machine.
+zhen talks to it with the standard library only (llm_http.py) and refuses an endpoint that
+is not on this machine unless ``allow_remote`` is set: by default nothing leaves the machine.
 
-Prompts. Masked segments go in batches (``batch`` sentences per request), as a JSON array
-of ``{"id", "zh", "terms"}`` objects. ``terms`` gives, for each placeholder that stands
-for a glossary term, the term's English (and its Chinese), so the model can write the
-words around it; every other placeholder is a protected span to copy. The system prompt
-lists the forbidden renderings of the batch's terms only. The answer must be a JSON array
-of ``{"id", "en"}`` objects with exactly the ids asked for — anything else (wrong count,
-broken JSON, prose around it, cut off by ``max_tokens``) rejects the whole batch, so one
-sentence's English can never land on another.
+Terms in the prompt. The model is told the terms (``terms_in_prompt``): a glossary term
+stays the note's Chinese in the sentence it sees, and the request's glossary gives its
+entry (zh, en, forbid, note) — only the entries of the request's sentences. So the model
+can inflect a term and place articles around it. Code, math, URLs, names and other
+protected spans stay placeholders. Each request carries whole blocks, with the heading path
+and the previous block as context not to translate (``uses_context``). The prompt, the
+request's JSON and the answer's strict reading are llm_prompt.py.
 
-Verification, per sentence: every placeholder exactly once (placeholders.py), no forbidden
-rendering, no Chinese left. On failure: the batch's failed sentences are asked again with
-each failure named; then each alone; then the fallback engine (argos if a model is
-installed, else gloss) translates it, and the output carries ``fallback`` (a finding, and
-not stored in the memory, so a later run asks the model again).
+Structured answers. The answer's JSON schema is sent in the form the server takes
+(llm_http.schema_fields; the server kind is detected or set with ``[llm] server``). If the
+server refuses it (an error that the same request without the schema does not give), the
+rest of the run asks for the JSON in the prompt only, with one notice; the answer is read
+as strictly either way.
+
+Verification, per sentence (placeholders.answer_problem, the rule the validator shares):
+every protected placeholder exactly once; each term written as its ``en`` or an inflected
+form of it (renders.py), as often as it occurs; no forbidden rendering; no Chinese left.
+The ladder: the first answer; then the failed sentences asked again with each failure
+named (a request cut off or too long for the model's context: each block alone, and
+without its context if it overflowed); then asked with their terms masked as placeholders
+(the old way: the model writes the words around a token); then the fallback engine (argos
+if a model is installed, else gloss), whose output carries ``fallback`` (a finding, and
+not stored in the memory, so a later run asks the model again). Each accepted output says
+its rung (``via``: first, retry, masked); the run's summary counts them.
 
 Identity (part of every memory key): the model, its digest where the server reports one,
-the prompt version and the temperature. It is asked of the server when it answers, and
-remembered in the cache folder per (endpoint, configured model, temperature, prompt
-version); when the server does not answer, the remembered identity is used, so sentences
-already in the memory need no server at all. A server that answers always wins: a model
-whose digest changed gets new keys.
+the prompt version (with a hash of a user's own system prompt) and the temperature. It is
+asked of the server when it answers, and remembered in the cache folder per (endpoint,
+configured model, temperature, prompt version); when the server does not answer, the
+remembered identity is used, so sentences already in the memory need no server at all. A
+server that answers always wins: a model whose digest changed gets new keys.
 
 Faults. Connection refused, a timeout and a model the server does not serve raise
 :class:`ModelError` with what to do; a server error (5xx) or a bad request (4xx) fails that
@@ -51,14 +59,22 @@ from ..config import load_settings
 from ..errors import ModelError, ServerUnreachable, UsageError
 from ..fileio import prune, write_cache
 from ..paths import cache_dir
-from ..placeholders import placeholder, placeholder_problem, placeholders_in, without_placeholders
+from ..placeholders import answer_problem, placeholders_in, renumber, without_placeholders
 from ..textutil import CJK_RE
 from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
-from .llm_http import DEFAULT_ENDPOINT, LLMClient, RequestFailed
+from .llm_http import DEFAULT_ENDPOINT, SERVER_KINDS, LLMClient, RequestFailed
+from .llm_prompt import (PROMPT_VERSION, SYSTEM_PROMPT, Sentence, answer_schema,
+                         build_messages, parse_answer, prompt_version)
 
-# Bump when the prompt or the answer format changes: it is part of identity() (memory keys).
-PROMPT_VERSION = "1"
+__all__ = ["LLMEngine", "LLMSettings", "PROMPT_VERSION", "SYSTEM_PROMPT", "build_messages",
+           "parse_answer"]
+
 SERVER_ERRORS_IN_A_ROW = 4                            # then the server is broken: raise
+# an error that may be the server refusing the answer's schema (then it is sent again
+# without it, once a run): llama-cpp-python names response_format, vLLM the schema or its
+# guided decoding, Ollama the format
+_ABOUT_SCHEMA = re.compile(r"schema|response_format|\bformat\b|grammar|json_object|guided",
+                           re.IGNORECASE)
 
 
 @dataclass
@@ -68,10 +84,20 @@ class LLMSettings:
     temperature: float = 0.0
     timeout: float = 120.0           # seconds per request
     concurrency: int = 1             # requests in flight
-    batch: int = 8                   # sentences per request
+    batch: int = 8                   # sentences per request (whole blocks: a bigger block alone)
     max_tokens: int = 4096
+    server: str = "auto"             # auto | ollama | llama.cpp | vllm | lmstudio | openai
+    system_prompt: str = ""          # empty: zhen's own (llm_prompt.SYSTEM_PROMPT)
     # only the user may send notes off the machine: a project's zhen.toml cannot (config.py)
     allow_remote: bool = field(default=False, metadata={"trusted": True})
+
+    @property
+    def prompt(self) -> str:
+        return self.system_prompt or SYSTEM_PROMPT
+
+    @property
+    def prompt_version(self) -> str:
+        return prompt_version(self.system_prompt)
 
 
 def settings_for(context: EngineContext, warnings: list[str] | None = None) -> LLMSettings:
@@ -79,96 +105,41 @@ def settings_for(context: EngineContext, warnings: list[str] | None = None) -> L
     if min(settings.concurrency, settings.batch, settings.max_tokens) < 1 or settings.timeout <= 0:
         raise UsageError("llm concurrency, batch and max_tokens must be at least 1, and timeout "
                          "above 0")
+    if settings.server not in SERVER_KINDS:
+        raise UsageError(f"llm server {settings.server!r} is not one zhen knows; use one of "
+                         f"{', '.join(SERVER_KINDS)} ([llm] server in zhen.toml)")
     return settings
-
-
-# ---------------------------------------------------------------- prompts
-
-SYSTEM = """\
-You translate Chinese technical writing (computing, HPC, machine learning) into fluent, \
-precise English.
-Each input item has an "id", the Chinese sentence "zh", and "terms".
-Rules:
-1. Tokens like ZX1, ZX2 stand for glossary terms or for code, names and numbers. Copy every \
-token of the sentence exactly once, unchanged, where it belongs in the English. Never \
-translate, split, repeat or invent a token.
-2. "terms" says which English term a token stands for; write the words around the token \
-so that they fit that term. Do not write the term's words yourself.
-3. Translate everything else; leave no Chinese.{forbid}
-4. Answer with only a JSON array, one object per input item, in the same order: \
-[{{"id": 1, "en": "..."}}, ...]. No other text before or after it."""
-
-
-def _forbid_rule(phrases: list[str]) -> str:
-    if not phrases:
-        return ""
-    return "\n5. Never write these renderings: " + "; ".join(f'"{p}"' for p in phrases) + "."
-
-
-@dataclass
-class _Item:
-    index: int                       # position in the engine call
-    text: str                        # masked segment
-    terms: Mapping[int, object]      # placeholder number → glossary Term
-    reason: str | None = None        # why the last answer for it was rejected
-    cut: bool = False                # the last answer was cut off by max_tokens
-    english: str | None = None
-
-
-def build_messages(items: list[_Item], retry: bool) -> list[dict]:
-    phrases: list[str] = []
-    payload = []
-    for k, item in enumerate(items, 1):
-        entry = {"id": k, "zh": item.text,
-                 "terms": {placeholder(n): f"{t.en} ({t.zh})" for n, t in sorted(item.terms.items())}}
-        payload.append(entry)
-        for term in item.terms.values():
-            phrases += [p for p in term.forbid if p not in phrases]
-    messages = [{"role": "system", "content": SYSTEM.format(forbid=_forbid_rule(phrases))},
-                {"role": "user", "content": json.dumps(payload, ensure_ascii=False)}]
-    if retry:
-        named = "\n".join(f"- id {k}: {item.reason}" for k, item in enumerate(items, 1))
-        messages.append({"role": "user", "content": "An earlier answer for these items was "
-                         "rejected:\n" + named + "\nAnswer again, following every rule."})
-    return messages
-
-
-_FENCE = re.compile(r"\A```(?:json)?\s*\n(.*)\n```\Z", re.DOTALL)
-
-
-def parse_answer(content: str, count: int) -> list[str]:
-    """The English for ids 1..count, in id order; ValueError says what is wrong."""
-    text = content.strip()
-    fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced.group(1).strip()
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ValueError(f"the answer is not a JSON array alone ({exc.msg} at char {exc.pos})") from None
-    if not isinstance(data, list):
-        raise ValueError("the answer is not a JSON array")
-    english: dict[int, str] = {}
-    for entry in data:
-        if not (isinstance(entry, dict) and isinstance(entry.get("id"), int)
-                and not isinstance(entry.get("id"), bool) and isinstance(entry.get("en"), str)):
-            raise ValueError('every array item must be {"id": <number>, "en": "<English>"}')
-        if entry["id"] in english:
-            raise ValueError(f"id {entry['id']} appears twice")
-        english[entry["id"]] = entry["en"]
-    if sorted(english) != list(range(1, count + 1)):
-        raise ValueError(f"expected {count} items with ids 1-{count}, got ids "
-                         f"{sorted(english)[:count + 3]}")
-    return [english[k] for k in range(1, count + 1)]
 
 
 # ---------------------------------------------------------------- engine
 
 
+def _pack(sentences: list[Sentence], size: int) -> list[list[Sentence]]:
+    """Requests of up to ``size`` sentences made of whole blocks (a block larger than that
+    is a request of its own); ``size`` 0: one block per request."""
+    blocks: list[list[Sentence]] = []
+    for s in sentences:
+        if blocks and s.context is not None and blocks[-1][-1].context is not None \
+                and blocks[-1][-1].context.block_id == s.context.block_id:
+            blocks[-1].append(s)
+        else:
+            blocks.append([s])
+    requests: list[list[Sentence]] = []
+    for block in blocks:
+        if requests and size and len(requests[-1]) + len(block) <= size:
+            requests[-1].extend(block)
+        else:
+            requests.append(list(block))
+    return requests
+
+
 class LLMEngine:
     name = "llm"
     reliable_placeholders = False          # model output: the locking layer checks it too
-    glossary_aware = True                  # translate() takes terms=
+    # capabilities (engines/base.py): told the terms, reads the block's context
+    glossary_aware = True
+    terms_in_prompt = True
+    uses_context = True
 
     def __init__(self, settings: LLMSettings, glossary, fallback_factory,
                  warnings: list[str] | None = None) -> None:
@@ -181,6 +152,9 @@ class LLMEngine:
         self._model: str | None = None
         self._identity: str | None = None
         self._server_errors = 0
+        self._lock = threading.Lock()
+        self._structured: bool | None = None  # the server takes the schema (None: not known yet)
+        self._probed = False                  # a request was sent again without it
 
     @property
     def preferred_batch(self) -> int:
@@ -224,7 +198,7 @@ class LLMEngine:
                                     "stops the run until the server is back")
             else:
                 remember_identity(self.settings, model, digest)
-            self._identity = (f"llm:{model}@{digest}:prompt-{PROMPT_VERSION}"
+            self._identity = (f"llm:{model}@{digest}:prompt-{self.settings.prompt_version}"
                               f":t{self.settings.temperature:g}")
         return self._identity
 
@@ -233,9 +207,14 @@ class LLMEngine:
         return f"llm {self.model()}"
 
     # -------------------------------------------------------------- translating
+    def _sentences(self, texts, terms, contexts) -> list[Sentence]:
+        return [Sentence(i, text, (terms[i] if terms else {}) or {},
+                         contexts[i] if contexts else None) for i, text in enumerate(texts)]
+
     def translate(self, texts: Sequence[str], *, num_hypotheses: int = 1,
-                  terms: Sequence[Mapping[int, object]] | None = None) -> list[EngineOutput]:
-        items = [_Item(i, text, (terms[i] if terms else {}) or {}) for i, text in enumerate(texts)]
+                  terms: Sequence[Mapping[int, object]] | None = None,
+                  contexts: Sequence[object] | None = None) -> list[EngineOutput]:
+        items = self._sentences(texts, terms, contexts)
         if not items:
             return []
         todo = [it for it in items if CJK_RE.search(it.text)]
@@ -244,21 +223,22 @@ class LLMEngine:
                 item.english = item.text           # nothing to translate (no Chinese)
         size = self.settings.batch
         try:
-            # rung 1: batches; rung 2: the failed ones again, failures named; rung 3: alone
-            self._round([todo[k:k + size] for k in range(0, len(todo), size)], retry=False)
+            # the first answer; the failed ones again, failures named (cut off or too long:
+            # each block alone); then with their terms masked, each block alone
+            self._round(_pack(todo, size), masked=False, retry=False)
             failed = [it for it in todo if it.english is None]
-            retry = [it for it in failed if not it.cut]
-            self._round([retry[k:k + size] for k in range(0, len(retry), size)], retry=True)
-            failed = [it for it in todo if it.english is None]
-            self._round([[it] for it in failed], retry=True)
+            self._round(_pack([it for it in failed if not it.cut], size)
+                        + _pack([it for it in failed if it.cut], 0), masked=False, retry=True)
+            self._round(_pack([it for it in todo if it.english is None], 0), masked=True,
+                        retry=True)
         except BaseException as exc:         # interrupted, or the server went: keep the done
-            exc.finished = {it.index: EngineOutput([it.english])       # type: ignore[attr-defined]
+            exc.finished = {it.index: EngineOutput([it.english], via=it.via)  # type: ignore[attr-defined]
                             for it in items if it.english is not None}
             raise
         out: list[EngineOutput | None] = [None] * len(items)
         for item in items:
             if item.english is not None:
-                out[item.index] = EngineOutput([item.english])
+                out[item.index] = EngineOutput([item.english], via=item.via)
         rest = [it for it in items if it.english is None]
         if rest:
             fallback = self._fallback_engine()
@@ -269,13 +249,13 @@ class LLMEngine:
                     fallback=f"{fallback.name} (the model failed: {item.reason})")
         return out  # type: ignore[return-value]
 
-    def _round(self, batches: list[list[_Item]], retry: bool) -> None:
+    def _round(self, batches: list[list[Sentence]], masked: bool, retry: bool) -> None:
         batches = [b for b in batches if b]
         if not batches:
             return
         if self.settings.concurrency == 1 or len(batches) == 1:
             for batch in batches:
-                self._ask(batch, retry)
+                self._ask(batch, masked, retry)
             return
         # daemon threads, not a ThreadPoolExecutor: its workers are joined at interpreter
         # exit, so an interrupted run would wait for every request already sent
@@ -292,7 +272,7 @@ class LLMEngine:
                 except queue.Empty:
                     return
                 try:
-                    self._ask(batch, retry)
+                    self._ask(batch, masked, retry)
                     done.put(None)
                 except BaseException as exc:          # handed to the caller's thread
                     done.put(exc)
@@ -309,10 +289,10 @@ class LLMEngine:
             self.client.cut()                         # and those in flight end now
             raise
 
-    def _ask(self, batch: list[_Item], retry: bool) -> None:
-        messages = build_messages(batch, retry)
+    def _ask(self, batch: list[Sentence], masked: bool, retry: bool) -> None:
+        messages = build_messages(batch, masked=masked, retry=retry, system=self.settings.prompt)
         try:
-            content = self.client.chat(self.model(), messages)
+            content = self._send(messages, len(batch))
             self._server_errors = 0
             answers = parse_answer(content, len(batch))
         except RequestFailed as exc:
@@ -324,32 +304,89 @@ class LLMEngine:
                                      "check its log. Finished batches are kept and the next "
                                      "run resumes") from None
             for item in batch:
-                item.reason, item.cut = exc.message, exc.kind == "length"
+                item.reason = item.told = exc.message
+                item.cut = exc.kind in ("length", "overflow")
+                item.bare = item.bare or exc.kind == "overflow"
             return
         except ValueError as exc:
             for item in batch:
-                item.reason = str(exc)
+                item.reason = item.told = str(exc)
             return
         for item, english in zip(batch, answers):
-            problem = self.verify(item, english)
-            if problem is None:
-                item.english, item.reason, item.cut = english.strip(), None, False
+            told, accepted = self.verify(item, english, masked)
+            if told is None:
+                item.english, item.reason, item.told = accepted.strip(), None, None
+                item.via = "masked" if masked and item.terms else ("retry" if retry else "first")
             else:
-                item.reason = problem
+                _, numbers = item.shown(masked)
+                item.told, item.reason = told, told if masked else renumber(told, numbers)
 
-    def verify(self, item: _Item, english: str) -> str | None:
-        """Why ``english`` is not acceptable for ``item`` (None: it is)."""
-        problem = placeholder_problem(placeholders_in(item.text), english)
+    def _send(self, messages: list[dict], count: int) -> str:
+        """The answer's text; with the schema unless the server refused it (then the same
+        request without it, once, and a notice: for the rest of the run, prompt only)."""
+        model = self.model()
+        schema = None if self._structured is False else answer_schema(count)
+        try:
+            content = self.client.chat(model, messages, schema)
+        except RequestFailed as exc:
+            if schema is None or self._structured is not None or self._probed \
+                    or exc.status is None or exc.kind not in ("server", "answer") \
+                    or not _ABOUT_SCHEMA.search(exc.message):
+                raise
+            self._probed = True                 # once a run: was it the schema?
+            content = self.client.chat(model, messages, None)
+            with self._lock:
+                if self._structured is None:
+                    self._structured = False
+                    self.notices.append(
+                        f"the LLM server at {self.client.base} ({self.client.server_kind()}) "
+                        f"refused the answer's JSON schema ({exc.message[:200]}); for the rest "
+                        "of this run the JSON is asked for in the prompt only, and read as "
+                        "strictly. If the server is not of that kind, set [llm] server in "
+                        "zhen.toml")
+            return content
+        if schema is not None and self._structured is None:
+            with self._lock:
+                self._structured = True if self._structured is None else self._structured
+        return content
+
+    def verify(self, item: Sentence, english: str, masked: bool = False
+               ) -> tuple[str | None, str]:
+        """(why ``english`` is not acceptable, in the numbering the model saw — None: it
+        is; the English in the masked text's numbering)."""
+        text, numbers = item.shown(masked)
+        if masked:
+            tokens = {n: t for n, t in item.terms.items()}
+            problem = answer_problem(english, [n for n in placeholders_in(text) if n not in tokens],
+                                     tokens)
+        else:
+            problem = answer_problem(english, range(1, len(numbers) + 1),
+                                     written=[t for _, t in sorted(item.terms.items())])
+            english = renumber(english, numbers)
         if problem:
-            return problem
+            return problem, english
         hit = self.glossary.first_forbidden(without_placeholders(english)) if self.glossary else None
         if hit:
-            return f"wrote the forbidden {hit[1]!r}"
+            return f"wrote the forbidden {hit[1]!r} (the glossary says {hit[0].en!r})", english
         if CJK_RE.search(without_placeholders(english)):
-            return "left Chinese untranslated"
+            return "left Chinese untranslated", english
         if not english.strip():
-            return "gave no English"
-        return None
+            return "gave no English", english
+        return None, english
+
+    def requests(self, texts: Sequence[str], terms=None, contexts=None) -> list[dict]:
+        """The first requests a translate() of these texts sends, without contacting the
+        server (``zhen translate --dry-run``): the server kind and model are the configured
+        ones (``auto`` shows the OpenAI form, which vLLM, LM Studio and most servers take)."""
+        kind = self.settings.server if self.settings.server != "auto" else "openai"
+        model = self.settings.model or "<the server's only model>"
+        todo = [it for it in self._sentences(texts, terms, contexts) if CJK_RE.search(it.text)]
+        out = []
+        for batch in _pack(todo, self.settings.batch):
+            messages = build_messages(batch, system=self.settings.prompt)
+            url, body = self.client.request(kind, model, messages, answer_schema(len(batch)))
+            out.append({"method": "POST", "url": url, "server": kind, "body": body})
+        return out
 
     def _fallback_engine(self):
         if self._fallback is None:
@@ -365,7 +402,7 @@ IDENTITIES_KEPT = 32
 
 def _identity_path(settings: LLMSettings):
     key = json.dumps({"endpoint": settings.endpoint.rstrip("/"), "model": settings.model,
-                      "temperature": settings.temperature, "prompt": PROMPT_VERSION},
+                      "temperature": settings.temperature, "prompt": settings.prompt_version},
                      sort_keys=True)
     return cache_dir() / "llm" / f"identity-{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
 
@@ -422,14 +459,15 @@ def _status(context: EngineContext) -> EngineStatus:
     except UsageError as exc:
         return EngineStatus(False, " ".join([str(exc), *warnings]),
                             {"answers": False, "warnings": warnings})
+    kind = client.server_kind()
     details = {"endpoint": client.base, "answers": True, "models": served,
-               "model": settings.model or None}
+               "model": settings.model or None, "server": kind}
     models = ", ".join(served) if served else "no model list"
     chosen = f"; model: {settings.model}" if settings.model else ""
     ready = served is None or (settings.model in served if settings.model else len(served) == 1)
     details["warnings"] = warnings
-    return EngineStatus(ready, " ".join([f"{client.base} answers; serves {models}{chosen}",
-                                         *warnings]), details)
+    return EngineStatus(ready, " ".join([f"{client.base} answers ({kind}); serves "
+                                         f"{models}{chosen}", *warnings]), details)
 
 
 SPEC = EngineSpec("llm", "a local model server (OpenAI-compatible /v1/chat/completions)",

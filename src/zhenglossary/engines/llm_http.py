@@ -77,10 +77,44 @@ def check_local(endpoint: str, allow_remote: bool) -> None:
 class RequestFailed(Exception):
     """One request failed in a way the next rung of the ladder may fix."""
 
-    def __init__(self, message: str, kind: str = "answer") -> None:
+    def __init__(self, message: str, kind: str = "answer", status: int | None = None) -> None:
         super().__init__(message)
         self.message = message
-        self.kind = kind             # answer | server (5xx) | length (cut off by max_tokens)
+        # answer | server (5xx) | length (cut off by max_tokens) | overflow (the request
+        # does not fit the model's context)
+        self.kind = kind
+        self.status = status         # the HTTP status, when the server answered with one
+
+
+# ---------------------------------------------------------------- server kinds
+# Each server asks for a JSON schema in its own words. The kind is detected from what the
+# server answers (the first probe that fits wins), or set with [llm] server in zhen.toml.
+SERVER_KINDS = ("auto", "ollama", "llama.cpp", "vllm", "lmstudio", "openai")
+_PROBES = (
+    ("ollama", "/api/version", lambda a: isinstance(a.get("version"), str)),
+    ("llama.cpp", "/props", lambda a: "default_generation_settings" in a or "total_slots" in a),
+    ("vllm", "/version", lambda a: isinstance(a.get("version"), str)),
+    ("lmstudio", "/api/v0/models", lambda a: isinstance(a.get("data"), list) and any(
+        isinstance(m, dict) and "publisher" in m for m in a["data"])),
+    # llama-cpp-python's server (FastAPI) has no /props; its API description names it
+    ("llama.cpp", "/openapi.json", lambda a: "llama.cpp" in str((a.get("info") or {}).get("title"))),
+)
+# what a server says when a request does not fit its model's context
+_OVERFLOW = re.compile(r"context (?:length|window|size)|n_ctx|context_length_exceeded|"
+                       r"exceeds? (?:the )?(?:available )?context", re.IGNORECASE)
+
+
+def schema_fields(kind: str, schema: dict) -> dict:
+    """The request fields that ask a server of ``kind`` to answer under ``schema``:
+    Ollama's ``format``; llama.cpp's ``response_format`` of type ``json_object`` with the
+    schema (llama-cpp-python refuses ``json_schema`` with HTTP 500); the OpenAI form
+    ``response_format: {"type": "json_schema", …}`` for vLLM, LM Studio and any other."""
+    if kind == "ollama":
+        return {"format": schema}
+    if kind == "llama.cpp":
+        return {"response_format": {"type": "json_object", "schema": schema}}
+    return {"response_format": {"type": "json_schema", "json_schema": {
+        "name": "translations", "strict": True, "schema": schema}}}
 
 
 class HTTPStatus(Exception):
@@ -143,13 +177,17 @@ class _Sockets:
             self.by_thread.pop(ident, None)
 
 
+class RedirectRefused(ModelError):
+    """The server answered with a redirect, which zhen never follows."""
+
+
 def _redirect_refused(base: str):
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         """A redirect is never followed: it could point anywhere, off the machine too."""
 
         def redirect_request(self, req, fp, code, msg, headers, newurl):
             shown = repr(str(newurl)[:200])
-            raise ModelError(f"the LLM server at {base} answered {req.get_method()} "
+            raise RedirectRefused(f"the LLM server at {base} answered {req.get_method()} "
                              f"{urllib.parse.urlsplit(req.full_url).path} with a redirect "
                              f"(HTTP {code}) to {shown}; zhen follows no redirects, so nothing "
                              "was sent there. Point --endpoint at the server itself")
@@ -203,6 +241,8 @@ class LLMClient:
         self.base = settings.endpoint.rstrip("/")
         self._sockets = _Sockets()
         self._opener = _opener(self._sockets, self.base)
+        self._kind: str | None = None
+        self._kind_lock = threading.Lock()
 
     def cut(self) -> None:
         """Shut down every request in flight (from any thread); each fails at once."""
@@ -339,9 +379,8 @@ class LLMClient:
 
     def digest(self, model: str) -> str | None:
         """The model's digest where the server reports one (Ollama: /api/tags)."""
-        root = re.sub(r"/v1$", "", self.base)
         try:
-            answer = self._call("GET", root + "/api/tags", None,
+            answer = self._call("GET", self.root + "/api/tags", None,
                                 min(self.settings.timeout, LISTING_TIMEOUT))
         except (HTTPStatus, RequestFailed):
             return None
@@ -351,12 +390,55 @@ class LLMClient:
                 return str(digest)[:16] if digest else None
         return None
 
-    def chat(self, model: str, messages: list[dict]) -> str:
+    @property
+    def root(self) -> str:
+        """The server's address without its OpenAI ``/v1``."""
+        return re.sub(r"/v1$", "", self.base)
+
+    def server_kind(self) -> str:
+        """What server this is (SERVER_KINDS), from ``[llm] server`` or else asked of the
+        server once (a few small GETs; "openai" when none fits)."""
+        with self._kind_lock:
+            if self._kind is None:
+                self._kind = self.settings.server if self.settings.server != "auto" \
+                    else self._detect()
+            return self._kind
+
+    def _detect(self) -> str:
+        for kind, path, fits in _PROBES:
+            try:
+                answer = self._call("GET", self.root + path, None,
+                                    min(self.settings.timeout, LISTING_TIMEOUT))
+            except (HTTPStatus, RequestFailed, RedirectRefused):
+                continue                       # not this kind (nothing is sent anywhere else)
+            if fits(answer):
+                return kind
+        return "openai"
+
+    def request(self, kind: str, model: str, messages: list[dict],
+                schema: dict | None) -> tuple[str, dict]:
+        """(URL, JSON body) of one chat request to a server of ``kind``; ``schema``: the
+        answer's JSON schema, sent in that server's form (None: prompt only)."""
+        if kind == "ollama":                  # its own API: the schema is its "format"
+            body = {"model": model, "messages": messages, "stream": False,
+                    "options": {"temperature": self.settings.temperature,
+                                "num_predict": self.settings.max_tokens}}
+            url = self.root + "/api/chat"
+        else:
+            body = {"model": model, "messages": messages, "stream": False,
+                    "temperature": self.settings.temperature,
+                    "max_tokens": self.settings.max_tokens}
+            url = self.base + "/chat/completions"
+        if schema is not None:
+            body.update(schema_fields(kind, schema))
+        return url, body
+
+    def chat(self, model: str, messages: list[dict], schema: dict | None = None) -> str:
         """The assistant's text; RequestFailed when this request's answer is unusable."""
-        body = {"model": model, "messages": messages, "stream": False,
-                "temperature": self.settings.temperature, "max_tokens": self.settings.max_tokens}
+        kind = self.server_kind()
+        url, body = self.request(kind, model, messages, schema)
         try:
-            answer = self._call("POST", self.base + "/chat/completions", body, self.settings.timeout)
+            answer = self._call("POST", url, body, self.settings.timeout)
         except HTTPStatus as exc:
             detail = exc.detail
             if exc.code == 404 and "model" in detail.lower():
@@ -366,14 +448,23 @@ class LLMClient:
             if exc.code in (401, 403):
                 raise ModelError(f"the LLM server at {self.base} refused the request (HTTP "
                                  f"{exc.code}: {detail}); zhen sends no credentials") from exc
+            if _OVERFLOW.search(detail):
+                raise RequestFailed(f"the request does not fit the model's context (HTTP "
+                                    f"{exc.code}: {detail})", "overflow", exc.code) from exc
             raise RequestFailed(f"HTTP {exc.code} from the server: {detail}",
-                                "server" if exc.code >= 500 else "answer") from exc
-        choices = answer.get("choices")
-        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-            raise RequestFailed("the server's reply has no choices")
-        if choices[0].get("finish_reason") == "length":
-            raise RequestFailed("the answer was cut off (max_tokens reached)", "length")
-        content = (choices[0].get("message") or {}).get("content")
+                                "server" if exc.code >= 500 else "answer", exc.code) from exc
+        if kind == "ollama":
+            if answer.get("done_reason") == "length":
+                raise RequestFailed("the answer was cut off (max_tokens reached)", "length")
+            content = (answer.get("message") or {}).get("content") \
+                if isinstance(answer.get("message"), dict) else None
+        else:
+            choices = answer.get("choices")
+            if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+                raise RequestFailed("the server's reply has no choices")
+            if choices[0].get("finish_reason") == "length":
+                raise RequestFailed("the answer was cut off (max_tokens reached)", "length")
+            content = (choices[0].get("message") or {}).get("content")
         if not isinstance(content, str):
             raise RequestFailed("the server's reply has no message content")
         return content
