@@ -195,6 +195,14 @@ def translate_project(paths: list[Path], glossary_option: Path | None, *, progre
                            notify=notify)
 
 
+def dry_run_project(paths: list[Path], glossary_option: Path | None, **options):
+    """`zhen translate --dry-run`: the requests a first run sends (translate.DryRun),
+    without contacting the server."""
+    from .translate import TranslateOptions, dry_run
+
+    return dry_run(paths, glossary_option, TranslateOptions(**options))
+
+
 def list_models():
     """(the directories argos packages are looked for in, the packages found there)."""
     from .engines.argos import installed_packages, package_dirs

@@ -285,26 +285,8 @@ class _Runner:
         return [out[key] for key in keys]
 
     def _batches(self, misses: list[str], unit: dict) -> list[list[str]]:
-        """Engine calls of ``batch_size`` texts; for a context-aware engine, whole blocks
-        (a block larger than that is one call of its own)."""
-        size = self.batch_size
-        if not self.uses_context:
-            return [misses[k:k + size] for k in range(0, len(misses), size)]
-        blocks: list[list[str]] = []
-        for key in misses:
-            block = unit[key][2].block_id if unit[key][2] is not None else None
-            if blocks and block is not None and unit[blocks[-1][-1]][2] is not None \
-                    and unit[blocks[-1][-1]][2].block_id == block:
-                blocks[-1].append(key)
-            else:
-                blocks.append([key])
-        calls: list[list[str]] = []
-        for block in blocks:
-            if calls and len(calls[-1]) + len(block) <= size:
-                calls[-1].extend(block)
-            else:
-                calls.append(list(block))
-        return calls
+        return _calls(misses, {k: unit[k][2] for k in misses}, self.batch_size,
+                      self.uses_context)
 
     def _rows(self, unit: dict, results) -> list[tuple[str, str, str, dict]]:
         """Memory rows for (key, EngineOutput) pairs; another engine's stand-in (fallback)
@@ -312,6 +294,28 @@ class _Runner:
         return [(key, self.identity, unit[key][0],
                  {"hypotheses": result.hypotheses, "unrendered": result.unrendered})
                 for key, result in results if not result.fallback]
+
+
+def _calls(keys: list, context_of: dict, size: int, by_block: bool) -> list[list]:
+    """Engine calls of ``size`` texts; ``by_block``: whole blocks (a block larger than that
+    is one call of its own), so a call never splits one."""
+    if not by_block:
+        return [keys[k:k + size] for k in range(0, len(keys), size)]
+    blocks: list[list] = []
+    for key in keys:
+        block = context_of[key].block_id if context_of[key] is not None else None
+        last = context_of[blocks[-1][-1]] if blocks else None
+        if block is not None and last is not None and last.block_id == block:
+            blocks[-1].append(key)
+        else:
+            blocks.append([key])
+    calls: list[list] = []
+    for block in blocks:
+        if calls and len(calls[-1]) + len(block) <= size:
+            calls[-1].extend(block)
+        else:
+            calls.append(list(block))
+    return calls
 
 
 def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, n: int,
@@ -409,6 +413,17 @@ class Notices(list):
         return self
 
 
+def _load_glossary(glossary_option: Path | None, notices) -> tuple[Glossary, Path]:
+    try:
+        glossary_path = resolve_glossary(glossary_option)
+        return load_glossary(glossary_path, strict=True), glossary_path.parent
+    except GlossaryNotFound:
+        if glossary_option is not None:
+            raise
+        notices.append(NO_GLOSSARY_NOTICE)
+        return Glossary([], path="(no glossary)"), Path(".")
+
+
 def translate_paths(paths: list[Path], glossary_option: Path | None,
                     options: TranslateOptions | None = None,
                     progress: Progress | None = None, engine: Engine | None = None,
@@ -417,15 +432,7 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
     upwards) the notes are translated with no locked terms and one notice says so."""
     options = options or TranslateOptions()
     notices = Notices(notify)
-    try:
-        glossary_path = resolve_glossary(glossary_option)
-        glossary = load_glossary(glossary_path, strict=True)
-        root = glossary_path.parent
-    except GlossaryNotFound:
-        if glossary_option is not None:
-            raise
-        glossary, root = Glossary([], path="(no glossary)"), Path(".")
-        notices.append(NO_GLOSSARY_NOTICE)
+    glossary, root = _load_glossary(glossary_option, notices)
     notes = collect_notes(paths)
     outputs = _outputs(notes, options.out_dir)          # before anything is loaded or written
     if engine is None:
@@ -437,6 +444,54 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
         return _translate(notes, outputs, glossary, engine, memory, options, progress, notices)
     finally:
         memory.close()
+
+
+@dataclass
+class DryRun:
+    requests: list[dict]         # {"method", "url", "server", "body"}, in the order sent
+    sentences: int
+    notices: list[str]
+
+    def to_json(self) -> dict:
+        return {"requests": self.requests, "sentences": self.sentences, "notices": self.notices}
+
+
+def dry_run(paths: list[Path], glossary_option: Path | None,
+            options: TranslateOptions | None = None) -> DryRun:
+    """The requests ``translate`` sends first for these notes — every sentence, as with an
+    empty memory (a block a person wrote or reviewed is never sent) — built without
+    contacting anything, for an engine that can say (``requests``: the llm engine)."""
+    options = options or TranslateOptions()
+    notices: list[str] = []
+    glossary, root = _load_glossary(glossary_option, notices)
+    notes = collect_notes(paths)
+    outputs = _outputs(notes, options.out_dir)
+    engine, engine_notices = create_engine(
+        options.engine, EngineContext(glossary, options.threads, root, options.engine_settings))
+    notices += engine_notices
+    if not hasattr(engine, "requests"):
+        raise UsageError(f"--dry-run shows the requests an engine sends to a model server "
+                         f"(--engine llm); {engine.name} sends none")
+    items = [item for k, note in enumerate(notes)
+             for item in [_prepare(note, outputs[k], glossary, options)] if isinstance(item, _Note)]
+    segments = [s for item in items for s in _segments(item, skip=item.carry.owned())
+                if s.needs_mt]
+    contexts = _contexts(items)
+    units: dict[tuple, tuple] = {}               # as the runner sends them: each once
+    for seg in segments:
+        legend = {k: TermSlot(slot.term, slot.raw) for k, slot in enumerate(seg.slots, 1)
+                  if slot.kind == "term"}
+        context = contexts.get(id(seg))
+        key = (seg.masked, tuple((k, t.source, t.zh, t.en) for k, t in sorted(legend.items())),
+               context.key() if context is not None else None)
+        units.setdefault(key, (seg.masked, legend, context))
+    keys = list(units)
+    size = getattr(engine, "preferred_batch", None) or options.batch_size
+    requests: list[dict] = []
+    for call in _calls(keys, {k: units[k][2] for k in keys}, size, True):
+        requests += engine.requests([units[k][0] for k in call], [units[k][1] for k in call],
+                                    [units[k][2] for k in call])
+    return DryRun(requests, len(keys), notices)
 
 
 def _with_header(body: str, header: str) -> str:

@@ -128,6 +128,7 @@ class FakeLLMServer:
         self.kind = kind
         self.schema = schema
         self.schemas: list = []              # the schema of every chat request (or None)
+        self.paths: list[str] = []           # the path of every chat request
         self.redirect_to = redirect_to
         self.trickle = trickle
         self.huge = huge
@@ -217,6 +218,11 @@ class FakeLLMServer:
             for entry in out:
                 if re.search(r"ZX\d+", entry["en"]):
                     entry["en"] = re.sub(r"ZX\d+", "", entry["en"], count=1)
+                    break
+        elif mode == "drop_term":             # masked: a term's token dropped
+            for item, entry in zip(items, out):
+                for token in item.get("tokens", {}):
+                    entry["en"] = entry["en"].replace(token, "thing", 1)
                     break
         elif mode == "forbid" and forbid:
             out[0]["en"] = f"{out[0]['en']} {forbid[0]}"
@@ -331,6 +337,7 @@ def _handler(server: FakeLLMServer):
                 server.chats.append(body)
                 server.modes.append(mode)
                 server.schemas.append(schema_of(body))
+                server.paths.append(self.path)
             if self._hostile(mode, body):
                 return
             if mode == "slow":

@@ -112,6 +112,11 @@ def print_json(data) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
+def raw(text: str) -> None:
+    """``text`` on stdout exactly (never wrapped): what must be copied as it is."""
+    sys.stdout.write(text + "\n")
+
+
 def _source_of(f) -> str:
     """The source line a translation finding is about (it is placed in x.zh-en.md)."""
     note = f.extra.get("note")

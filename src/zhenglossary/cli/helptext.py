@@ -22,6 +22,7 @@ HELP: dict[str, tuple[str, list[str]]] = {
         "zhen translate notes/",
         "zhen translate notes/paper.md --engine gloss",
         "zhen translate notes/ --out-dir build/en --format json",
+        "zhen translate notes/paper.md --engine llm --dry-run   # the requests, nothing sent",
     ]),
     "status": ("Count each note's blocks: machine, reviewed, edited, stale, invalid, pending.", [
         "zhen status",

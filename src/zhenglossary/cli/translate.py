@@ -6,6 +6,7 @@ missing model for an explicit engine).
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -13,7 +14,8 @@ from typing import List, Optional
 import typer
 
 from .console import (CheckFormat, allow_remote_option, error_line, glossary_option,
-                      handle_errors, llm_endpoint_option, print_findings, print_json, say, warn)
+                      handle_errors, llm_endpoint_option, print_findings, print_json, raw, say,
+                      warn)
 
 
 @handle_errors
@@ -47,14 +49,33 @@ def translate(
     force: bool = typer.Option(False, "--force",
                                help="Write over outputs zhen did not write, or that a person "
                                     "changed in a way it cannot carry into the parallel file."),
+    dry_run: bool = typer.Option(False, "--dry-run",
+                                 help="llm: print the requests a first run sends (every "
+                                      "sentence), without contacting the server; writes "
+                                      "nothing."),
 ) -> None:
     """Translate notes to English: writes x.en.md and the parallel x.zh-en.md."""
-    from ..api import translate_project
+    from ..api import dry_run_project, translate_project
 
     settings = {"model": model, "endpoint": endpoint, "temperature": temperature,
                 "timeout": timeout, "concurrency": concurrency, "batch": batch,
                 "max_tokens": max_tokens,
                 "allow_remote": True if allow_remote else None}
+    if dry_run:
+        planned = dry_run_project(paths, glossary, engine=engine, out_dir=out_dir,
+                                  encoding=encoding, engine_settings=settings, force=force)
+        for notice in planned.notices:
+            warn(notice)
+        if format is CheckFormat.json:
+            print_json(planned.to_json())
+            return
+        for k, request in enumerate(planned.requests, 1):
+            raw(f"# request {k} of {len(planned.requests)}: {request['method']} {request['url']} "
+                f"(server: {request['server']})")
+            raw(json.dumps(request["body"], ensure_ascii=False, indent=2))
+        raw(f"# {len(planned.requests)} request(s) for {planned.sentences} sentence(s); nothing "
+            "was sent")
+        return
     with _progress(format is CheckFormat.text) as progress:
         # notices (no glossary, no model: a dictionary gloss) print as soon as they are known
         report = translate_project(paths, glossary, engine=engine, out_dir=out_dir,
@@ -79,6 +100,11 @@ def translate(
         f"{s['validated_blocks']} blocks validated, {s['invalid_blocks']} failed"
         + (f", {s['invalid_edits']} hand edit(s) failing it (kept)" if s["invalid_edits"] else "")
         + f" — engine: {s['engine']}")
+    met = s.get("glossary_met")
+    if met and sum(met.values()):
+        say(f"llm: {met['first']} sentence(s) met the glossary on the first answer, "
+            f"{met['retry']} on a retry, {met['masked']} with their terms masked; "
+            f"{met['fallback']} translated by the fallback engine")
     b = s["blocks"]
     say(f"blocks: {b['machine']} machine, {b['reviewed']} reviewed, {b['edited']} edited, "
         f"{b['stale']} stale, {b['invalid']} invalid"
