@@ -1,8 +1,8 @@
 """Where a sentence stands in its note: the context an engine may read but not translate.
 
 For each block of prose (paragraph, heading, table) of a note: the path of headings above
-it, the block before it, and the block itself, as the note writes them (Markdown, container
-markers and all). Each is cut to a bound (``LIMITS``), so one huge block cannot fill a
+it, the block before it (unless that is the heading just above, which the path holds), and
+the block itself, as the note writes them (Markdown, container markers and all). Each is cut to a bound (``LIMITS``), so one huge block cannot fill a
 model's context: the block before keeps its end (nearest to the sentence), the others their
 start.
 
@@ -58,8 +58,8 @@ def _heading_level(doc: Document, leaf) -> int:
 def block_contexts(doc: Document, file: str) -> dict[int, BlockContext]:
     """Leaf index → its context, for every leaf with inline content."""
     out: dict[int, BlockContext] = {}
-    headings: list[tuple[int, str]] = []
-    previous = ""
+    headings: list[tuple[int, str, int]] = []          # (level, title, leaf index)
+    previous, previous_index = "", -1
     for index, leaf in enumerate(doc.leaves):
         if not leaf.regions:
             continue
@@ -68,12 +68,14 @@ def block_contexts(doc: Document, file: str) -> dict[int, BlockContext]:
             level = _heading_level(doc, leaf)
             while headings and headings[-1][0] >= level:
                 headings.pop()
+        # the heading just above is in the path already: not again as the previous block
+        before = "" if headings and headings[-1][2] == previous_index else previous
         out[index] = BlockContext(
             f"{file}#{index}",
-            tuple(_cut_end(h, LIMITS["heading"]) for _, h in headings),
-            _cut_start(previous, LIMITS["previous"]), _cut_end(text, LIMITS["block"]))
+            tuple(_cut_end(h, LIMITS["heading"]) for _, h, _ in headings),
+            _cut_start(before, LIMITS["previous"]), _cut_end(text, LIMITS["block"]))
         if leaf.kind == "heading":
             title = " ".join(" ".join(r.raw.split()) for r in leaf.regions)
-            headings.append((level, title))
-        previous = text
+            headings.append((level, title, index))
+        previous, previous_index = text, index
     return out

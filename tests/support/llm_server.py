@@ -85,12 +85,20 @@ def fake_english(zh: str, glossary: list[dict] = (), inflect: bool = False,
     ``en`` (inflected, or replaced by "thing" for ``drop_term``), every other Chinese run a
     pseudo-English word."""
     marks: dict[str, str] = {}
-    for k, entry in enumerate(sorted(glossary, key=lambda e: -len(e["zh"]))):
-        mark = f"\x00{k}\x00"
-        if entry["zh"] in zh:
-            en = entry["en"]
-            marks[mark] = "thing" if drop_term else (inflected(en) if inflect else en)
-            zh = zh.replace(entry["zh"], f" {mark} ")
+    forms = sorted(glossary, key=lambda e: -len(e["zh"]))
+    out, i = [], 0
+    while i < len(zh):                          # leftmost-longest, as zhen matches terms
+        entry = next((e for e in forms if zh.startswith(e["zh"], i)), None)
+        if entry is None:
+            out.append(zh[i])
+            i += 1
+            continue
+        mark = f"\x00{len(marks)}\x00"
+        en = entry["en"]
+        marks[mark] = "thing" if drop_term else (inflected(en) if inflect else en)
+        out.append(f" {mark} ")
+        i += len(entry["zh"])
+    zh = "".join(out)
     text = pseudo_english(zh)
     for mark, en in marks.items():
         text = text.replace(mark, en)

@@ -70,8 +70,10 @@ def translate(
             print_json(planned.to_json())
             return
         for k, request in enumerate(planned.requests, 1):
+            assumed = (" — assumed: [llm] server is auto, and the kind is detected only when "
+                       "zhen connects") if request.get("assumed") else ""
             raw(f"# request {k} of {len(planned.requests)}: {request['method']} {request['url']} "
-                f"(server: {request['server']})")
+                f"(server: {request['server']}{assumed})")
             raw(json.dumps(request["body"], ensure_ascii=False, indent=2))
         raw(f"# {len(planned.requests)} request(s) for {planned.sentences} sentence(s); nothing "
             "was sent")

@@ -385,7 +385,8 @@ class LLMEngine:
         for batch in _pack(todo, self.settings.batch):
             messages = build_messages(batch, system=self.settings.prompt)
             url, body = self.client.request(kind, model, messages, answer_schema(len(batch)))
-            out.append({"method": "POST", "url": url, "server": kind, "body": body})
+            out.append({"method": "POST", "url": url, "server": kind,
+                        "assumed": self.settings.server == "auto", "body": body})
         return out
 
     def _fallback_engine(self):
