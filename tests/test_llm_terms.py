@@ -164,8 +164,8 @@ def test_requests_carry_the_context_and_never_split_a_block(runner, tmp_path, mo
     for b in blocks:
         by_first.setdefault(b["sentences"][0]["zh"], []).append(b.get("context", {}))
     assert by_first["第一句。"] == [
-        {"headings": ["系统", "存储"], "previous": "## 存储"},     # all of the block is asked
-        {"headings": ["系统", "存储"], "previous": "## 存储", "block": "第一句。第二句。第三句。"}]
+        {"headings": ["系统", "存储"]},                        # all of the block is asked
+        {"headings": ["系统", "存储"], "block": "第一句。第二句。第三句。"}]
     assert by_first["另一段话。"] == [{"headings": ["系统", "存储"],
                                     "previous": "第一句。第二句。第三句。"}]
     assert by_first["最后一段。"][0]["headings"] == ["系统", "网络"]     # a sibling section
@@ -267,11 +267,17 @@ def test_dry_run_prints_the_exact_requests_and_sends_nothing(runner, tmp_path, m
     text = runner.invoke(app, ["translate", "notes/other.md", "--engine", "llm", "--dry-run"])
     assert text.exit_code == 0
     assert text.stdout.startswith("# request 1 of 1: POST http://127.0.0.1:11434/v1/chat/"
-                                  "completions (server: openai)\n{\n")
+                                  "completions (server: openai — assumed: [llm] server is "
+                                  "auto, and the kind is detected only when zhen connects)\n{\n")
     assert '"model": "<the server\'s only model>"' in text.stdout
     assert text.stdout.rstrip().endswith("# 1 request(s) for 2 sentence(s); nothing was sent")
     gloss = runner.invoke(app, ["translate", "notes/", "--engine", "gloss", "--dry-run"])
     assert gloss.exit_code == 2 and "gloss sends none" in gloss.stderr
+    (root / "zhen.toml").write_text('[llm]\nserver = "ollama"\n')
+    ollama = json.loads(runner.invoke(app, ["translate", "notes/other.md", "--engine", "llm",
+                                            "--dry-run", "-f", "json"]).stdout)["requests"]
+    assert ollama[0]["url"] == "http://127.0.0.1:11434/api/chat" and not ollama[0]["assumed"]
+    assert ollama[0]["body"]["format"]["required"] == ["translations"]
 
 
 def test_the_summary_says_which_rung_met_the_glossary(runner, tmp_path, monkeypatch):
