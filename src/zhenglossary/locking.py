@@ -182,19 +182,20 @@ class _Builder:
                 if node.end > node.start:
                     out.extend(self.text_atoms(node.start, node.end))
             elif isinstance(node, Raw):
+                # the note's own bytes: math or code across lines keeps its CRLF and prefixes
                 out.append(_Atom("slot", node.start, node.end,
-                                 slot=Slot(node.kind, self.raw[node.start:node.end])))
+                                 slot=Slot(node.kind, self.region.exact(node.start, node.end))))
             elif isinstance(node, Break):
                 out.append(_Atom("break", node.start, node.end, hard=node.hard,
                                  wrap=not node.hard and self.is_wrap(node.start)))
             elif isinstance(node, Wrap):
-                close = self.raw[node.close[0]:node.close[1]]
+                close = self.region.exact(*node.close)
                 if node.label is not None:
                     # [混合精度] / [混合精度][] → [mixed precision][混合精度]: the label
                     # still matches its definition once the text is English
                     close = f"][{node.label}]"
-                slot = Slot(node.kind, self.raw[node.start:node.end],
-                            open=self.raw[node.open[0]:node.open[1]], close=close)
+                slot = Slot(node.kind, self.region.exact(node.start, node.end),
+                            open=self.region.exact(*node.open), close=close)
                 slot.nodes = node.children           # built into child segments later
                 out.append(_Atom("slot", node.start, node.end, slot=slot))
         return out
