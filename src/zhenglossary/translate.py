@@ -22,13 +22,15 @@ from .glossary import Glossary, load_glossary, resolve_glossary
 from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, join_pieces,
                       plan_document, restore, split_pieces)
 from .memory import Memory, NoMemory, memory_key
+from .prose import prose_view
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .paths import state_dir
 from .parallel import english_header, output_paths, read_parallel, render_parallel
 from .render import (GLOSS_BANNER, LeafText, english_body, leaf_texts, render_english,
                      unrendered_pieces)
 from .edits import kept_edits
-from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
+from .validate import (check_block, compare_facts, first_difference, note_env, parse_blocks,
+                       second_reading)
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
@@ -185,9 +187,71 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
                                 f"the rendered English changed {'; '.join(outside)}; the note's "
                                 "source is written instead", display, 1))
         return Verified(_with_header(doc.text, header), findings, checked, invalid + 1)
-    if changed:
-        english = render_english(doc, leaves, header, banner)
+    skip = {p.leaf for p in plans if p.region.error} | reverted
+    english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
     return Verified(english, findings, checked, invalid)
+
+
+def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
+               unrendered: dict[int, str], skip: set[int], reject, findings: list[Finding],
+               display: str) -> str:
+    """The second reading (``validate.second_reading``: no Markdown parser) of the English
+    the first one passed. A machine block it finds fault with is written as its source and
+    reported (``reject``); what remains — the parser and the plain reading disagree on the
+    source itself, so zhen cannot translate it — is an ``output-invalid`` error at the
+    note's line. Blocks already reported (``skip``) are not reported again."""
+    for _ in range(3):
+        english = render_english(doc, leaves, header, banner)
+        body = english_body(english)
+        problems = second_reading(doc.text, body, "".join(unrendered.values()),
+                                  parser_prose=lambda: prose_view(body))
+        if not problems:
+            return english
+        where = _english_lines(doc, leaves)
+        again = False
+        for problem in problems:
+            if problem.line:
+                i, line = next(((k, first + min(problem.line - start, last - first))
+                                for k, (start, first, last) in enumerate(where)
+                                if start <= problem.line <= start + last - first), (None, 0))
+            else:                           # math the English lost: its line in the source
+                line = problem.source_line
+                i = next((k for k, leaf in enumerate(leaves)
+                          if leaf.first_line <= line <= max(leaf.first_line, leaf.last_line)),
+                         None)
+            if i is not None and i in skip:
+                continue
+            if i is not None and leaves[i].translated:
+                again |= reject(i, [problem.message])
+                skip.add(i)
+                continue
+            findings.append(Finding(
+                "output-invalid", "error",
+                f"{problem.message}; the Markdown parser and a plain reading disagree about the "
+                "source here, so zhen leaves it as it is — check its math and Markdown",
+                display, problem.source_line or line or 1))
+            if i is not None:
+                skip.add(i)
+        if not again:
+            return english
+    return render_english(doc, leaves, header, banner)
+
+
+def _english_lines(doc: Document, leaves: list[LeafText]) -> list[tuple[int, int, int]]:
+    """For each leaf: (its first line in the English body, its first and last source line),
+    all 1-based."""
+    import re
+
+    ends = re.compile(r"\r\n|\n|\r")
+    out, line, pos = [], 1, 0
+    for leaf, block in zip(doc.leaves, leaves):
+        start, end = doc.span(leaf.start_line, leaf.end_line)
+        line += len(ends.findall(doc.text, pos, start))
+        out.append((line, block.first_line, block.first_line + len(ends.findall(
+            block.english.rstrip("\r\n"))) if block.english.strip() else block.first_line))
+        line += len(ends.findall(block.english))
+        pos = end
+    return out
 
 
 class _Runner:

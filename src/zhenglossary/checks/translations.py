@@ -20,7 +20,7 @@ from ..prose import prose_view
 from ..render import english_body
 from ..sentences import align
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex
-from ..validate import check_block, facts, note_env
+from ..validate import check_block, facts, note_env, second_reading
 from .registry import CheckContext, check
 
 SNIPPET = 40
@@ -130,6 +130,38 @@ def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
                 shown = "; ".join(problems[:4]) + (" …" if len(problems) > 4 else "")
                 yield _finding("protected-changed", "warning", f"the English changed: {shown}",
                                pair, missing=problems)
+
+
+@check("plain-reading", "error", "translations")
+def plain_reading(ctx: CheckContext) -> Iterable[Finding]:
+    """x.en.md read without the Markdown parser: math lost, changed or added, or Chinese
+    left where the parser saw none (math, code or HTML it misread)."""
+    texts = {note.display: note.text for note in ctx.notes}
+    unrendered = {note.note: "".join(u for p in note.pairs for u in p.unrendered)
+                  for note in ctx.pairs}
+    for note, (display, text) in ctx.translations.items():
+        if note not in texts:
+            continue
+        body = english_body(text)
+        above = len(re.findall(r"\r\n|\n|\r", text[:len(text) - len(body)]))
+        problems = second_reading(texts[note], body, unrendered.get(note, ""),
+                                  parser_prose=lambda body=body: prose_view(body))
+        if any(p.kind == "math" for p in problems) and _parser_sees_math_change(texts[note], body):
+            problems = [p for p in problems if p.kind != "math"]    # protected-changed says it
+        for problem in problems:
+            yield Finding("plain-reading", "error",
+                          f"{problem.message}; the Markdown parser misses this — check the "
+                          f"math and Markdown of {note}" + (f":{problem.source_line}"
+                                                            if problem.source_line else ""),
+                          display, problem.line + above if problem.line else None, None,
+                          {"note": note, "note_line": problem.source_line or None})
+
+
+def _parser_sees_math_change(source: str, english: str) -> bool:
+    def math(text: str):
+        return sorted(v for (kind, v), n in facts(text).protected.items() if kind == "math"
+                      for _ in range(n))
+    return math(source) != math(english)
 
 
 @check("english-edited", "warning", "translations")
