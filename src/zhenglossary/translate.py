@@ -22,15 +22,14 @@ from .glossary import Glossary, load_glossary, resolve_glossary
 from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, join_pieces,
                       plan_document, restore, split_pieces)
 from .memory import Memory, NoMemory, memory_key
-from .prose import prose_view
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .paths import state_dir
 from .parallel import english_header, output_paths, read_parallel, render_parallel
 from .render import (GLOSS_BANNER, LeafText, english_body, leaf_texts, render_english,
                      unrendered_pieces)
 from .edits import kept_edits
-from .validate import (check_block, compare_facts, first_difference, note_env, parse_blocks,
-                       second_reading)
+from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
+from .reread import read_again
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
@@ -173,14 +172,13 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
             return Verified(english, findings, checked, invalid + 1)
     else:
         return Verified(_with_header(doc.text, header), findings, checked, invalid + 1)
-    changed = False
     for src_block, out_block in zip(source.blocks, out.blocks):
         i = by_line.get(src_block.line)
         if i is None or not leaves[i].translated or i in reverted:
             continue
         problems = compare_facts(src_block.facts, out_block.facts, glossary, unrendered.get(i, ""))
         if problems:
-            changed |= reject(i, problems)
+            reject(i, problems)
     outside = compare_facts(source.outside, out.outside, what=frozenset({"protected"}))
     if outside:
         findings.append(Finding("output-invalid", "error",
@@ -190,68 +188,6 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     skip = {p.leaf for p in plans if p.region.error} | reverted
     english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
     return Verified(english, findings, checked, invalid)
-
-
-def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
-               unrendered: dict[int, str], skip: set[int], reject, findings: list[Finding],
-               display: str) -> str:
-    """The second reading (``validate.second_reading``: no Markdown parser) of the English
-    the first one passed. A machine block it finds fault with is written as its source and
-    reported (``reject``); what remains — the parser and the plain reading disagree on the
-    source itself, so zhen cannot translate it — is an ``output-invalid`` error at the
-    note's line. Blocks already reported (``skip``) are not reported again."""
-    for _ in range(3):
-        english = render_english(doc, leaves, header, banner)
-        body = english_body(english)
-        problems = second_reading(doc.text, body, "".join(unrendered.values()),
-                                  parser_prose=lambda: prose_view(body))
-        if not problems:
-            return english
-        where = _english_lines(doc, leaves)
-        again = False
-        for problem in problems:
-            if problem.line:
-                i, line = next(((k, first + min(problem.line - start, last - first))
-                                for k, (start, first, last) in enumerate(where)
-                                if start <= problem.line <= start + last - first), (None, 0))
-            else:                           # math the English lost: its line in the source
-                line = problem.source_line
-                i = next((k for k, leaf in enumerate(leaves)
-                          if leaf.first_line <= line <= max(leaf.first_line, leaf.last_line)),
-                         None)
-            if i is not None and i in skip:
-                continue
-            if i is not None and leaves[i].translated:
-                again |= reject(i, [problem.message])
-                skip.add(i)
-                continue
-            findings.append(Finding(
-                "output-invalid", "error",
-                f"{problem.message}; the Markdown parser and a plain reading disagree about the "
-                "source here, so zhen leaves it as it is — check its math and Markdown",
-                display, problem.source_line or line or 1))
-            if i is not None:
-                skip.add(i)
-        if not again:
-            return english
-    return render_english(doc, leaves, header, banner)
-
-
-def _english_lines(doc: Document, leaves: list[LeafText]) -> list[tuple[int, int, int]]:
-    """For each leaf: (its first line in the English body, its first and last source line),
-    all 1-based."""
-    import re
-
-    ends = re.compile(r"\r\n|\n|\r")
-    out, line, pos = [], 1, 0
-    for leaf, block in zip(doc.leaves, leaves):
-        start, end = doc.span(leaf.start_line, leaf.end_line)
-        line += len(ends.findall(doc.text, pos, start))
-        out.append((line, block.first_line, block.first_line + len(ends.findall(
-            block.english.rstrip("\r\n"))) if block.english.strip() else block.first_line))
-        line += len(ends.findall(block.english))
-        pos = end
-    return out
 
 
 class _Runner:
@@ -364,7 +300,8 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
             chosen[id(seg)] = (join_pieces(ps, translated), False)
             seg.unrendered += [u for p in ps if p.strip() in piece_out
                                for u in piece_out[p.strip()].unrendered]
-            bad = forbidden_in(" ".join(translated.get(p.strip(), "") for p in ps), glossary)
+            bad = next((hit for p in ps if (hit := forbidden_in(translated.get(p.strip(), ""),
+                                                                glossary, seg))), None)
             seg.status = "failed" if bad else "pieces"
             if bad:
                 findings.append(Finding(

@@ -16,7 +16,13 @@ parser configuration, markdown.py) and walks the tokens itself, comparing:
 
 ``check_block`` gives the list of differences (empty: the block keeps every promise).
 ``check_document`` compares two whole documents (structure and protected spans), which
-catches damage that crosses block boundaries.
+catches damage that crosses block boundaries. ``second_reading`` reads the English again
+with no Markdown parser at all (plain scans), for what the parser configuration itself
+misreads on both sides.
+
+Why this module is long: it holds two independent readings of one output (the parser's
+token walk and the plain scan); both must stay apart from the masking code, and the
+second must not lean on the first, so neither can move into a module the translator uses.
 """
 
 from __future__ import annotations
@@ -26,8 +32,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .document import dedent_block
-from .glossary import Glossary
+from . import terms
+from .glossary import Glossary, Term
 from .markdown import copy_env, parse_note, parse_tokens
+from .sentences import align
+from .textutil import whole_phrase_re
 
 # A Han ideograph, defined here on purpose and not imported from textutil (the checker must
 # not share the translator's idea of what Chinese is): every block of Unicode's Blocks.txt
@@ -289,11 +298,6 @@ def _show(value: str, n: int = 40) -> str:
     return repr(value if len(value) <= n else value[:n - 1] + "…")
 
 
-def _count(haystack: str, needle: str) -> int:
-    return len(re.findall(r"(?<![A-Za-z0-9])" + re.escape(needle.lower()) + r"(?![A-Za-z0-9])",
-                          haystack)) if needle else 0
-
-
 ALL = frozenset({"structure", "protected", "terms", "chinese"})
 
 
@@ -308,23 +312,33 @@ def check_block(source: str, english: str, glossary: Glossary | None = None,
 
 
 def _term_problems(source: str, english: str, glossary: Glossary) -> list[str]:
+    """Each glossary term of the source rendered in the English as often (in any of its
+    forms: terms.py), and no ``forbid`` of a term in the English of the sentence (when the
+    sentences align, else the block) whose source holds it, nor one of the glossary's
+    corpus-wide list — unless the source itself already has that phrase."""
     problems = []
     needed: Counter = Counter()
-    terms = {}
+    by_en: dict[str, Term] = {}
     for match in glossary.find(source):
         needed[match.term.en] += 1
-        terms[match.term.en] = match.term
-    lowered = " ".join(english.lower().split())
+        by_en.setdefault(match.term.en, match.term)
+    flat = " ".join(english.split())
     for en, n in needed.items():
-        have = _count(lowered, " ".join(en.split()))
+        have = terms.count(by_en[en], flat)
         if have < n:
-            problems.append(f"term {terms[en].zh} → {en!r} appears {have} of {n} times")
-    if glossary.first_forbidden(english) is None:       # one combined scan
-        return problems
-    for term, phrase, pattern in glossary.forbidden:
-        if pattern.search(english) and not pattern.search(source):
-            problems.append(f"forbidden rendering {phrase!r} of {term.zh} (write {term.en!r})")
-    return problems
+            problems.append(f"term {by_en[en].zh} → {en!r} appears {have} of {n} times")
+    if not (glossary.forbid or glossary.forbidden) or (
+            glossary.first_forbidden(english) is None and not glossary.forbid):
+        return problems                         # one combined scan: no forbid anywhere
+    aligned = align(source.replace("\n", ""), english.replace("\n", " "))
+    scopes = aligned if aligned is not None and len(aligned) > 1 else [(source, english)]
+    for zh, en in scopes:
+        for term, phrase in glossary.forbids(m.term for m in glossary.find(zh)):
+            pattern = whole_phrase_re(phrase)
+            if pattern.search(en) and not pattern.search(source):
+                what = f"of {term.zh} (write {term.en!r})" if term else "(banned in every note)"
+                problems.append(f"forbidden rendering {phrase!r} {what}")
+    return list(dict.fromkeys(problems))
 
 
 def _structure_diff(a: list[tuple], b: list[tuple]) -> str:
