@@ -29,7 +29,7 @@ from .document import Break, Document, Raw, Region, Text, Wrap
 from .glossary import Glossary, Term
 from .markdown import starts_with_role
 from .prose import EMAIL_RE, find_urls
-from .placeholders import (EXACT, EXACT_RE, PLACEHOLDER_RE, between_placeholders, ends_with_placeholder, is_placeholder, number_of,
+from .placeholders import (EXACT, EXACT_RE, PLACEHOLDER_RE, PREFIX, between_placeholders, ends_with_placeholder, is_placeholder, number_of,
                            placeholder, placeholder_problem, split_exact,
                            starts_with_placeholder)
 from . import terms
@@ -571,8 +571,9 @@ def escape_block_start(text: str) -> str:
     return text
 
 
-_ONE = EXACT_RE.pattern
-_REPEAT = re.compile(rf"{_ONE}(?:\s*[（(]\s*{_ONE}\s*[）)]|\s+{_ONE}(?![A-Za-z0-9_-]))")
+_REPEAT = re.compile(rf"{PREFIX}(?P<a>\d+)(?P<plural>e?s(?![A-Za-z0-9]))?"
+                     rf"(?:\s*[（(]\s*{PREFIX}(?P<b>\d+)\s*[）)]"
+                     rf"|\s+{PREFIX}(?P<c>\d+)(?![A-Za-z0-9_-]))")
 
 
 def _sole_term(slot: Slot) -> Term | None:
@@ -596,8 +597,8 @@ def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
     (``**动量法**（momentum）`` → ``**Momentum**``). Works on placeholders, and only drops a
     span whose exact bytes the restored ``en`` holds."""
     def fold(match: re.Match) -> str:
-        a = int(match.group(1))
-        b = int(match.group(2) or match.group(3))
+        a = int(match.group("a"))
+        b = int(match.group("b") or match.group("c"))
         if not (1 <= a <= len(segment.slots) and 1 <= b <= len(segment.slots)):
             return match.group(0)
         first, second = segment.slots[a - 1], segment.slots[b - 1]
@@ -607,12 +608,13 @@ def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
         # 数据传输节点 DTN / (DTNs) → "(DTN)" already ends the en; 张量算子（Tensor
         # Operator）, 分类头（classification head）→ the parenthesis says the en again
         # (any case, singular or plural: terms.says)
-        in_parens = match.group(2) is not None
+        in_parens = match.group("b") is not None
         repeated = terms.says(term, second.raw) if in_parens else _ends_with_abbreviation(
             term, second.raw)
         if repeated:
             after = match.string[match.end():match.end() + 1]
-            plural = "s" if _is_plural_of_abbreviation(term, second.raw) else ""
+            plural = "s" if match.group("plural") or _is_plural_of_abbreviation(
+                term, second.raw) else ""
             return placeholder(a) + plural + (" " if after.isalnum() else "")   # never ZX1ZX3
         return match.group(0)
     return _REPEAT.sub(fold, text)

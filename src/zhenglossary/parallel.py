@@ -220,7 +220,7 @@ def pairs_for(note_path: Path, display: str, note_text: str, parallel: Path,
         still = block.source_sha in current
         pairs.append(Pair(display, str(parallel), block.index, block.lines, block.source,
                           block.english, status, block.source_sha, block.en_line,
-                          still, glossary.find(prose_view(block.source)), block.unrendered))
+                          still, glossary.find_prose(prose_view(block.source)), block.unrendered))
     first = _ENGINE_RE.match(parallel_text.split("\n", 1)[0])
     return NotePairs(display, str(parallel), pairs, first.group("engine") if first else "")
 

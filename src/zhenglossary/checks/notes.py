@@ -23,7 +23,7 @@ def usage_counts(ctx: CheckContext) -> dict[str, dict[str, int]]:
     if not ctx.usage:
         usage: dict[str, dict[str, int]] = {t.zh: {} for t in ctx.glossary.terms}
         for note in ctx.notes:
-            for match in ctx.glossary.matcher.finditer(note.prose):
+            for match in ctx.glossary.find_prose(note.prose):
                 per_file = usage.setdefault(match.term.zh, {})
                 per_file[note.display] = per_file.get(note.display, 0) + 1
         ctx.usage = usage
@@ -140,7 +140,7 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
     freq = tokenizer_for(()).FREQ   # jieba's own dictionary: which words does a term cut?
     reported: set[tuple[str, str]] = set()
     for note in ctx.notes:
-        matches = list(ctx.glossary.matcher.finditer(note.prose))
+        matches = ctx.glossary.find_prose(note.prose)
         if not matches:
             continue
         index = LineIndex(note.text)
@@ -203,7 +203,7 @@ def term_overlap(ctx: CheckContext) -> Iterable[Finding]:
         longest: dict[int, Match] = {}          # start → the longest occurrence there
         for occurrence in matcher.occurrences(note.prose):
             longest.setdefault(occurrence.start, occurrence)
-        for match in matcher.finditer(note.prose):
+        for match in ctx.glossary.find_prose(note.prose):
             for p in range(match.start + 1, match.end):
                 there = longest.get(p)
                 if there is None or there.end <= match.end or there.term is match.term:
