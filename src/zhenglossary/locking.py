@@ -38,6 +38,7 @@ from .textutil import CJK_CLASS, has_cjk, is_cjk_char
 
 
 _ESCAPE_RE = re.compile(r"\\[!-/:-@\[-`{-~]")
+_INLINE_ENV = re.compile(r"\\begin\{([A-Za-z]+\*?)\}.*?\\end\{\1\}", re.S)
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _TASK_RE = re.compile(r"^\[[ xX]\](?=\s)")
 _CITE_RE = re.compile(r"\[\d+(?:[,\-–]\s*\d+)*\]")
@@ -221,6 +222,10 @@ class _Builder:
             task = _TASK_RE.match(text)
             if task:
                 take(0, task.end(), Slot("task", task.group(0)))
+        for m in _INLINE_ENV.finditer(text):
+            # \begin{pmatrix}…\end{pmatrix} inside a line: not a block, but MathJax reads
+            # it as math, so its bytes are kept (never escaped or translated)
+            take(m.start(), m.end(), Slot("math", text[m.start():m.end()]))
         for pattern, kind in ((EMAIL_RE, "email"), (_ESCAPE_RE, "escape"),
                               (_ENTITY_RE, "entity"), (_CITE_RE, "cite")):
             for m in pattern.finditer(text):

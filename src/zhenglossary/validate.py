@@ -391,7 +391,7 @@ _TEXT_COMMANDS = re.compile(r"\\(?:text|mbox|hbox|fbox|textrm|textbf|textit|text
                             r"textnormal|textup|textmd|emph|tag\*?|operatorname\*?|"
                             r"mathrm|intertext|shortintertext|label)\s*\{")
 _ENV_OPEN = re.compile(r"\\begin\{([A-Za-z]+\*?)\}")
-_BLANK = re.compile(r"\n[ \t]*\n")
+_BLANK = re.compile(r"(?:\r\n|\n|\r)[ \t]*(?:\r\n|\n|\r)")     # a blank line, any ending
 
 
 @dataclass
