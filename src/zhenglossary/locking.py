@@ -619,7 +619,7 @@ def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
         if repeated:
             after = match.string[match.end():match.end() + 1]
             plural = "s" if match.group("plural") or _is_plural_of_abbreviation(
-                term, second.raw) else ""
+                term, second.raw) or in_parens and terms.says_plural(term, second.raw) else ""
             return placeholder(a) + plural + (" " if after.isalnum() else "")   # never ZX1ZX3
         return match.group(0)
     return _REPEAT.sub(fold, text)

@@ -39,11 +39,14 @@ def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
             return english
         where = _english_lines(doc, leaves)
         again = False
+        unread: list[int] = []              # source lines no leaf block holds
         for problem in problems:
             if problem.line:
                 i, line = next(((k, first + min(problem.line - start, last - first))
                                 for k, (start, first, last) in enumerate(where)
                                 if start <= problem.line <= start + last - first), (None, 0))
+                if i is None:
+                    line = _outside(problem.line, where)
             else:                           # math the English lost: its line in the source
                 line = problem.source_line
                 i = next((k for k, leaf in enumerate(leaves)
@@ -55,6 +58,9 @@ def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
                 again |= reject(i, [problem.message])
                 skip.add(i)
                 continue
+            if i is None and problem.kind == "chinese":
+                unread.append(line)         # the parser made no block of it: copied as it is
+                continue
             findings.append(Finding(
                 "output-invalid", "error",
                 f"{problem.message}; the Markdown parser and a plain reading disagree about the "
@@ -62,9 +68,35 @@ def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
                 display, problem.source_line or line or 1))
             if i is not None:
                 skip.add(i)
+        for first, last in _runs(sorted(set(unread))):
+            where_ = f"line {first}" if first == last else f"lines {first}–{last}"
+            findings.append(Finding(
+                "unparsed", "warning",
+                f"{where_}: the Markdown parser reads no block here (nested deeper than it "
+                "reads?), so the Chinese is copied untranslated — translate it in the parallel "
+                "file", display, first))
         if not again:
             return english
     return render_english(doc, leaves, header, banner)
+
+
+def _outside(line: int, where: list[tuple[int, int, int]]) -> int:
+    """The source line of an English line between leaf blocks (copied verbatim)."""
+    before = [(start, first, last) for start, first, last in where if start <= line]
+    if not before:
+        return line
+    start, first, last = before[-1]
+    return last + (line - (start + last - first))
+
+
+def _runs(lines: list[int]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for line in lines:
+        if out and line == out[-1][1] + 1:
+            out[-1] = (out[-1][0], line)
+        else:
+            out.append((line, line))
+    return out
 
 
 def _english_lines(doc: Document, leaves: list[LeafText]) -> list[tuple[int, int, int]]:

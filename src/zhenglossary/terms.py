@@ -179,6 +179,12 @@ def says(term, english: str) -> bool:
     return False
 
 
+def says_plural(term, english: str) -> bool:
+    """Does ``english`` say the term in the plural (``Early Exits`` after *early exit*)?"""
+    forms = plurals(term)
+    return bool(forms) and _pattern(forms).fullmatch(english.strip()) is not None
+
+
 # --------------------------------------------------------------------------- forbid lists
 
 def forbidden(text: str, terms: Iterable, extra: Iterable[str] = (), pieces=None):
@@ -190,9 +196,15 @@ def forbidden(text: str, terms: Iterable, extra: Iterable[str] = (), pieces=None
     rules = [(t, p) for t in dict.fromkeys(terms) for p in getattr(t, "forbid", ())]
     rules += [(None, p) for p in extra]
     for term, phrase in rules:
-        rule = whole_phrase_re(phrase)
+        rule = forbid_pattern(phrase)
         for chunk in chunks:
             match = rule.search(chunk)
             if match:
                 return term, phrase, match
     return None
+
+
+def forbid_pattern(phrase: str) -> re.Pattern[str]:
+    """A forbid phrase as whole words, ignoring case; only the white space between its
+    words may vary (textutil.whole_phrase_re)."""
+    return whole_phrase_re(phrase)

@@ -36,7 +36,6 @@ from . import terms
 from .glossary import Glossary, Term
 from .markdown import copy_env, parse_note, parse_tokens
 from .sentences import align
-from .textutil import whole_phrase_re
 
 # A Han ideograph, defined here on purpose and not imported from textutil (the checker must
 # not share the translator's idea of what Chinese is): every block of Unicode's Blocks.txt
@@ -334,7 +333,7 @@ def _term_problems(source: str, english: str, glossary: Glossary) -> list[str]:
     scopes = aligned if aligned is not None and len(aligned) > 1 else [(source, english)]
     for zh, en in scopes:
         for term, phrase in glossary.forbids(m.term for m in glossary.find(zh)):
-            pattern = whole_phrase_re(phrase)
+            pattern = terms.forbid_pattern(phrase)
             if pattern.search(en) and not pattern.search(source):
                 what = f"of {term.zh} (write {term.en!r})" if term else "(banned in every note)"
                 problems.append(f"forbidden rendering {phrase!r} {what}")
