@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..bilingual import Parenthetical, note_sightings
+from .. import terms
 from ..findings import Finding
 from ..glossary import Match, Term
 from ..textutil import (LineIndex, normalize_abbreviation, normalize_english,
@@ -70,6 +71,8 @@ def agrees(par: Parenthetical, term: Term) -> bool:
     if par.abbr and en_abbr and normalize_abbreviation(par.abbr) != normalize_abbreviation(en_abbr):
         return False
     if par.english:
+        if terms.says(term, par.english):       # one of its forms (terms.py)
+            return True
         a, b = normalize_english(par.english), normalize_english(en_words)
         return a == b or _contains(a, b)
     return True
