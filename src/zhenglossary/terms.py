@@ -174,8 +174,11 @@ def says(term, english: str) -> bool:
         abbr = with_abbr.group("abbr")
         if text in (abbr, abbr + "s"):
             return True
-        words = with_abbr.group("words")
-        return _pattern(tuple(dict.fromkeys((words, *plural_of(words))))).fullmatch(text) is not None
+        # the words without their abbreviation, singular or plural (the term's own plurals,
+        # so that no morphology is looked up here)
+        words = [with_abbr.group("words")] + [m.group("words") for m in map(
+            _WITH_ABBREVIATION.match, plurals(term)) if m]
+        return _pattern(tuple(dict.fromkeys(words))).fullmatch(text) is not None
     return False
 
 
