@@ -82,6 +82,14 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
+def english_file(body: str, note: str = "a.md") -> str:
+    """``body`` as zhen writes an ``x.en.md``: its header (with the hash of the rest) first,
+    so zhen takes it for its own output."""
+    from zhenglossary.parallel import english_header, seal_english
+
+    return seal_english(english_header(note, "test", note[:-3] + ".zh-en.md") + "\n" + body)
+
+
 MINI_GLOSSARY = """\
 source: zh
 target: en

@@ -75,7 +75,10 @@ def test_json_shape(runner, tmp_path, monkeypatch):
     [f] = [f for f in data["findings"] if f["check"] == "term-forbidden"]
     assert set(f) >= {"check", "severity", "file", "line", "column", "message"}
     assert (f["severity"], f["line"], f["column"]) == ("error", 1, 1)
-    assert data["summary"]["error"] == 1 and data["summary"]["exit_code"] == 1
+    # a.en.md has no zhen header: translate would refuse to write over it
+    [conflict] = [f for f in data["findings"] if f["check"] == "english-conflict"]
+    assert "not written by zhen" in conflict["message"] and conflict["file"] == "notes/a.en.md"
+    assert data["summary"]["error"] == 2 and data["summary"]["exit_code"] == 1
     assert data["usage"]["混合精度"] == {"notes/a.md": 1}
 
 

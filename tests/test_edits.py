@@ -1,5 +1,6 @@
 """Human edits in x.zh-en.md survive `zhen translate`, flow into x.en.md, and are flagged
-stale when their source changes."""
+stale when their source changes (x.en.md then has machine English for the new source, the
+edit kept beside it in the parallel file until a person adopts or drops it)."""
 
 from __future__ import annotations
 
@@ -49,18 +50,19 @@ def test_an_edit_survives_and_changes_nothing_else(runner, proj):
     assert data["summary"]["kept_edits"] == 1 and data["summary"]["translated"] == 0
     after_a = a_en.read_text("utf-8")
     assert "  - Nested third paragraph: a Tensor Core.\n" in after_a        # re-indented
-    changed = [(x, y) for x, y in zip(before_a.splitlines(), after_a.splitlines()) if x != y]
-    assert len(changed) == 1                                             # nothing else
+    changed = [(x, y) for x, y in zip(before_a.splitlines()[1:], after_a.splitlines()[1:])
+               if x != y]
+    assert len(changed) == 1                           # nothing else (line 1: zhen's header)
     assert b_en.read_text("utf-8") == before_b     # the same sentence in b.md is untouched
     [block] = [b for b in read_parallel((proj / "notes" / "a.zh-en.md").read_text("utf-8"))
                if "嵌套的第三段" in b.source]
-    assert block.status == "approved" and not block.edited
-    # kept on later runs, and from the memory even when the parallel file is gone
-    translate(runner)
+    assert block.status == "edited" and not block.edited
+    # kept on later runs; the parallel file is the truth: gone, the edit is gone with it
+    assert translate(runner)["summary"]["kept_edits"] == 1
     (proj / "notes" / "a.zh-en.md").unlink()
     data = translate(runner)
-    assert data["summary"]["kept_edits"] == 1
-    assert "Nested third paragraph: a Tensor Core." in a_en.read_text("utf-8")
+    assert data["summary"]["kept_edits"] == 0
+    assert "Nested third paragraph: a Tensor Core." not in a_en.read_text("utf-8")
 
 
 def test_edit_goes_stale_when_its_source_changes(runner, proj):
@@ -72,13 +74,16 @@ def test_edit_goes_stale_when_its_source_changes(runner, proj):
     data = translate(runner)
     assert data["summary"]["stale_edits"] == 1
     [finding] = [f for f in data["findings"] if f["check"] == "stale"]
-    assert finding["file"] == "notes/a.md" and finding["line"] == 8
-    assert "edit it to approve it" in finding["message"]
-    assert "Fourth: throughput went up 2.7×." in (proj / "notes" / "a.en.md").read_text("utf-8")
-    # still stale next time; approving it (editing again) clears it
+    par = proj / "notes" / "a.zh-en.md"
+    assert finding["file"] == "notes/a.zh-en.md" and finding["note_line"] == 8
+    assert "copy what you keep into the English" in finding["message"]
+    english = (proj / "notes" / "a.en.md").read_text("utf-8")
+    assert "2.7×" not in english and "3.1" in english      # machine English of the new source
+    assert "> Fourth: throughput went up 2.7×." in par.read_text("utf-8")   # the edit, kept
+    # still stale next time; adopting it (editing the English) clears it
     data = translate(runner)
     assert data["summary"]["stale_edits"] == 1
-    edit_block(proj / "notes" / "a.zh-en.md", "第四段", "Fourth: throughput went up 3.1×.")
+    edit_block(par, "第四段", "Fourth: throughput went up 3.1×.")
     data = translate(runner)
     assert data["summary"]["stale_edits"] == 0 and data["summary"]["kept_edits"] == 1
     assert "3.1×." in (proj / "notes" / "a.en.md").read_text("utf-8")

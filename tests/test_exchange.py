@@ -61,7 +61,7 @@ def _edit(parallel: Path, contains: str, english: str) -> None:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """notes/a.md (one approved pair, one stale, the rest machine), notes/b.md (machine),
+    """notes/a.md (one edited pair, one stale, the rest machine), notes/b.md (machine),
     notes/c.md (never translated); the shipped glossary. Built once through the real
     pipeline (gloss engine, no model), copied for each test."""
     root = tmp_path_factory.mktemp("built") / "proj"
@@ -76,7 +76,7 @@ def built(tmp_path_factory):
         parallel = root / "notes" / "a.zh-en.md"
         _edit(parallel, "嵌套的第三段", "- Nested third paragraph: a Tensor Core.")
         _edit(parallel, "第四段", "Fourth: throughput went up 2.7×.")
-        _translate(root)                               # both edits taken in: approved
+        _translate(root)                               # both edits taken in: edited
         note = root / "notes" / "a.md"
         note.write_text(note.read_text("utf-8").replace("2.7 倍", "3.1 倍"), "utf-8")
         _translate(root)                               # the fourth's source changed: stale
@@ -131,7 +131,7 @@ def _by_block(got: dict) -> dict:
 
 def _check_units(got: dict, expected: dict) -> None:
     """Sentence units: together they are the block, without its container markup; a block a
-    person approved is one unit; no unit starts with Markdown markup."""
+    person edited is one unit; no unit starts with Markdown markup."""
     blocks = _by_block(got)
     assert set(blocks) == set(expected)
     for key, (source, english, status) in expected.items():
@@ -139,7 +139,7 @@ def _check_units(got: dict, expected: dict) -> None:
         if "|" not in source:
             assert zh == _squeeze(_MARKUP.sub("", source)), key
             assert en == _squeeze(_MARKUP.sub("", english)), key
-        if status == "approved":
+        if status == "edited":
             assert n == 1, key
     for source, english in got.values():
         for text in (source, english):
@@ -154,7 +154,7 @@ def test_pairs_of_the_fixture(proj):
     assert [Path(n.note).name for n in notes] == ["a.md", "b.md"]
     assert len(warnings) == 1 and "c.md: skipped, no parallel file" in warnings[0]
     statuses = {p.source.split("：")[0].lstrip("- "): p.status for p in notes[0].pairs}
-    assert statuses["嵌套的第三段"] == "approved"
+    assert statuses["嵌套的第三段"] == "edited"
     assert statuses["第四段"] == "stale"
     assert statuses["第一段"] == "machine"
     assert any(p.status == "same" for p in notes[0].pairs)        # the code block
@@ -188,8 +188,8 @@ def test_tmx_parses_back_with_translate_toolkit_and_etree(proj):
     block_status = {(n, u.split(".")[0]): st for (n, u), (_, _, st) in units.items()}
     assert block_status == {k: st for k, (_, _, st) in expected.items()}
     statuses = sorted(block_status.values())
-    assert statuses.count("approved") == 1 and statuses.count("stale") == 1
-    assert set(statuses) == {"approved", "stale", "machine"}
+    assert statuses.count("edited") == 1 and statuses.count("stale") == 1
+    assert set(statuses) == {"edited", "stale", "machine"}
     # Markdown and markup survive as text, escaped in the XML
     assert any("`x < y && z` & 结果 <b>很好</b>" in s for s, _, _ in units.values())
     assert "&lt;b&gt;" in text
@@ -215,7 +215,7 @@ def test_xliff_parses_back_with_translate_toolkit_and_etree(proj):
     _check_units({k: v[:2] for k, v in got.items()}, expected)
     for (note, unit_id), (_, _, approved, review) in got.items():
         status = expected[(note, unit_id.split(".")[0])][2]
-        assert approved == (status == "approved"), unit_id
+        assert approved == (status == "edited"), unit_id
         assert review == (status in ("machine", "stale")), unit_id
 
     root = ET.fromstring(text.encode("utf-8"))
@@ -233,7 +233,7 @@ def test_xliff_parses_back_with_translate_toolkit_and_etree(proj):
                 target.get("state"), target.get("state-qualifier"))
     _check_units({k: v[:2] for k, v in seen.items()}, expected)
     by_status = {expected[(n, u.split(".")[0])][2]: v[2:] for (n, u), v in seen.items()}
-    assert by_status["approved"] == ("yes", "final", None)
+    assert by_status["edited"] == ("yes", "final", None)
     assert by_status["machine"] == ("no", "needs-review-translation", "mt-suggestion")
     assert by_status["stale"] == ("no", "needs-review-translation", None)
     assert "ns0" not in text and "document:1.1" not in text
@@ -532,7 +532,7 @@ def test_cli_export(runner, app, proj):
     assert result.exit_code == 0
     assert ET.fromstring(result.stdout.encode("utf-8")).tag == "tmx"
     assert "warning: notes/c.md: skipped, no parallel file" in result.stderr
-    assert "1 approved" in result.stderr and "1 stale" in result.stderr
+    assert "1 edited" in result.stderr and "1 stale" in result.stderr
     result = run(runner, app, "export", "notes/a.md", "notes/b.md", "-f", "xliff",
                  "--out", "out/tm.xlf")
     assert result.exit_code == 0 and result.stdout == ""

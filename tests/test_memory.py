@@ -1,5 +1,6 @@
-"""The translation memory: numbered migrations keep what a person approved; every write
-goes through one transaction that rolls back on failure."""
+"""The translation memory: numbered migrations bring an old database up to date (a person's
+English lives in the parallel file, not here); every write goes through one transaction
+that rolls back on failure."""
 
 from __future__ import annotations
 
@@ -20,27 +21,26 @@ def _v2_database(path):
     conn.close()
 
 
-def test_migration_3_drops_the_unwritten_machine_column_and_keeps_approvals(tmp_path):
+def test_an_old_database_migrates_and_keeps_no_second_copy_of_edits(tmp_path):
     path = tmp_path / "memory.sqlite"
     _v2_database(path)
     memory = Memory(path)
-    columns = [row[1] for row in memory.conn.execute("PRAGMA table_info(approved)")]
-    assert "machine" not in columns and columns[:4] == ["source_hash", "file", "source", "english"]
-    assert memory.conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 3
-    assert memory.approved("notes/a.md") == {"h1": "kept English"}
-    memory.approve("notes/a.md", "h2", "另一段", "more English")
-    memory.unapprove("notes/a.md", "h1")
+    tables = {row[0] for row in memory.conn.execute("SELECT name FROM sqlite_master")}
+    assert "approved" not in tables and "mt" in tables       # migrations 3 and 4 ran
+    assert memory.conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 4
+    assert not hasattr(memory, "approved")                   # never read again …
+    assert list(memory.conn.execute("SELECT source, english FROM approved_before_v2")) == [
+        ("源文本", "kept English")]                            # … but not thrown away
     memory.close()
-    assert Memory(path).approved("notes/a.md") == {"h2": "more English"}
 
 
 def test_a_failed_write_leaves_nothing_behind(tmp_path):
     memory = Memory(tmp_path / "memory.sqlite")
     with pytest.raises(RuntimeError):
         with transaction(memory.conn):
-            memory.conn.execute("INSERT INTO approved VALUES ('h', 'f', 's', 'e', 0)")
+            memory.conn.execute("INSERT INTO mt VALUES ('h', 'gloss', 's', '{}', 0)")
             raise RuntimeError("interrupted mid-write")
-    assert memory.approved("f") == {}
+    assert memory.get_many(["h"]) == {}
     with pytest.raises(sqlite3.IntegrityError):          # a bad row: the whole batch is undone
         memory.put_many([("k1", "gloss", "源", {"hypotheses": ["a"]}),
                          ("k2", None, "源", {"hypotheses": ["b"]})])

@@ -8,7 +8,7 @@ import re
 
 from hypothesis import assume, given, settings, strategies as st
 
-from conftest import write
+from conftest import english_file, write
 from zhenglossary.cli import app
 from zhenglossary.prose import _SYNTAX, _parsed_view, _plain_view, prose_view
 
@@ -112,9 +112,9 @@ def test_check_counts_no_term_in_a_protected_span(runner, tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "glossary.yaml", GLOSSARY)
     write(tmp_path / "notes" / "a.md", HIDDEN + "\n断层很长。\n")
-    write(tmp_path / "notes" / "a.en.md",
+    write(tmp_path / "notes" / "a.en.md", english_file(
           "See [the section](https://example.org/a \"deposit rock\") and $\\text{deposit rock}$, "
-          "`deposit rock`; the fault is long.\n")
+          "`deposit rock`; the fault is long.\n"))
     result = runner.invoke(app, ["glossary", "check", "--format", "json", "--info"])
     data = json.loads(result.stdout)
     assert data["usage"].get("沉积岩", {}) == {} and data["usage"]["断层"] == {"notes/a.md": 1}
@@ -124,7 +124,7 @@ def test_check_counts_no_term_in_a_protected_span(runner, tmp_path, monkeypatch)
     assert result.exit_code == 0, result.output
     # in prose it counts, and a forbidden rendering in prose is an error
     write(tmp_path / "notes" / "b.md", "沉积岩分布很广。\n")
-    write(tmp_path / "notes" / "b.en.md", "Deposit rock is widespread.\n")
+    write(tmp_path / "notes" / "b.en.md", english_file("Deposit rock is widespread.\n", "b.md"))
     result = runner.invoke(app, ["glossary", "check", "--format", "json"])
     data = json.loads(result.stdout)
     assert data["usage"]["沉积岩"] == {"notes/b.md": 1}

@@ -156,7 +156,7 @@ def test_everything_is_escaped():
 
 
 def test_counts_in_the_header():
-    two = [note(CORRECT), note([pair(1, "数据并行。", "Data parallelism.", status="approved",
+    two = [note(CORRECT), note([pair(1, "数据并行。", "Data parallelism.", status="edited",
                                      note="notes/b.md")], name="notes/b.md"),
            ReviewNote("notes/c.md", problem="not translated yet — run `zhen translate notes/c.md`")]
     findings = [Finding("term-missing", "error", "m", "notes/a.md", 3, None, {"segment": "b2"}),

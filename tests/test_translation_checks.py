@@ -95,10 +95,9 @@ def test_protected_span_changed(runner, translated):
          lambda en: en.replace("2.7", "2,7").replace("`max_batch_size`", "`max batch size`"))
     code, data = check(runner)
     [f] = of(data, "protected-changed")
-    assert f["severity"] == "warning" and f["missing"] == [
+    assert f["severity"] == "error" and f["missing"] == [
         "inline code 'max_batch_size' lost", "inline code 'max batch size' added"]
-    assert code == 0                              # a warning
-    assert check(runner, "--strict")[0] == 1
+    assert code == 1           # an error, as `zhen translate` reports the same edit (edit-invalid)
 
 
 def test_stale_when_the_note_changes(runner, translated):
@@ -106,14 +105,12 @@ def test_stale_when_the_note_changes(runner, translated):
     note.write_text(note.read_text("utf-8").replace("第二段：数据并行。", "第二段：数据并行和模型并行。")
                     + "\n第四段：新加的。\n", "utf-8")
     code, data = check(runner)
-    stale = of(data, "stale")
-    # one finding per block: the changed block once (at its English), the new block once
-    assert len(stale) == 2
-    changed = next(f for f in stale if f["file"] == "notes/a.zh-en.md")
-    assert changed["note_line"] == 5 and "changed (now notes/a.md:5)" in changed["message"]
-    added = next(f for f in stale if f["file"] == "notes/a.md")
-    assert added["line"] == 9 and "no translation yet" in added["message"]
-    assert all("run `zhen translate notes/a.md`" in f["message"] for f in stale)
+    # one cause, one finding: the note changed since it was translated (a changed block and
+    # a new one), at the first changed line
+    [stale] = of(data, "stale")
+    assert (stale["file"], stale["line"], stale["lines"]) == ("notes/a.md", 5, [5, 9])
+    assert "2 block(s) of notes/a.md changed or were added" in stale["message"]
+    assert "run `zhen translate notes/a.md`" in stale["message"]
     runner.invoke(app, ["translate", "notes/"])
     assert of(check(runner)[1], "stale") == []
 
@@ -122,7 +119,7 @@ def test_list_checks_has_the_translation_checks(runner):
     result = runner.invoke(app, ["glossary", "check", "--list-checks", "--format", "json"])
     checks = {c["id"]: c for c in json.loads(result.stdout)}
     for check_id, severity in (("term-missing", "error"), ("term-forbidden", "error"),
-                               ("untranslated", "error"), ("protected-changed", "warning"),
+                               ("untranslated", "error"), ("protected-changed", "error"),
                                ("inconsistent", "warning"), ("stale", "warning"),
                                ("edited", "info")):
         assert checks[check_id]["severity"] == severity and checks[check_id]["title"]
@@ -160,8 +157,8 @@ def test_a_parallel_file_without_unrendered_reads_as_none():
     [block] = read_parallel(text)
     assert block.unrendered == []
     old = "<!-- zhen:src 4 L9 sha=abc -->\n甲。\n<!-- zhen:en 4 sha=def status=approved -->\nA.\n"
-    [block] = read_parallel(old)
-    assert block.unrendered == [] and block.status == "approved"
+    [block] = read_parallel(old)                       # a version 1 file: approved is edited
+    assert block.unrendered == [] and block.status == "edited"
 
 
 def test_unrendered_marker_property():

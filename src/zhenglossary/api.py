@@ -12,7 +12,7 @@ from .errors import NoteReadError, PathNotFound
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import ENGLISH_SUFFIX, collect_notes, read_note
-from .parallel import output_paths, pairs_for
+from .parallel import ParallelFileError, output_paths, pairs_for
 from .prose import prose_view
 
 
@@ -98,6 +98,10 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
         except NoteReadError as exc:
             findings.append(Finding("note-unreadable", "error", exc.detail, exc.path))
             problems[note.display] = f"cannot read its translation: {exc.detail}"
+        except ParallelFileError as exc:
+            findings.append(Finding("parallel-unreadable", "error", exc.detail, exc.path,
+                                    exc.line))
+            problems[note.display] = f"cannot read its parallel file: {exc}"
     ctx = CheckContext(glossary, notes, translations, pairs=pairs,
                        untranslated_blocks=untranslated)
     findings += [f for f in glossary.findings if only is None or f.check in only]
@@ -240,8 +244,9 @@ def export_project_pairs(paths: list[Path], glossary_option: Path | None, fmt: s
                          "`zhen translate` on them first")
     units = exportable(notes)
     text = export_tm(notes, fmt)
-    counts = {s: sum(1 for _, _, status in units if status == s)
-              for s in ("approved", "edited", "machine", "stale")}
+    from .exchange.tm import XLIFF_STATES
+
+    counts = {s: sum(1 for _, _, status in units if status == s) for s in XLIFF_STATES}
     return PairsExport(text, len(units), len(notes), counts)
 
 
@@ -348,3 +353,137 @@ def init_project(root: Path, force: bool = False) -> InitReport:
         write_atomic(gitignore, text + ("\n" if text and not text.endswith("\n") else "")
                      + ("\n" if text.strip() else "") + block)
     return InitReport(glossary, written, gitignore, missing)
+
+
+@dataclass
+class NoteStatus:
+    note: str
+    parallel: str | None
+    counts: dict[str, int]            # PairStatus value (and "orphaned") → blocks
+    problem: str = ""                 # why there are no counts (not translated, unreadable)
+
+
+@dataclass
+class StatusReport:
+    notes: list[NoteStatus]
+    fail_on: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> dict[str, int]:
+        from .parallel import ORDER
+
+        keys = [str(s) for s in ORDER] + ["orphaned"]
+        return {k: sum(n.counts.get(k, 0) for n in self.notes) for k in keys}
+
+    @property
+    def exit_code(self) -> int:
+        """1 when a note has blocks in a ``fail_on`` status (or cannot be read), else 0."""
+        failing = any(self.total.get(s, 0) for s in self.fail_on)
+        return 1 if failing or any(n.problem and n.parallel for n in self.notes) else 0
+
+    def to_json(self) -> dict:
+        return {"notes": [vars(n) for n in self.notes], "total": self.total,
+                "fail_on": list(self.fail_on), "exit_code": self.exit_code}
+
+
+STATUS_NAMES = ("machine", "reviewed", "edited", "stale", "invalid", "pending", "orphaned")
+
+
+def status_project(paths: list[Path] | None, glossary_option: Path | None, *,
+                   out_dir: Path | None = None, encoding: str | None = None,
+                   fail_on: tuple[str, ...] = ()) -> StatusReport:
+    """`zhen status`: each note's blocks by review status, decided as `zhen translate` would
+    (:func:`parallel.decide`), against the note and glossary as they are now."""
+    from .errors import GlossaryNotFound, UsageError
+    from .parallel import carry_over, edit_check, load_parallel, status_counts
+
+    unknown = [s for s in fail_on if s not in STATUS_NAMES]
+    if unknown:
+        raise UsageError(f"--fail-on {','.join(unknown)}: not a status; use a comma-separated "
+                         f"list of {', '.join(STATUS_NAMES)}")
+    try:
+        glossary_path = resolve_glossary(glossary_option)
+        gloss = load_glossary(glossary_path)
+    except GlossaryNotFound:
+        if glossary_option is not None:
+            raise
+        glossary_path, gloss = None, Glossary([])
+    if not paths:
+        paths = default_note_paths(glossary_path or Path("glossary.yaml"))
+    from .document import parse_document
+
+    out: list[NoteStatus] = []
+    for note in collect_notes(paths):
+        _, par = output_paths(note.path, note.relative, out_dir)
+        try:
+            text = read_note(note.path, encoding)
+            old = load_parallel(par) if par.exists() else None
+        except (NoteReadError, ParallelFileError) as exc:
+            out.append(NoteStatus(note.display, str(par) if par.exists() else None, {},
+                                  str(exc)))
+            continue
+        doc = parse_document(text)
+        counts = status_counts(carry_over(doc, old, gloss, edit_check(doc, gloss)))
+        out.append(NoteStatus(note.display, str(par) if old is not None else None, counts,
+                              "" if old is not None else
+                              f"not translated yet — run `zhen translate {note.display}`"))
+    return StatusReport(out, tuple(fail_on))
+
+
+@dataclass
+class MarkReport:
+    parallel: str
+    marked: list[int]
+    skipped: list[tuple[int, str]]    # (block, why it was not marked)
+
+
+def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
+                glossary_option: Path | None = None, out_dir: Path | None = None,
+                every: bool = False) -> MarkReport:
+    """`zhen mark`: set ``status`` (reviewed, or machine to take a review back) on blocks of a
+    note's parallel file; only their ``en`` markers' lines change."""
+    from .document import parse_document
+    from .errors import GlossaryNotFound, UsageError
+    from .fileio import write_atomic
+    from .parallel import PairStatus, carry_over, load_parallel, set_status
+
+    if status not in ("reviewed", "machine"):
+        raise UsageError(f"--as {status}: use reviewed or machine")
+    notes = collect_notes([note_path])
+    if len(notes) != 1:
+        raise UsageError(f"{note_path}: `zhen mark` takes one note, not a folder")
+    note = notes[0]
+    _, par = output_paths(note.path, note.relative, out_dir)
+    if not par.exists():
+        raise PathNotFound(f"{par}: no parallel file; run `zhen translate {note.display}` first")
+    try:
+        gloss = load_glossary(resolve_glossary(glossary_option))
+    except GlossaryNotFound:
+        if glossary_option is not None:
+            raise
+        gloss = Glossary([])
+    old = load_parallel(par)
+    carry = carry_over(parse_document(read_note(note.path)), old, gloss)
+    by_block = {s.old.index: s for s in carry.states.values() if s.old is not None}
+    known = {b.index: b for b in old.blocks}
+    wanted = sorted(known) if every else blocks
+    targets, skipped = set(), []
+    for index in wanted:
+        block, state = known.get(index), by_block.get(index)
+        if block is None:
+            skipped.append((index, "no such block in the parallel file"))
+        elif block.same:
+            if not every:
+                skipped.append((index, "nothing to translate in it"))
+        elif state is None or state.status is PairStatus.PENDING:
+            skipped.append((index, "its source changed since it was translated; run "
+                                   f"`zhen translate {note.display}` first"))
+        elif state.status in (PairStatus.EDITED, PairStatus.INVALID):
+            skipped.append((index, "its English was edited by hand (a person's already)"))
+        elif str(state.status) != status or block.status == "stale":
+            targets.add(index)
+    text = par.read_text("utf-8")
+    new, marked = set_status(text, targets, status)
+    if marked:
+        write_atomic(par, new)
+    return MarkReport(str(par), sorted(marked), skipped)

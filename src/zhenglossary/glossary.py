@@ -82,6 +82,11 @@ class Term:
     def forbid_patterns(self) -> list[tuple[str, re.Pattern[str]]]:
         return [(phrase, whole_phrase_re(phrase)) for phrase in self.forbid]
 
+    def rendering_key(self) -> tuple:
+        """What of this entry decides how a text using it is rendered and checked (not its
+        note, tags or line): a reviewed English goes stale when this changes."""
+        return (self.zh, self.en, self.variants, self.forbid, self.plurals)
+
 
 @dataclass(frozen=True)
 class Match:

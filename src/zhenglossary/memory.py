@@ -72,6 +72,14 @@ MIGRATIONS: list[str] = [
     DROP TABLE approved;
     ALTER TABLE approved_v3 RENAME TO approved;
     """,
+    # 4: approved is no longer read. A person's English lives in the parallel file, the one
+    # truth of a block's status; a second copy here overrode it (an edit reverted in the
+    # file came back from the memory), so the memory keeps machine output only. The rows
+    # are kept under another name, never read, so English an older zhen dropped from a
+    # parallel file can still be found by hand (the README says how).
+    """
+    ALTER TABLE approved RENAME TO approved_before_v2;
+    """,
 ]
 
 
@@ -178,22 +186,6 @@ class Memory:
         with transaction(self.conn):
             self.conn.executemany("INSERT OR REPLACE INTO mt VALUES (?, ?, ?, ?, ?)", data)
 
-    def approve(self, file: str, source_hash: str, source: str, english: str) -> None:
-        """Keep a person's English for a source block of one file."""
-        with transaction(self.conn):
-            self.conn.execute("INSERT OR REPLACE INTO approved VALUES (?, ?, ?, ?, ?)",
-                              (source_hash, file, source, english, time.time()))
-
-    def unapprove(self, file: str, source_hash: str) -> None:
-        with transaction(self.conn):
-            self.conn.execute("DELETE FROM approved WHERE file = ? AND source_hash = ?",
-                              (file, source_hash))
-
-    def approved(self, file: str) -> dict[str, str]:
-        """source block hash → approved English, for one file."""
-        return dict(self.conn.execute(
-            "SELECT source_hash, english FROM approved WHERE file = ?", (file,)))
-
     def close(self) -> None:
         self.conn.close()
 
@@ -208,15 +200,6 @@ class NoMemory:
 
     def put_many(self, rows):
         pass
-
-    def approve(self, *args, **kwargs):
-        pass
-
-    def unapprove(self, *args, **kwargs):
-        pass
-
-    def approved(self, file):
-        return {}
 
     def close(self):
         pass

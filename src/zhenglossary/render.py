@@ -1,5 +1,5 @@
 """Rendering ``x.en.md``: the source with each leaf block's inline text replaced by its
-English, every other byte copied. The parallel file ``x.zh-en.md`` is parallel.py's."""
+English, every other byte copied. The parallel file ``x.zh-en.md`` is the ``parallel`` package's."""
 
 from __future__ import annotations
 
@@ -8,11 +8,15 @@ from dataclasses import dataclass, field
 
 from .document import Document, dedent_block
 from .locking import RegionPlan, assemble
+from .parallel.outputs import GLOSS_BANNER, english_body  # noqa: F401  (x.en.md's header is theirs)
 
-def region_replacements(plans: list[RegionPlan]) -> list[tuple[int, int, str]]:
+def region_replacements(plans: list[RegionPlan], skip: set[int] | None = None
+                        ) -> list[tuple[int, int, str]]:
+    """(start, end, English) of each translated region, in order; regions of the leaves in
+    ``skip`` (a person's English stands there, so they were not translated) are left out."""
     out = []
     for plan in plans:
-        if not plan.translatable or not plan.segments:
+        if not plan.translatable or not plan.segments or (skip and plan.leaf in skip):
             continue
         region = plan.region
         out.append((region.starts[0], region.ends[-1], assemble(plan.segments, plan.separators)))
@@ -39,9 +43,9 @@ class LeafText:
     first_line: int          # 1-based
     last_line: int           # 1-based, inclusive
     source: str              # the leaf's source lines
-    english: str             # the same lines in English
+    english: str             # the same lines in English, as x.en.md gets them
     translated: bool         # False: nothing to translate, english == source
-    status: str = "machine"  # machine | approved | stale (a person's English is kept)
+    human: bool = False      # ``english`` is a person's (kept, never machine-translated)
     unrendered: list[str] = field(default_factory=list)   # source pieces the engine left out
 
 
@@ -56,10 +60,12 @@ def unrendered_pieces(plans: list[RegionPlan]) -> dict[int, list[str]]:
 
 
 def leaf_texts(doc: Document, plans: list[RegionPlan],
-               overrides: dict[int, tuple[str, str]] | None = None) -> list[LeafText]:
-    """Source and English of each leaf. ``overrides`` maps a leaf index to (English a
-    person approved, status), kept instead of the machine English."""
-    replacements = region_replacements(plans)
+               persons: dict[int, str] | None = None) -> list[LeafText]:
+    """Source and English of each leaf. ``persons`` maps a leaf index to a person's English
+    (a block of the parallel file), kept instead of machine English: its regions were not
+    translated."""
+    persons = persons or {}
+    replacements = region_replacements(plans, set(persons))
     translated_leaves = {p.leaf for p in plans if p.translatable and p.segments}
     unrendered = unrendered_pieces(plans)
     out = []
@@ -72,20 +78,12 @@ def leaf_texts(doc: Document, plans: list[RegionPlan],
             if replacements[r][0] >= start:
                 mine.append(replacements[r])
             r += 1
-        english = apply(source, mine, start)
-        status = "machine"
-        if overrides and i in overrides:
-            english, status = overrides[i]
+        human = i in persons
+        english = reindent(persons[i], source) if human else apply(source, mine, start)
         out.append(LeafText(i + 1, leaf.kind, leaf.start_line + 1, leaf.end_line, source, english,
-                            i in translated_leaves or status != "machine", status,
-                            unrendered.get(i, []) if status == "machine" else []))
+                            i in translated_leaves or human, human,
+                            [] if human else unrendered.get(i, [])))
     return out
-
-
-GLOSS_BANNER = ("> **Dictionary gloss, not machine translation.** No Chinese→English model is "
-                "installed, so zhen wrote this English word by word from a dictionary. For machine "
-                "translation run `zhen model install` (or `zhen model install --file "
-                "translate-zh_en.argosmodel`), then `zhen translate` again.")
 
 
 def _front_matter_end(doc: Document) -> int:
@@ -129,26 +127,3 @@ def reindent(block: str, like: str) -> str:
     trailing = like[len(body):]
     lines = [(" " * n + line) if line.strip() else line for line in block.split("\n")]
     return newline.join(lines) + trailing
-
-
-def english_body(text: str) -> str:
-    """``x.en.md`` without what zhen puts above the note: the header line (an HTML comment
-    starting ``<!-- zhen:``) and the gloss banner, found at the top or right after a leading
-    front matter block (which is kept)."""
-    from .markdown import parse_note
-
-    front = ""
-    tokens, _ = parse_note(text) if text.startswith(("---", "+++")) else ((), {})
-    if tokens and tokens[0].type == "front_matter" and tokens[0].map:
-        ends = [m.end() for m in re.finditer(r"\r\n|\n|\r", text)]
-        last = tokens[0].map[1]
-        front = text[:ends[last - 1]] if last <= len(ends) else text
-        text = text[len(front):]
-    if text.startswith("<!-- zhen:"):
-        cut = re.search(r"\r\n|\n|\r", text)
-        text = text[cut.end():] if cut else ""
-    if text.startswith(GLOSS_BANNER):
-        text = text[len(GLOSS_BANNER):]
-        for _ in range(2):
-            text = text[2:] if text.startswith("\r\n") else text[1:] if text[:1] in "\r\n" else text
-    return front + text

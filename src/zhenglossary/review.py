@@ -53,11 +53,15 @@ from . import terms
 from .findings import SEVERITIES, Finding, summarize
 from .glossary import Glossary, Match, Term
 from .markdown import display_parser
+import shlex
+
 from .parallel import Pair
 from .prose import prose_view
 from .sentences import align, block_text, split_sentences
 
-EDITED_STATUSES = ("edited", "approved", "stale")
+EDITED_STATUSES = ("edited", "invalid")          # English a person wrote
+MARKABLE = ("machine", "stale", "reviewed")       # English a reviewer can mark reviewed
+STATUSES = ("machine", "reviewed", "edited", "stale", "invalid", "pending")
 TERM_COLOURS = 8
 
 
@@ -68,6 +72,7 @@ class ReviewNote:
     engine: str = ""                   # from the parallel file's first line
     pairs: list[Pair] = field(default_factory=list)
     problem: str = ""                  # why there are no pairs (not translated, unreadable)
+    orphans: list = field(default_factory=list)   # parallel.Orphan: edits whose block is gone
 
 
 @dataclass
@@ -92,7 +97,8 @@ def review_inputs(report) -> ReviewInputs:
             notes.append(ReviewNote(note.display, problem=report.problems.get(
                 note.display, f"not translated yet — run `zhen translate {note.display}`")))
         else:
-            notes.append(ReviewNote(note.display, pairs.parallel, pairs.engine, pairs.pairs))
+            notes.append(ReviewNote(note.display, pairs.parallel, pairs.engine, pairs.pairs,
+                                    orphans=pairs.orphans))
     return ReviewInputs(report.glossary, notes, report.findings, str(Path.cwd()))
 
 
@@ -537,10 +543,14 @@ def _block_body(pair: Pair, english_spans, glossary_path: str, notes: _Footnotes
 
 def _gutter(note_id: str, row: _Row, base: str) -> str:
     pair = row.pair
-    status = pair.status if pair.current else f"{pair.status}, source changed"
+    status = str(pair.status)
     out = (f'<div class="gutter"><a class="block" href="#{note_id}-{escape(pair.id)}">'
-           f'{escape(pair.id)}</a><span class="badge st-{escape(pair.status)}">{escape(status)}</span>'
+           f'{escape(pair.id)}</a><span class="badge st-{escape(status)}">{escape(status)}</span>'
            + file_link(pair.note, pair.line, base, cls="src-loc"))
+    if status in MARKABLE:
+        checked = " checked" if status == "reviewed" else ""
+        out += (f'<label class="tick"><input type="checkbox" class="mark-box" '
+                f'data-block="{pair.index}"{checked}> reviewed</label>')
     if pair.en_line and pair.status != "same":
         out += file_link(pair.parallel, pair.en_line, base, cls="en-loc")
     if row.locked:
@@ -548,6 +558,19 @@ def _gutter(note_id: str, row: _Row, base: str) -> str:
         out += (f'<span class="count terms-{ok}" title="glossary terms rendered in the English '
                 f'/ locked in the source">terms {len(row.english_spans)}/{row.locked}</span>')
     return out + "</div>"
+
+
+def _was_html(pair: Pair, notes: _Footnotes) -> str:
+    """A stale block: what its person had before the source changed, beside the new."""
+    if pair.was is None:
+        return ""
+    whose = "reviewed" if pair.was.status == "reviewed" else "edited"
+    src = notes.render(pair.was.source, "src", notes.prefix(pair.id, "was-src"))
+    en = notes.render(pair.was.english, "en", notes.prefix(pair.id, "was-en"))
+    return (f'<div class="was"><p class="was-head">Before the source changed (the English a '
+            f'person {whose}); copy what you keep into the English in the parallel file, or mark '
+            f'the block reviewed</p><div class="srow">{_side(src, "src")}{_side(en, "en")}</div>'
+            '</div>')
 
 
 def _row_html(note_id: str, row: _Row, base: str, glossary_path: str, notes: _Footnotes) -> str:
@@ -561,7 +584,7 @@ def _row_html(note_id: str, row: _Row, base: str, glossary_path: str, notes: _Fo
             '</div></details></div>')
     else:
         mode, rows = _block_body(pair, row.english_spans, glossary_path, notes)
-        body = f'<div class="rows" data-mode="{mode}">{rows}</div>'
+        body = f'<div class="rows" data-mode="{mode}">{rows}</div>' + _was_html(pair, notes)
     attrs = (f'class="pair status-{escape(pair.status)}" id="{note_id}-{escape(pair.id)}" '
              f'data-block="{escape(pair.id)}" data-status="{escape(pair.status)}" '
              f'data-line="{pair.line}" data-findings="{len(row.findings)}" '
@@ -631,7 +654,10 @@ def _chips(counts: dict) -> str:
     ])
 
 
-def _filters(findings: list[Finding]) -> str:
+def _filters(findings: list[Finding], statuses: dict[str, int] | None = None) -> str:
+    statuses = statuses or {}
+    status_options = "".join(f'<option value="{s}">{s} ({statuses.get(s, 0)})</option>'
+                             for s in STATUSES)
     checks: dict[str, int] = {}
     for finding in findings:
         checks[finding.check] = checks.get(finding.check, 0) + 1
@@ -642,6 +668,8 @@ def _filters(findings: list[Finding]) -> str:
     return ('<form class="filters" id="filters" aria-label="filters">'
             '<label><input type="checkbox" id="f-findings"> only blocks with findings</label>'
             '<label><input type="checkbox" id="f-edited"> only blocks edited by a person</label>'
+            '<label>status <select id="f-status"><option value="">any status</option>'
+            f'{status_options}</select></label>'
             '<label>check <select id="f-check"><option value="">all checks</option>'
             f'{options}</select></label>'
             '<label>severity <select id="f-severity"><option value="">any severity</option>'
@@ -694,6 +722,26 @@ def _outline(note_id: str, rows: list[_Row]) -> str:
             f'({len(heads)} headings)</summary>{"".join(out)}</details></nav>')
 
 
+def _mark_box(note: ReviewNote) -> str:
+    """The command that marks the ticked blocks reviewed (review.js keeps it up to date)."""
+    command = f"zhen mark {shlex.quote(note.note)}"
+    return (f'<div class="mark" data-command="{escape(command)}">Tick <em>reviewed</em> on the '
+            f'blocks you have read, then run <code class="mark-cmd">{escape(command)}</code> '
+            '<button type="button" class="copy">copy</button></div>')
+
+
+def _orphans_html(note: ReviewNote) -> str:
+    if not note.orphans:
+        return ""
+    items = "".join(
+        f'<li><span class="src-loc">{escape(note.note)}:{escape(o.lines.lstrip("L"))} once</span>'
+        f'<div class="srow"><div class="side src" lang="zh-CN">{escape(o.source)}</div>'
+        f'<div class="side en">{escape(o.english)}</div></div></li>' for o in note.orphans)
+    return (f'<details class="orphans" open><summary>{len(note.orphans)} edit(s) whose block is no '
+            f'longer in the note (kept at the end of {escape(note.parallel or "")})</summary>'
+            f'<ol>{items}</ol></details>')
+
+
 def _note_section(i: int, note: ReviewNote, rows: list[_Row], loose: list[Finding],
                   inputs: ReviewInputs) -> str:
     note_id = f"note-{i}"
@@ -706,6 +754,8 @@ def _note_section(i: int, note: ReviewNote, rows: list[_Row], loose: list[Findin
             info += f" · engine: {note.engine}"
         head.append(f'<div class="meta">{escape(info)}</div>')
         head.append(_outline(note_id, rows))
+        if any(str(r.pair.status) in MARKABLE for r in rows):
+            head.append(_mark_box(note))
     else:
         head.append(f'<p class="notice untranslated">{escape(note.problem)}</p>')
     if loose:
@@ -718,7 +768,8 @@ def _note_section(i: int, note: ReviewNote, rows: list[_Row], loose: list[Findin
             '<div class="colheads" aria-hidden="true"><span>block</span>'
             '<span>source (中文)</span><span>English</span></div>'
             + "".join(_row_html(note_id, r, inputs.base, glossary_path, notes) for r in rows)
-            + '<p class="empty" hidden>no block of this note matches the filters</p>')
+            + '<p class="empty" hidden>no block of this note matches the filters</p>'
+            + _orphans_html(note))
     return (f'<section class="note" id="{note_id}" data-note="{escape(note.note)}">'
             f'{"".join(head)}{body}</section>')
 
@@ -770,5 +821,8 @@ def render_review(inputs: ReviewInputs, *, title: str = "zhen review",
         body.append(_other_findings(other, inputs.base))
     body += [_note_section(i, note, rows[note.note], by_note.get(note.note, []), inputs)
              for i, note in enumerate(inputs.notes, start=1)]
-    return _page(title, meta, _chips(review_counts(inputs, rows)), _filters(inputs.findings),
+    statuses = {s: sum(1 for note_rows in rows.values() for r in note_rows
+                       if str(r.pair.status) == s) for s in STATUSES}
+    return _page(title, meta, _chips(review_counts(inputs, rows)),
+                 _filters(inputs.findings, statuses),
                  "".join(body))

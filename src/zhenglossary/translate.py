@@ -1,9 +1,16 @@
 """``zhen translate``: notes in, ``x.en.md`` and ``x.zh-en.md`` out. No printing here.
 
-One pass over all files: parse → segment and mask → look every engine input up in the
-translation memory → translate the misses of *all* files in large batches (the model
-loads only if something misses) → verify each segment's term lock, falling back to
-other hypotheses and then to piece-wise translation → render → write atomically.
+One pass over all files: parse → carry over what a person did in the last outputs (the
+``parallel`` package decides each block's status; a person's English is never sent to the
+engine) → segment and mask → look every engine input up in the translation memory →
+translate the misses of *all* files in large batches (the model loads only if something
+misses) → verify each segment's term lock, falling back to other hypotheses and then to
+piece-wise translation → render → verify the output → write atomically.
+
+Why this module is long: it is the whole pipeline — the runner through the memory, the
+term-lock ladder, the output check's loop and the per-note flow — kept in one place while
+they share the run's state; the next step is a ``pipeline/`` package (plan, runner, lock,
+verify, io) with a pure ``translate_note``.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from typing import Callable
 from .document import Document, parse_document
 from .engines import EngineContext, create_engine
 from .engines.base import Engine, EngineOutput
-from .errors import GlossaryNotFound, NoteReadError, OutputError
+from .errors import GlossaryNotFound, NoteReadError, OutputError, UsageError
 from .fileio import write_atomic
 from .findings import Finding
 from .glossary import Glossary, load_glossary, resolve_glossary
@@ -24,10 +31,12 @@ from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, joi
 from .memory import Memory, NoMemory, memory_key
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .paths import state_dir
-from .parallel import english_header, output_paths, read_parallel, render_parallel
-from .render import (GLOSS_BANNER, LeafText, english_body, leaf_texts, render_english,
-                     unrendered_pieces)
-from .edits import kept_edits
+from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFileError, carry_over,
+                       edit_check, english_body, english_header, output_paths,
+                       read_parallel_file, render_parallel, seal_english)
+from .parallel.prior import read_prior
+from .parallel.report import state_findings
+from .render import LeafText, leaf_texts, render_english, unrendered_pieces
 from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
 from .reread import read_again
 from .textutil import has_cjk
@@ -48,6 +57,7 @@ class TranslateOptions:
     num_hypotheses: int = 4              # asked of engines whose placeholders may break
     batch_size: int = 128                # segments per engine call (and per memory commit)
     validate: bool = True                # the independent output check (validate.py)
+    force: bool = False                  # write over outputs zhen did not write or cannot read
 
 
 @dataclass
@@ -85,6 +95,9 @@ class Verified:
     findings: list[Finding]
     checked: int                 # translated blocks validated
     invalid: int                 # machine blocks that failed (written as their source)
+    persons: dict[int, list[str]] = field(default_factory=dict)
+    # leaf index → problems: a person's English that fails in its place in the note; the
+    # caller translates these blocks and verifies again
 
 
 def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, display: str,
@@ -93,44 +106,41 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
 
     The source and the English are each parsed whole, so every block is judged in its
     real context. A machine block whose English breaks the block structure, a protected
-    span, a term, or leaves Chinese is written as its source (never broken) and reported;
-    English a person wrote is kept and reported. If the structure still differs, the note
-    is written as its source.
+    span, a term, or leaves Chinese is written as its source (never broken) and reported.
+    A person's English that fails is put aside too (its source stands in) and returned in
+    ``persons``: the caller gets machine English for it and verifies again, so one bad
+    block costs that block, never the note. If the structure still differs (a renderer
+    bug), the note is written as its source.
     """
     unrendered = {i: "".join(pieces) for i, pieces in unrendered_pieces(plans).items()}
     by_line = {leaf.start_line: i for i, leaf in enumerate(doc.leaves)}
     source = parse_blocks(doc.text)
     findings: list[Finding] = []
-    reported: set[int] = set()
     reverted: set[int] = set()
+    persons: dict[int, list[str]] = {}
     invalid = 0
     env: dict | None = None
 
     def reject(i: int, problems: list[str]) -> bool:
-        """Report leaf ``i``; put its source back if the machine wrote it."""
+        """Put leaf ``i``'s source in place of its English; report it if the machine wrote
+        it, hand it back to the caller if a person did."""
         nonlocal invalid
         leaf = leaves[i]
-        extra = {"segment": f"b{leaf.index}", "source": leaf.source.strip(),
-                 "english": leaf.english.strip(), "problems": problems}
-        if leaf.status == "machine":
-            leaf.english = leaf.source
-            leaf.unrendered = []              # nothing is left out of the source itself
-            reverted.add(i)
+        if leaf.human:
+            persons[i] = problems
+        else:
             invalid += 1
             findings.append(Finding(
                 "output-invalid", "error",
                 f"block {leaf.index}: the English failed the output check ({'; '.join(problems)}); "
                 "the source is written in its place — translate it in the parallel file",
-                display, leaf.first_line, extra=extra))
-            return True
-        if i not in reported:
-            reported.add(i)
-            findings.append(Finding(
-                "edit-invalid", "error",
-                f"block {leaf.index}: the English edited by hand fails the output check "
-                f"({'; '.join(problems)}); it is kept — fix it in the parallel file",
-                display, leaf.first_line, extra=extra))
-        return False
+                display, leaf.first_line,
+                extra={"segment": f"b{leaf.index}", "source": leaf.source.strip(),
+                       "english": leaf.english.strip(), "problems": problems}))
+        leaf.english = leaf.source
+        leaf.unrendered = []              # nothing is left out of the source itself
+        reverted.add(i)
+        return True
 
     checked = sum(1 for leaf in leaves if leaf.translated)
     for _ in range(len(leaves) + 1):
@@ -149,18 +159,17 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
             return check_block(leaves[i].source, leaves[i].english, env=env,
                                what=frozenset({"structure", "protected"}))
 
-        machine = culprit is not None and leaves[culprit].status == "machine"
-        if machine and alone(culprit):
+        if culprit is not None and alone(culprit):
             reject(culprit, ["block structure changed"] + alone(culprit))
             continue
         # damage that shows elsewhere (a broken footnote reference drops its definition):
         # each translated block on its own
         offenders = [(i, problems) for i, leaf in enumerate(leaves)
-                     if leaf.translated and i not in reverted and leaf.status == "machine"
+                     if leaf.translated and i not in reverted
                      for problems in [alone(i)] if problems]
         for i, problems in offenders:
             reject(i, problems)
-        if not offenders and machine:
+        if not offenders and culprit is not None:
             reject(culprit, ["block structure changed"])
         elif not offenders:
             findings.append(Finding(
@@ -169,9 +178,9 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
                 f"{source.blocks[min(k, len(source.blocks) - 1)].line + 1 if source.blocks else 1}; "
                 f"the note's source is written instead", display, 1))
             english = _with_header(doc.text, header)
-            return Verified(english, findings, checked, invalid + 1)
+            return Verified(english, findings, checked, invalid + 1, persons)
     else:
-        return Verified(_with_header(doc.text, header), findings, checked, invalid + 1)
+        return Verified(_with_header(doc.text, header), findings, checked, invalid + 1, persons)
     for src_block, out_block in zip(source.blocks, out.blocks):
         i = by_line.get(src_block.line)
         if i is None or not leaves[i].translated or i in reverted:
@@ -184,10 +193,10 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
         findings.append(Finding("output-invalid", "error",
                                 f"the rendered English changed {'; '.join(outside)}; the note's "
                                 "source is written instead", display, 1))
-        return Verified(_with_header(doc.text, header), findings, checked, invalid + 1)
+        return Verified(_with_header(doc.text, header), findings, checked, invalid + 1, persons)
     skip = {p.leaf for p in plans if p.region.error} | reverted
     english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
-    return Verified(english, findings, checked, invalid)
+    return Verified(english, findings, checked, invalid, persons)
 
 
 class _Runner:
@@ -367,6 +376,7 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
         glossary, root = Glossary([], path="(no glossary)"), Path(".")
         notices.append(NO_GLOSSARY_NOTICE)
     notes = collect_notes(paths)
+    outputs = _outputs(notes, options.out_dir)          # before anything is loaded or written
     if engine is None:
         context = EngineContext(glossary, options.threads, root, options.engine_settings)
         engine, engine_notices = create_engine(options.engine, context)
@@ -374,18 +384,9 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
     memory = Memory(state_dir(root) / "memory.sqlite") if options.use_memory else NoMemory()
     notices += memory.notices
     try:
-        return _translate(notes, glossary, engine, memory, options, progress, notices, root)
+        return _translate(notes, outputs, glossary, engine, memory, options, progress, notices)
     finally:
         memory.close()
-
-
-def _file_key(note: NoteFile, root: Path) -> str:
-    """How the memory names a note's approved edits: the project root (the folder holding
-    the glossary) and the note's path from it — two projects sharing ``ZHEN_HOME`` never
-    see each other's edits."""
-    import os
-
-    return f"{root.resolve()}::{os.path.relpath(note.path.resolve(), root.resolve())}"
 
 
 def _with_header(body: str, header: str) -> str:
@@ -393,86 +394,138 @@ def _with_header(body: str, header: str) -> str:
     return header + newline + body
 
 
-def _translate(notes, glossary, engine, memory, options, progress, notices,
-               root: Path) -> TranslateReport:
+@dataclass
+class _Note:
+    """One note on its way through a run."""
+
+    note: NoteFile
+    result: FileResult
+    doc: Document
+    plans: list
+    en_path: Path
+    par_path: Path
+    carry: Carry
+    findings: list[Finding]
+
+
+def _outputs(notes: list[NoteFile], out_dir: Path | None) -> dict[int, tuple[Path, Path]]:
+    """Each note's outputs; two notes that would write one file stop the run before anything
+    is written."""
+    out, seen = {}, {}
+    for k, note in enumerate(notes):
+        paths = output_paths(note.path, note.relative, out_dir)
+        key = paths[0].resolve()
+        if key in seen:
+            raise UsageError(f"{seen[key]} and {note.display} would both be written to "
+                             f"{paths[0]}; translate them in separate runs, or with different "
+                             "--out-dir")
+        seen[key] = note.display
+        out[k] = paths
+    return out
+
+
+def _prepare(note: NoteFile, paths, glossary: Glossary, options: TranslateOptions
+             ) -> _Note | FileResult:
+    """Read, parse and plan a note, and carry over what a person did in its outputs."""
+    result = FileResult(note.display)
+    if is_generated(note.path):
+        result.error = f"{note.display} is a generated translation; translate its source note"
+        return result
+    try:
+        text = read_note(note.path, options.encoding)
+    except NoteReadError as exc:
+        result.error = str(exc)
+        return result
+    en_path, par_path = paths
+    try:
+        prior = read_prior(en_path, par_path, options.force)
+    except ParallelFileError as exc:
+        result.error = f"{exc}; nothing was written for {note.display}"
+        return result
+    doc = parse_document(text)
+    plans = plan_document(doc, glossary, note.display)
+    findings = list(prior.findings)
+    for plan in plans:
+        if plan.region.error:
+            findings.append(Finding("unparsed", "warning",
+                                    f"could not locate this block's text ({plan.region.error}); "
+                                    "it is copied untranslated", note.display, plan.region.line + 1))
+    carry = carry_over(doc, prior.parallel, glossary, edit_check(doc, glossary))
+    return _Note(note, result, doc, plans, en_path, par_path, carry, findings)
+
+
+def _segments(item: _Note, leaves: set[int] | None = None, skip: set[int] = frozenset()):
+    return [s for plan in item.plans if plan.leaf not in skip
+            and (leaves is None or plan.leaf in leaves)
+            for top in plan.segments for s in top.walk()]
+
+
+def _translate(notes, outputs, glossary, engine, memory, options, progress, notices
+               ) -> TranslateReport:
     files: list[FileResult] = []
     findings: list[Finding] = []
-    parsed = []
-    for note in notes:
-        result = FileResult(note.display)
-        files.append(result)
-        if is_generated(note.path):
-            result.error = f"{note.display} is a generated translation; translate its source note"
-            continue
-        try:
-            text = read_note(note.path, options.encoding)
-        except NoteReadError as exc:
-            result.error = str(exc)
-            continue
-        doc = parse_document(text)
-        plans = plan_document(doc, glossary, note.display)
-        for plan in plans:
-            if plan.region.error:
-                findings.append(Finding("unparsed", "warning",
-                                        f"could not locate this block's text ({plan.region.error}); "
-                                        "it is copied untranslated", note.display, plan.region.line + 1))
-        parsed.append((note, result, doc, plans))
+    items: list[_Note] = []
+    for k, note in enumerate(notes):
+        item = _prepare(note, outputs[k], glossary, options)
+        files.append(item if isinstance(item, FileResult) else item.result)
+        if isinstance(item, _Note):
+            items.append(item)
 
-    segments = [s for _, _, _, plans in parsed for plan in plans for top in plan.segments
-                for s in top.walk()]
+    # a person's English is never sent to the engine
+    segments = [s for item in items for s in _segments(item, skip=item.carry.owned())]
+    saved = sum(1 for item in items for s in _segments(item, leaves=item.carry.owned())
+                if s.needs_mt)
     n = 1 if engine.reliable_placeholders else max(1, options.num_hypotheses)
     runner = _Runner(engine, memory, options.batch_size, progress)
     notices += getattr(engine, "notices", [])          # what resolving the engine found
     findings += lock_segments(segments, glossary, runner, n)
 
     describe = engine.describe()
-    kept = stale = validated = invalid = 0
-    for note, result, doc, plans in parsed:
-        en_path, par_path = output_paths(note.path, note.relative, options.out_dir)
-        translatable = {p.leaf for p in plans if p.translatable and p.segments}
-        overrides, edit_findings = kept_edits(doc, par_path, memory, _file_key(note, root),
-                                              note.display, notices, translatable)
-        findings += edit_findings
-        kept += sum(1 for _, st in overrides.values() if st == "approved")
-        stale += sum(1 for _, st in overrides.values() if st == "stale")
-        leaves = leaf_texts(doc, plans, overrides)
-        header = english_header(note.path.name, describe, par_path.name)
-        result.segments = sum(1 for plan in plans for top in plan.segments for _ in top.walk())
-        empty = not doc.text.strip()          # an empty note gives empty outputs
+    validated = invalid = 0
+    counts = {str(s): 0 for s in ORDER}
+    for item in items:
+        note, doc, carry = item.note, item.doc, item.carry
+        header = english_header(note.path.name, describe, item.par_path.name)
         banner = GLOSS_BANNER if engine.name == "gloss" else ""
-        if options.validate and not empty:
-            verified = verify(doc, leaves, plans, glossary, note.display, header, banner)
+        empty = not doc.text.strip()          # an empty note gives empty outputs
+        for _ in range(3):
+            persons = {i: s.english for i, s in carry.states.items() if s.status.owned}
+            leaves = leaf_texts(doc, item.plans, persons)
+            if not options.validate or empty:
+                english = "" if empty else render_english(doc, leaves, header, banner)
+                checks: list[Finding] = []
+                break
+            verified = verify(doc, leaves, item.plans, glossary, note.display, header, banner)
             english, checks = verified.english, verified.findings
-            validated += verified.checked
-            invalid += verified.invalid
-        else:
-            english, checks = ("" if empty else render_english(doc, leaves, header, banner)), []
-        bad_edits = any(f.check == "edit-invalid" for f in checks)
-        parallel = "" if empty else render_parallel(leaves, note.path.name, describe)
-        left_out = [leaf for leaf in leaves if leaf.unrendered]
-        if bad_edits or left_out:
-            # reported where the person fixes it: x.zh-en.md:line, naming the source line
-            where = {b.index: b.en_line for b in read_parallel(parallel)}
-            checks = [replace(f, file=str(par_path),
-                              line=where.get(int(f.extra["segment"][1:]), 0))
-                      if f.check == "edit-invalid" else f for f in checks]
-            checks += [Finding("unrendered", "warning",
-                               f"block {leaf.index}: the engine could not render "
-                               f"{'、'.join(dict.fromkeys(leaf.unrendered))!r}; it is left out of "
-                               "the English — add it in the parallel file", str(par_path),
-                               where.get(leaf.index, 0),
-                               extra={"segment": f"b{leaf.index}", "source": leaf.source.strip(),
-                                      "pieces": leaf.unrendered, "note": note.display,
-                                      "note_line": leaf.first_line})
-                       for leaf in left_out]
-        findings += checks
+            if not verified.persons:
+                break
+            # a person's English that fails in its place: machine English for it, then again
+            for i, problems in verified.persons.items():
+                state = carry.states[i]
+                state.status, state.problems = PairStatus.INVALID, tuple(problems)
+            more = _segments(item, leaves=set(verified.persons))
+            findings += lock_segments(more, glossary, runner, n)
+            segments += more
+        validated += verified.checked if options.validate and not empty else 0
+        invalid += verified.invalid if options.validate and not empty else 0
+        item.result.segments = len(_segments(item))
+        # an emptied note still keeps the edits it had (its parallel file holds them)
+        parallel = "" if empty and not carry.orphans else \
+            render_parallel(leaves, note.path.name, describe, carry)
+        checks += state_findings(carry, leaves, parallel, item.par_path, item.en_path.name,
+                                 note.display)
+        findings += item.findings + checks
+        for state in carry.states.values():
+            if state.status is not PairStatus.SAME and str(state.status) in counts:
+                after = PairStatus.MACHINE if state.status is PairStatus.PENDING else state.status
+                counts[str(after)] += 1
         try:
-            write_atomic(en_path, english)
-            write_atomic(par_path, parallel)
+            write_atomic(item.en_path, seal_english(english))
+            write_atomic(item.par_path, parallel)
         except OutputError as exc:
-            result.error = str(exc)
+            item.result.error = str(exc)
             continue
-        result.english, result.parallel = str(en_path), str(par_path)
+        item.result.english, item.result.parallel = str(item.en_path), str(item.par_path)
 
     statuses = [s.status for s in segments]
     fresh = sum(1 for s in segments if s.needs_mt and (
@@ -481,16 +534,21 @@ def _translate(notes, glossary, engine, memory, options, progress, notices,
     stats = {
         "files": sum(1 for f in files if not f.error),
         "failed_files": sum(1 for f in files if f.error),
-        "segments": len(segments),
+        "segments": len(segments) + saved,
         "from_memory": sum(1 for s in segments if s.needs_mt) - fresh,
         "translated": fresh,
         "engine_calls": runner.misses,
+        "kept_by_person": saved,
         "terms_locked": sum(1 for s in segments for slot in s.slots if slot.kind == "term"),
         "lock_fallbacks": sum(st in ("hypothesis", "pieces") for st in statuses),
         "lock_failures": statuses.count("failed"),
         "copied": statuses.count("copied"),
-        "kept_edits": kept,
-        "stale_edits": stale,
+        "blocks": counts,
+        "kept_edits": counts["edited"],
+        "reviewed_blocks": counts["reviewed"],
+        "stale_edits": counts["stale"],
+        "orphaned_edits": sum(len(item.carry.orphans) for item in items),
+        "carried_from_english": sum(1 for f in findings if f.check == "english-carried"),
         "validated_blocks": validated,
         "invalid_blocks": invalid,
         "invalid_edits": sum(1 for f in findings if f.check == "edit-invalid"),

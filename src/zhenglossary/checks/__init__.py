@@ -32,6 +32,8 @@ declare("forbid-conflict", "warning", "glossary", "No `forbid` that another entr
 declare("same-en", "info", "glossary", "Entries that share one English rendering")
 declare("overlapping-terms", "info", "glossary", "Terms inside or overlapping other terms")
 declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
+declare("parallel-unreadable", "error", "notes",
+        "Every parallel file can be read without guessing (markers whole, UTF-8, written by zhen)")
 # found while translating (``zhen translate`` reports them; --format json lists them).
 # ``unrendered`` is reported by ``zhen translate`` too, and recorded in the parallel file,
 # so it is a translations check (checks/translations.py).
@@ -45,8 +47,14 @@ declare("output-invalid", "error", "translate",
         "Every translated block passes the output check (structure, protected spans, terms, "
         "no Chinese left); a block that fails is written as its source")
 declare("edit-invalid", "error", "translate",
-        "English edited by hand passes the output check (no `forbid` rendering, no missing "
-        "term); a failing edit is kept and reported at x.zh-en.md:line")
+        "English edited by hand passes the output check (structure, protected spans, terms, no "
+        "Chinese left); a failing edit is kept in x.zh-en.md and reported there, and x.en.md "
+        "gets machine English for the block")
+declare("english-carried", "info", "translate",
+        "Changes a person made in x.en.md are taken into the parallel file as edits of their blocks")
+declare("output-replaced", "warning", "translate",
+        "No output zhen did not write, or a person changed in a way it cannot carry, is replaced "
+        "(only with --force, and then said)")
 
 
 def run_checks(ctx: CheckContext, only: set[str] | None = None) -> list[Finding]:

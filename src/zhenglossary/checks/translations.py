@@ -1,12 +1,15 @@
 """Checks over translations, pair by pair, across all notes.
 
-Pairs come from the parallel files ``x.zh-en.md`` (see parallel.py). ``x.en.md`` is
-always read too: ``term-forbidden`` scans it when there is no parallel file or when it was
-changed by hand (``english-edited``: it differs from what the parallel file renders, and
-the next ``zhen translate`` would overwrite it). Every finding about a pair points where it
-is fixed, the English in ``x.zh-en.md`` (file and line), and names the source too
-(``note``, ``note_line``), the block (``segment``), and carries both texts in full in JSON;
-the message shows them truncated.
+Pairs come from the parallel files ``x.zh-en.md`` (see the ``parallel`` package), each with
+the status :func:`parallel.decide` gives it. Each promise is checked on every pair's English,
+a machine's or a person's (``zhen translate`` reports a person's English that breaks one as
+``edit-invalid``, at the same severity). ``x.en.md`` is always read too: ``term-forbidden`` scans it when
+there is no parallel file or when it was changed by hand (``english-edited``: the next
+``zhen translate`` carries the change into the parallel file; ``english-conflict``: it
+cannot, and refuses to write over the file). Every finding about a pair points where it is
+fixed, the English in ``x.zh-en.md`` (file and line), and names the source too (``note``,
+``note_line``), the block (``segment``), and carries both texts in full in JSON; the message
+shows them truncated.
 """
 
 from __future__ import annotations
@@ -15,10 +18,9 @@ import re
 from typing import Iterable
 
 from ..findings import Finding
-from ..parallel import Pair, english_from_parallel
-from ..prose import prose_view
-from ..render import english_body
 from .. import terms
+from ..parallel import Pair, PairStatus, english_body, english_edits, split_english
+from ..prose import prose_view
 from ..sentences import align
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex, whole_phrase_re
 from ..validate import check_block, facts, note_env, second_reading
@@ -49,9 +51,11 @@ def _finding(check_id: str, severity: str, message: str, pair: Pair, *,
 
 
 def _translated(ctx: CheckContext) -> Iterable[Pair]:
+    """Pairs with English, a machine's or a person's: each promise is checked on both (a
+    person's English breaking one is what ``zhen translate`` reports as ``edit-invalid``)."""
     for note in ctx.pairs:
         for pair in note.pairs:
-            if pair.status != "same":
+            if pair.status != PairStatus.SAME:
                 yield pair
 
 
@@ -150,7 +154,7 @@ def untranslated(ctx: CheckContext) -> Iterable[Finding]:
                            chinese=left)
 
 
-@check("protected-changed", "warning", "translations")
+@check("protected-changed", "error", "translations")
 def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
     """Code, math, a link or image destination, an autolink, HTML, a role or a footnote
     label of the source is missing or altered in the English, or the block structure
@@ -159,13 +163,13 @@ def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
     for note in ctx.pairs:
         env = envs.get(note.note)
         for pair in note.pairs:
-            if pair.status == "same":
+            if pair.status == PairStatus.SAME:
                 continue
             problems = check_block(pair.source, pair.english, env=env,
                                    what=frozenset({"structure", "protected"}))
             if problems:
                 shown = "; ".join(problems[:4]) + (" …" if len(problems) > 4 else "")
-                yield _finding("protected-changed", "warning", f"the English changed: {shown}",
+                yield _finding("protected-changed", "error", f"the English changed: {shown}",
                                pair, missing=problems)
 
 
@@ -201,37 +205,56 @@ def _parser_sees_math_change(source: str, english: str) -> bool:
     return math(source) != math(english)
 
 
-@check("english-edited", "warning", "translations")
+@check("english-edited", "info", "translations")
 def english_edited(ctx: CheckContext) -> Iterable[Finding]:
-    """x.en.md was changed by hand: the next `zhen translate` overwrites it."""
-    for note, (display, line) in hand_changed(ctx).items():
-        parallel = next((p.parallel for p in ctx.pairs if p.note == note), "x.zh-en.md")
-        yield Finding("english-edited", "warning",
-                      f"{display} differs from what {parallel} renders (changed by hand?); the "
-                      f"next `zhen translate` overwrites it — make the edit in {parallel}",
-                      display, line)
+    """x.en.md changed by hand: the next `zhen translate` takes the changes in as edits."""
+    for note, (display, state) in hand_changed(ctx).items():
+        if not state.problem and state.edits:
+            blocks = ", ".join(str(k) for k in sorted(state.edits))
+            yield Finding("english-edited", "info",
+                          f"changed by hand in block(s) {blocks}; the next `zhen translate` "
+                          f"takes them into {_parallel_of(ctx, note)} as edits", display, None,
+                          extra={"blocks": sorted(state.edits)})
 
 
-def hand_changed(ctx: CheckContext) -> dict[str, tuple[str, int]]:
-    """note display → (x.en.md display, first differing line) for each x.en.md that is not
-    what its parallel file renders. Notes with edits not yet taken in, or changed since
-    they were translated, are left to the `edited` and `stale` checks."""
-    texts = {note.display: note.text for note in ctx.notes}
-    out: dict[str, tuple[str, int]] = {}
-    for note in ctx.pairs:
-        if note.note not in ctx.translations or note.note not in texts:
+@check("english-conflict", "error", "translations")
+def english_conflict(ctx: CheckContext) -> Iterable[Finding]:
+    """x.en.md holds changes `zhen translate` cannot carry into the parallel file (or was not
+    written by zhen): it refuses to write over it."""
+    for note, (display, state) in hand_changed(ctx).items():
+        if state.problem:
+            yield Finding("english-conflict", "error",
+                          f"{state.problem}; `zhen translate` will not write over it — make the "
+                          f"change in {_parallel_of(ctx, note)} instead, or pass --force",
+                          display, state.line or None)
+
+
+def _parallel_of(ctx: CheckContext, note: str) -> str:
+    return next((p.parallel for p in ctx.pairs if p.note == note), "x.zh-en.md")
+
+
+def hand_changed(ctx: CheckContext) -> dict:
+    """note display → (x.en.md display, :class:`parallel.EnglishEdits`) for each x.en.md a
+    person changed since zhen wrote it, or that zhen did not write."""
+    from ..parallel import EnglishEdits
+
+    cached = getattr(ctx, "_hand_changed", None)
+    if cached is not None:
+        return cached
+    files = {p.note: p.file for p in ctx.pairs}
+    out: dict = {}
+    for note, (display, text) in ctx.translations.items():
+        english = split_english(text)
+        if not english.zhens:
+            if text.strip():
+                out[note] = (display, EnglishEdits(
+                    problem="it was not written by zhen (no `<!-- zhen: English of … -->` header)",
+                    line=1))
             continue
-        if any(p.status == "edited" or not p.current for p in note.pairs):
-            continue
-        expected = english_from_parallel(texts[note.note], note.pairs)
-        display, actual = ctx.translations[note.note]
-        body = english_body(actual)
-        if expected is None or body == expected:
-            continue
-        a, b = body.split("\n"), expected.split("\n")
-        line = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-        above = actual[:len(actual) - len(body)].count("\n")     # header and banner lines
-        out[note.note] = (display, line + above + 1)
+        state = english_edits(english, files.get(note))
+        if state.edits or state.problem:
+            out[note] = (display, state)
+    ctx._hand_changed = out
     return out
 
 
@@ -296,39 +319,50 @@ def inconsistent(ctx: CheckContext) -> Iterable[Finding]:
 
 @check("stale", "warning", "translations")
 def stale(ctx: CheckContext) -> Iterable[Finding]:
-    """The source changed after its translation was made.
-
-    One finding per block: a block whose source changed is both an outdated pair and a
-    block the parallel file lacks; it is reported once, as changed, at its English."""
+    """A person's English (or review) is for a source or glossary entry that has changed;
+    notes changed since they were translated."""
     for note in ctx.pairs:
-        outdated = {p.index: p for p in note.pairs if not p.current}
-        for line, index in ctx.untranslated_blocks.get(note.note, []):
-            pair = outdated.pop(index, None)
-            if pair is not None:
-                yield _finding("stale", "warning",
-                               f"the source of this block changed (now {note.note}:{line}) after "
-                               f"it was translated; run `zhen translate {note.note}`", pair,
-                               note_line=line)
-            else:
-                yield Finding("stale", "warning",
-                              f"this block has no translation yet; run `zhen translate {note.note}`",
-                              note.note, line)
-        for pair in outdated.values():
-            yield _finding("stale", "warning",
-                           f"the source of this block changed or was removed after it was "
-                           f"translated; run `zhen translate {note.note}`", pair)
         for pair in note.pairs:
-            if pair.status == "stale" and pair.current:
+            if pair.status == PairStatus.STALE and pair.was is not None:
                 yield _finding("stale", "warning",
-                               "this English was edited by hand before its source changed; "
-                               f"review it in {pair.parallel} (edit it to approve it)", pair)
+                               "the source (or a glossary entry it uses) changed after this "
+                               "English was edited or reviewed by hand; the English is the "
+                               "machine's for the new source, and what you had is kept below it "
+                               "— copy what you keep into the English, or mark it "
+                               "status=reviewed", pair)
+            elif pair.status == PairStatus.STALE:
+                yield _finding("stale", "warning",
+                               "the source (or a glossary entry it uses) changed after this "
+                               "English was edited or reviewed by hand; run `zhen translate "
+                               f"{note.note}` for machine English of the new source, then adopt "
+                               "what you keep of yours", pair)
+        pending = note.counts.get("pending", 0)
+        if pending:
+            lines = [line for line, _ in ctx.untranslated_blocks.get(note.note, [])]
+            yield Finding("stale", "warning",
+                          f"{pending} block(s) of {note.note} changed or were added since it was "
+                          f"translated (first at line {lines[0] if lines else '?'}); run "
+                          f"`zhen translate {note.note}`", note.note, lines[0] if lines else None,
+                          extra={"lines": lines})
+
+
+@check("edit-orphaned", "warning", "translations")
+def edit_orphaned(ctx: CheckContext) -> Iterable[Finding]:
+    """No edit waits in a parallel file's orphans section (its block left the note)."""
+    for note in ctx.pairs:
+        for orphan in note.orphans:
+            yield Finding("edit-orphaned", "warning",
+                          f"edited English whose block ({note.note}:{orphan.lines.lstrip('L')} "
+                          "once) is no longer in the note is kept here; copy what you need into "
+                          "a block, then delete it", note.parallel, orphan.line or None,
+                          extra={"source": orphan.source, "english": orphan.english})
 
 
 @check("unrendered", "warning", "translations")
 def unrendered(ctx: CheckContext) -> Iterable[Finding]:
     """The engine rendered every piece of the source."""
     for pair in _translated(ctx):
-        if pair.unrendered and pair.status not in ("edited", "approved"):
+        if pair.unrendered and not PairStatus(pair.status).owned:
             pieces = "、".join(dict.fromkeys(pair.unrendered))
             yield _finding("unrendered", "warning",
                            f"the engine could not render {_short(pieces, 30)!r}; it is left out "
@@ -339,8 +373,8 @@ def unrendered(ctx: CheckContext) -> Iterable[Finding]:
 @check("edited", "info", "translations")
 def edited(ctx: CheckContext) -> Iterable[Finding]:
     """A translation edited by a person."""
-    for pair in _translated(ctx):
-        if pair.status in ("edited", "approved"):
-            state = "kept by zhen translate" if pair.status == "approved" else \
-                "not yet taken in: run zhen translate"
-            yield _finding("edited", "info", f"English edited by a person ({state})", pair)
+    for note in ctx.pairs:
+        for pair in note.pairs:
+            if pair.status in (PairStatus.EDITED, PairStatus.INVALID):
+                yield _finding("edited", "info", "English edited by a person (kept by zhen "
+                               "translate)", pair)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
-from . import exchange, helptext, review
+from . import exchange, helptext, review, status
 from .console import out
 from .glossary import glossary_app
 from .init import init
@@ -48,6 +48,7 @@ app.command("translate")(translate)
 app.add_typer(model_app, name="model")
 exchange.register(app, glossary_app)
 review.register(app)
+status.register(app)
 helptext.apply(app)
 
 __all__ = ["app", "main"]

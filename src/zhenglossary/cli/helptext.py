@@ -23,6 +23,16 @@ HELP: dict[str, tuple[str, list[str]]] = {
         "zhen translate notes/paper.md --engine gloss",
         "zhen translate notes/ --out-dir build/en --format json",
     ]),
+    "status": ("Count each note's blocks: machine, reviewed, edited, stale, invalid, pending.", [
+        "zhen status",
+        "zhen status notes/paper.md --format json",
+        "zhen status --fail-on stale,invalid     # exit 1 in CI while any block needs review",
+    ]),
+    "mark": ("Mark blocks reviewed in a note's parallel file (their English kept as it is).", [
+        "zhen mark notes/paper.md 3 7 12",
+        "zhen mark notes/paper.md --all",
+        "zhen mark notes/paper.md 7 --as machine     # take a review back",
+    ]),
     "export": ("Export translated pairs as TMX or XLIFF for CAT tools.", [
         "zhen export notes/ --format tmx --out memory.tmx",
         "zhen export notes/paper.md --format xliff > paper.xlf",

@@ -44,6 +44,9 @@ def translate(
                                              help="llm: answer length limit per request "
                                                   "(default 4096)."),
     allow_remote: bool = allow_remote_option(),
+    force: bool = typer.Option(False, "--force",
+                               help="Write over outputs zhen did not write, or that a person "
+                                    "changed in a way it cannot carry into the parallel file."),
 ) -> None:
     """Translate notes to English: writes x.en.md and the parallel x.zh-en.md."""
     from ..api import translate_project
@@ -56,7 +59,7 @@ def translate(
         # notices (no glossary, no model: a dictionary gloss) print as soon as they are known
         report = translate_project(paths, glossary, engine=engine, out_dir=out_dir,
                                    use_memory=not no_memory, threads=threads,
-                                   encoding=encoding, engine_settings=settings,
+                                   encoding=encoding, engine_settings=settings, force=force,
                                    progress=progress, notify=warn)
     if format is CheckFormat.json:
         print_json(report.to_json())
@@ -76,6 +79,12 @@ def translate(
         f"{s['validated_blocks']} blocks validated, {s['invalid_blocks']} failed"
         + (f", {s['invalid_edits']} hand edit(s) failing it (kept)" if s["invalid_edits"] else "")
         + f" — engine: {s['engine']}")
+    b = s["blocks"]
+    say(f"blocks: {b['machine']} machine, {b['reviewed']} reviewed, {b['edited']} edited, "
+        f"{b['stale']} stale, {b['invalid']} invalid"
+        + (f", {s['orphaned_edits']} orphaned edit(s)" if s["orphaned_edits"] else "")
+        + (f"; {s['kept_by_person']} segment(s) kept as a person wrote or reviewed them, not "
+           "sent to the engine" if s["kept_by_person"] else ""))
     raise typer.Exit(report.exit_code)
 
 

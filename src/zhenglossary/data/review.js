@@ -6,8 +6,8 @@
   var all = function (root, sel) { return Array.prototype.slice.call(root.querySelectorAll(sel)); };
   var rows = all(document, ".pair");
   var findings = all(document, ".finding");
-  var controls = ["f-findings", "f-edited", "f-same", "f-check", "f-severity"];
-  var edited = ["edited", "approved", "stale"];
+  var controls = ["f-findings", "f-edited", "f-status", "f-same", "f-check", "f-severity"];
+  var edited = ["edited", "invalid"];
 
   function apply() {
     var onlyFindings = byId("f-findings").checked;
@@ -15,6 +15,7 @@
     var showSame = byId("f-same").checked;
     var check = byId("f-check").value;
     var severity = byId("f-severity").value;          // "" = any
+    var wanted = byId("f-status").value;              // "" = any
     findings.forEach(function (f) {
       f.hidden = (severity !== "" && f.getAttribute("data-severity") !== severity) ||
         (check !== "" && f.getAttribute("data-check") !== check);
@@ -29,7 +30,8 @@
       var show = true;
       if (needFinding && row.querySelector(".finding:not([hidden])") === null) { show = false; }
       if (onlyEdited && edited.indexOf(status) < 0) { show = false; }
-      if (status === "same" && (!showSame || needFinding || onlyEdited)) { show = false; }
+      if (wanted !== "" && status !== wanted) { show = false; }
+      if (status === "same" && (!showSame || needFinding || onlyEdited || wanted !== "")) { show = false; }
       row.hidden = !show;
       if (status === "same") { if (show) { sameShown += 1; } return; }
       total += 1;
@@ -45,6 +47,43 @@
     document.body.setAttribute("data-filtered", "yes");
   }
   controls.forEach(function (id) { byId(id).addEventListener("change", apply); });
+
+  // "reviewed" ticks build the `zhen mark` command of their note
+  function markCommand(section) {
+    var box = section.querySelector(".mark");
+    if (!box) { return; }
+    var base = box.getAttribute("data-command");
+    var add = [], drop = [];
+    all(section, "input.mark-box").forEach(function (input) {
+      var was = input.closest(".pair").getAttribute("data-status") === "reviewed";
+      var block = input.getAttribute("data-block");
+      if (input.checked && !was) { add.push(block); }
+      if (!input.checked && was) { drop.push(block); }
+    });
+    var parts = [];
+    if (add.length) { parts.push(base + " " + add.join(" ")); }
+    if (drop.length) { parts.push(base + " " + drop.join(" ") + " --as machine"); }
+    box.querySelector(".mark-cmd").textContent = parts.length ? parts.join(" && ") : base;
+  }
+  all(document, "section.note").forEach(function (section) {
+    all(section, "input.mark-box").forEach(function (input) {
+      input.addEventListener("change", function () { markCommand(section); });
+    });
+    var copy = section.querySelector(".mark .copy");
+    if (copy) {
+      copy.addEventListener("click", function () {
+        var code = section.querySelector(".mark-cmd");
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(code.textContent);
+        }
+        var range = document.createRange();
+        range.selectNodeContents(code);
+        var selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+      });
+    }
+  });
 
   // a term and its English light up together, within their block
   function partners(mark) {

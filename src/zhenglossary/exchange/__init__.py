@@ -7,7 +7,7 @@ glossary file and writing its entries belong to ``glossary.py``; collecting the 
 the parallel files to ``pairs.py``.
 
 * ``export_tm(pairs, "tmx" | "xliff")`` — every translated block pair of the parallel files
-  as a translation unit (zh source, en target), marked approved or machine, with the note,
+  as a translation unit (zh source, en target), marked with its review status, with the note,
   block and lines as context, for OmegaT, memoQ, Trados, Okapi, Weblate, ...
 * ``export_glossary(glossary, "tbx" | "tsv")`` — the glossary as TBX (one ``termEntry`` per
   term) or as the two-column TSV that DeepL's glossary API accepts.

@@ -1,11 +1,12 @@
 """Translation memories out: the translated pairs as TMX 1.4 or XLIFF 1.2 units (zh source,
-en target), marked approved or machine, with the note, block and lines as context, for
+en target), marked with the block's review status (edited, reviewed, machine, stale,
+invalid), with the note, block and lines as context, for
 OmegaT, memoQ, Trados, Okapi, Weblate, ... (through Translate Toolkit's stores).
 
 Units are sentences, the way CAT tools segment and reuse text (:func:`units`): a block
 whose source and English have as many sentences (:mod:`..sentences`) gives one unit per
 sentence (id ``b3.s1``, ``b3.s2`` …); others give one unit for the block. A block a person
-edited or approved stays whole. Units carry no Markdown container markup (a heading's
+edited stays whole. Units carry no Markdown container markup (a heading's
 ``#``, a list item's ``- ``, a quote's ``> ``); inline Markdown stays, as in the note. A
 block that is not one paragraph or heading (a table) is exported as it is.
 """
@@ -15,28 +16,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import __version__
-from ..parallel import NotePairs, Pair
+from ..parallel import NotePairs, Pair, PairStatus
 from ..sentences import align, block_text
 
 XLIFF_STATES = {
-    "approved": ("final", True, None),
-    "edited": ("translated", True, None),
+    "edited": ("final", True, None),
+    "reviewed": ("signed-off", True, None),
     "machine": ("needs-review-translation", False, "mt-suggestion"),
+    "invalid": ("needs-review-translation", False, None),
     "stale": ("needs-review-translation", False, None),
 }
 STATUS_NOTES = {
-    "approved": "approved: a person's English, taken in by zhen translate",
-    "edited": "edited: a person changed the English (zhen translate has not run since)",
+    "edited": "edited: English a person wrote",
+    "reviewed": "reviewed: machine English a person read and marked reviewed",
     "machine": "machine: English as zhen's engine wrote it, not reviewed",
+    "invalid": "invalid: English a person wrote that fails zhen's output check",
     "stale": "stale: the source changed after this English was written; review it",
 }
 
 
 def exported_status(pair: Pair) -> str:
-    """The status a pair is exported with: ``stale`` also when the note changed since."""
-    if pair.status != "same" and not pair.current:
+    """The status a pair is exported with (:class:`parallel.PairStatus`); a block whose
+    source changed since its English was written (``pending``) is ``stale`` here."""
+    if pair.status == PairStatus.PENDING or (pair.status != PairStatus.SAME and not pair.current):
         return "stale"
-    return pair.status
+    return str(pair.status)
 
 
 def exportable(pairs: list[NotePairs]) -> list[tuple[NotePairs, Pair, str]]:
@@ -50,7 +54,7 @@ def exportable(pairs: list[NotePairs]) -> list[tuple[NotePairs, Pair, str]]:
     return out
 
 
-PERSON_STATUSES = ("approved", "edited")
+PERSON_STATUSES = ("edited", "reviewed", "invalid")
 
 
 @dataclass

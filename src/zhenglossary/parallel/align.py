@@ -1,0 +1,125 @@
+"""Old blocks of a note to new ones, the way ``diff`` pairs lines.
+
+1. Identical blocks in the same order are anchors (``difflib.SequenceMatcher`` on the
+   blocks' hashes, no junk heuristic), so identical twins keep their order among twins.
+2. An identical block that moved is paired with its copy, by order among the copies left.
+3. Between two anchors, the blocks that changed are paired by similarity of their source
+   (``rapidfuzz``'s normalised Indel ratio), keeping order, choosing the pairs whose total
+   similarity is largest; a pair below :data:`MIN_SIMILARITY` is never made. Position alone
+   never pairs two blocks.
+4. A block that moved *and* changed is left over on both sides: the leftovers are paired
+   by similarity across the whole note, most similar first.
+
+Only old blocks in ``wanted`` (those holding a person's English) take part in step 3: the
+others need no partner, since a changed block gets new machine English either way.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Sequence
+
+MIN_SIMILARITY = 60.0        # rapidfuzz ratio, 0-100
+
+
+def _similar_pairs(old: Sequence[str], new: Sequence[str], olds: list[int], news: list[int]
+                   ) -> list[tuple[int, int]]:
+    """The order-keeping pairs (old index, new index) of largest total similarity."""
+    from rapidfuzz import fuzz, process
+
+    if not olds or not news:
+        return []
+    scores = process.cdist([old[i] for i in olds], [new[j] for j in news], scorer=fuzz.ratio,
+                           score_cutoff=MIN_SIMILARITY)
+    candidates = [(a, b, float(scores[a][b])) for a in range(len(olds)) for b in range(len(news))
+                  if scores[a][b] >= MIN_SIMILARITY]
+    if not candidates:
+        return []
+    # heaviest chain strictly increasing in both indices (a Fenwick tree of prefix maxima)
+    size = len(news)
+    tree = [(0.0, -1)] * (size + 1)
+
+    def best_before(b: int) -> tuple[float, int]:
+        best, k = (0.0, -1), b
+        while k > 0:
+            best = max(best, tree[k])
+            k -= k & -k
+        return best
+
+    def put(b: int, value: tuple[float, int]) -> None:
+        k = b + 1
+        while k <= size:
+            tree[k] = max(tree[k], value)
+            k += k & -k
+
+    chain: list[tuple[float, int]] = []       # per candidate: (total, previous candidate)
+    candidates.sort()
+    start = 0
+    while start < len(candidates):
+        end = start
+        while end < len(candidates) and candidates[end][0] == candidates[start][0]:
+            end += 1
+        group = []
+        for c in range(start, end):
+            _, b, score = candidates[c]
+            total, prev = best_before(b)
+            chain.append((total + score, prev))
+            group.append((b, (total + score, c)))
+        for b, value in group:              # same old block: never chained with itself
+            put(b, value)
+        start = end
+    c = max(range(len(chain)), key=lambda k: chain[k][0])
+    pairs = []
+    while c >= 0:
+        a, b, _ = candidates[c]
+        pairs.append((olds[a], news[b]))
+        c = chain[c][1]
+    return pairs[::-1]
+
+
+def align_blocks(old_hashes: Sequence[str], old_texts: Sequence[str],
+                 new_hashes: Sequence[str], new_texts: Sequence[str],
+                 wanted: set[int] | None = None) -> dict[int, int]:
+    """new block index → the old block index it continues (see the module docstring)."""
+    matcher = difflib.SequenceMatcher(None, list(old_hashes), list(new_hashes), autojunk=False)
+    pairs: dict[int, int] = {}
+    anchors: list[tuple[int, int]] = []
+    for a, b, n in matcher.get_matching_blocks():
+        for k in range(n):
+            pairs[b + k] = a + k
+            anchors.append((a + k, b + k))
+    used = set(pairs.values())
+    # moved blocks: identical hashes left on both sides, by order among the copies
+    left: dict[str, list[int]] = {}
+    for i, digest in enumerate(old_hashes):
+        if i not in used:
+            left.setdefault(digest, []).append(i)
+    for j, digest in enumerate(new_hashes):
+        if j not in pairs and left.get(digest):
+            i = left[digest].pop(0)
+            pairs[j] = i
+            used.add(i)
+    # changed blocks, between consecutive anchors
+    bounds = [(-1, -1)] + anchors + [(len(old_hashes), len(new_hashes))]
+    for (a0, b0), (a1, b1) in zip(bounds, bounds[1:]):
+        olds = [i for i in range(a0 + 1, a1) if i not in used and (wanted is None or i in wanted)]
+        news = [j for j in range(b0 + 1, b1) if j not in pairs]
+        for i, j in _similar_pairs(old_texts, new_texts, olds, news):
+            pairs[j] = i
+            used.add(i)
+    # moved and changed: the leftovers, across the whole note
+    olds = [i for i in range(len(old_hashes)) if i not in used and (wanted is None or i in wanted)]
+    news = [j for j in range(len(new_hashes)) if j not in pairs]
+    if olds and news:
+        from rapidfuzz import fuzz, process
+
+        scores = process.cdist([old_texts[i] for i in olds], [new_texts[j] for j in news],
+                               scorer=fuzz.ratio, score_cutoff=MIN_SIMILARITY)
+        ranked = sorted(((float(scores[a][b]), -a, -b) for a in range(len(olds))
+                         for b in range(len(news)) if scores[a][b] >= MIN_SIMILARITY), reverse=True)
+        for _, a, b in ranked:
+            i, j = olds[-a], news[-b]
+            if i not in used and j not in pairs:
+                pairs[j] = i
+                used.add(i)
+    return pairs

@@ -1,0 +1,227 @@
+"""Carrying a person's work from the last parallel file to the note as it is now.
+
+:func:`carry_over` aligns the blocks of the last ``x.zh-en.md`` with the note's blocks
+(:mod:`.align`), decides each block's status (:func:`.status.decide`), and says which
+English a person owns (never sent to the engine), which blocks went stale (their person's
+English kept beside the new machine English), and which edits lost their block (kept in
+the file's orphans section and reported, never dropped).
+
+:func:`english_edits` finds what a person changed in ``x.en.md`` since zhen wrote it, block
+by block, so those changes become edits of their blocks; where they cannot be told apart
+(blocks added or removed, a copied block changed) it says why, and ``zhen translate``
+refuses to write over the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..document import Document, block_hash, parse_document
+from ..findings import Finding
+from ..glossary import Glossary
+from .align import align_blocks
+from .format import Orphan, ParallelBlock, ParallelFile, Was, block_text
+from .outputs import EnglishFile, english_body
+from .status import Decision, Now, PairStatus, context_hash, decide, persons_english
+
+
+@dataclass
+class BlockState:
+    """What the note's block ``leaf`` (0-based) carries from the last parallel file."""
+
+    leaf: int
+    status: PairStatus
+    base: str                          # context_hash now
+    english: str | None = None         # a person's English that stands (owned, or invalid)
+    problems: tuple[str, ...] = ()     # an invalid edit's
+    was: Was | None = None             # a stale block's person's English and source then
+    old: ParallelBlock | None = None   # the block of the last parallel file it continues
+
+
+@dataclass
+class Carry:
+    states: dict[int, BlockState]      # leaf index → state (leaves with a source)
+    orphans: list[Orphan] = field(default_factory=list)
+    new_orphans: list[Orphan] = field(default_factory=list)   # orphaned by this change
+
+    def owned(self) -> set[int]:
+        """Leaves whose English a person owns: kept as it is, never sent to the engine."""
+        return {i for i, s in self.states.items() if s.status.owned}
+
+
+def note_blocks(doc: Document) -> list[tuple[int, str, str]]:
+    """(leaf index, source hash, source as the parallel file shows it) of each leaf with a
+    source."""
+    out = []
+    for i, leaf in enumerate(doc.leaves):
+        text = block_text(doc.leaf_text(leaf))
+        if text.strip():
+            out.append((i, doc.leaf_hash(leaf), text))
+    return out
+
+
+def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
+               check: Callable[[int, str], list[str]] | None = None) -> Carry:
+    """Each block's state after the note changed from what ``old`` was written for.
+    ``check(leaf, english)`` is the output check of a person's English for that leaf."""
+    blocks = note_blocks(doc)
+    bases = {i: context_hash(sha, text, glossary) for i, sha, text in blocks}
+    old_blocks = list(old.blocks) if old is not None else []
+    orphans = list(old.orphans) if old is not None else []
+    wanted = {k for k, b in enumerate(old_blocks) if persons_english(b) is not None}
+    # an orphan whose block came back (the deletion undone) is a candidate again
+    n_old = len(old_blocks)
+    for orphan in orphans:
+        wanted.add(len(old_blocks))
+        old_blocks.append(ParallelBlock(0, orphan.lines, orphan.source_sha, orphan.source,
+                                        english=orphan.english, english_sha="",
+                                        status="edited" if orphan.status != "reviewed"
+                                        else "reviewed", base=orphan.base))
+    pairs = align_blocks([b.source_sha for b in old_blocks], [b.source for b in old_blocks],
+                         [sha for _, sha, _ in blocks], [text for _, _, text in blocks], wanted)
+    states: dict[int, BlockState] = {}
+    taken: set[int] = set()
+    for j, (i, sha, _) in enumerate(blocks):
+        k = pairs.get(j)
+        block = old_blocks[k] if k is not None else None
+        if block is not None and k >= n_old and block.source_sha != sha:
+            block, k = None, None            # an orphan comes back only when identical
+        if k is not None:
+            taken.add(k)
+        now = Now(sha, bases[i])
+        decision = decide(block, now, (lambda english, leaf=i: check(leaf, english))
+                          if check is not None else None)
+        states[i] = _state(i, decision, bases[i], block)
+    kept_orphans = [o for k, o in enumerate(orphans, start=n_old) if k not in taken]
+    new_orphans = []
+    for k, block in enumerate(old_blocks[:n_old]):
+        had = persons_english(block)
+        if k in taken or had is None or had[1] == "reviewed":
+            continue                          # a review of a deleted block needs no keeping
+        english, _ = had
+        source, sha = (block.was.source, block.was.source_sha) if (
+            block.status == "stale" and block.was is not None and not block.edited) else (
+            block.source, block.source_sha)
+        new_orphans.append(Orphan(block.lines, source, english, sha, block.base, "edited"))
+    return Carry(states, kept_orphans + new_orphans, new_orphans)
+
+
+def _state(leaf: int, decision: Decision, base: str, block: ParallelBlock | None) -> BlockState:
+    status = decision.status
+    state = BlockState(leaf, status, base, decision.english, decision.problems, old=block)
+    if status is PairStatus.STALE and block is not None:
+        if block.status == "stale" and block.was is not None and not block.edited:
+            state.was = block.was                     # still stale: what the person had then
+        else:
+            had = persons_english(block)
+            if had is not None:
+                state.was = Was(block.source, had[0], block.source_sha, block.base, had[1])
+        if state.was is None:                         # nothing of a person's is left
+            state.status = PairStatus.PENDING
+    return state
+
+
+# --------------------------------------------------------------------------- x.en.md edits
+
+@dataclass
+class EnglishEdits:
+    """What a person changed in ``x.en.md``: block index → their English; or, in
+    ``problem``, why zhen cannot tell (and ``line``, where)."""
+
+    edits: dict[int, str] = field(default_factory=dict)
+    problem: str = ""
+    line: int = 0
+    outside: bool = False               # changed only between blocks (blank lines, banner)
+
+
+def english_edits(english: EnglishFile, old: ParallelFile | None) -> EnglishEdits:
+    if not english.changed:
+        return EnglishEdits()
+    if old is None:
+        return EnglishEdits(problem="it was changed by hand and there is no parallel file to "
+                                    "carry the changes into")
+    full = english.header + "\n" + english.body
+    body = english_body(full)
+    above = full.count("\n") - body.count("\n")          # header and banner lines
+    doc = parse_document(body)
+    leaves = [(block_text(doc.leaf_text(leaf)), leaf.start_line) for leaf in doc.leaves]
+    leaves = [(text, line) for text, line in leaves if text.strip()]
+    expected = [block_hash(b.source) if b.same else b.written for b in old.blocks]
+    actual = [block_hash(text) for text, _ in leaves]
+    out = EnglishEdits()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, expected, actual,
+                                                       autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        line = (leaves[j1][1] if j1 < len(leaves) else (leaves[-1][1] if leaves else 0)) + above + 1
+        if tag != "replace" or i2 - i1 != j2 - j1:
+            return EnglishEdits(problem="blocks were added or removed by hand, so zhen cannot "
+                                        "tell which English belongs to which block", line=line)
+        for i, j in zip(range(i1, i2), range(j1, j2)):
+            block = old.blocks[i]
+            if block.same:
+                return EnglishEdits(problem="a block zhen copies from the note (code, HTML, "
+                                            "English) was changed; make that change in the note",
+                                    line=leaves[j][1] + above + 1)
+            if block.edited and block_hash(block.english) != actual[j]:
+                return EnglishEdits(problem=f"block {block.index} was changed both here and in "
+                                            f"the parallel file (line {block.en_line}); keep one",
+                                    line=leaves[j][1] + above + 1)
+            out.edits[block.index] = leaves[j][0]
+    out.outside = not out.edits
+    return out
+
+
+def apply_english_edits(old: ParallelFile, edits: dict[int, str]) -> None:
+    """Take ``x.en.md`` edits into ``old`` as if typed into its blocks' English."""
+    for block in old.blocks:
+        if block.index in edits:
+            block.english = edits[block.index]
+            if block.status == "stale":          # an edit of a stale block adopts it
+                block.was = None
+
+
+# --------------------------------------------------------------------------- the new file
+
+def parallel_file(leaves, carry: Carry | None, source_name: str, engine: str) -> ParallelFile:
+    """The parallel file to write: each leaf (a ``render.LeafText``, its ``english`` what
+    ``x.en.md`` gets) with its state. A person's English shows in the block even where
+    ``x.en.md`` has machine English (an edit failing the output check: ``out=`` says what
+    ``x.en.md`` has); a stale block shows the new machine English and, quoted, what the
+    person had."""
+    blocks = []
+    for i, leaf in enumerate(leaves):
+        source = block_text(leaf.source)
+        if not source.strip():
+            continue
+        lines = f"L{leaf.first_line}" + (f"-{leaf.last_line}" if leaf.last_line > leaf.first_line
+                                          else "")
+        sha = block_hash(leaf.source)
+        if not leaf.translated:
+            blocks.append(ParallelBlock(leaf.index, lines, sha, source, same=True))
+            continue
+        state = carry.states.get(i) if carry is not None else None
+        status = state.status if state is not None else PairStatus.MACHINE
+        english = block_text(leaf.english)
+        block = ParallelBlock(leaf.index, lines, sha, source, english=english,
+                              base=state.base if state is not None else "",
+                              unrendered=list(leaf.unrendered))
+        if status is PairStatus.INVALID and state.english is not None:
+            block.english, block.out_sha, block.unrendered = state.english, block_hash(english), []
+            block.status = "invalid"
+        elif status.owned:
+            block.status = str(status)
+        elif status is PairStatus.STALE:
+            block.status, block.was = "stale", state.was
+        blocks.append(block)
+    return ParallelFile(source_name, engine, blocks=blocks,
+                        orphans=list(carry.orphans) if carry is not None else [])
+
+
+def render_parallel(leaves, source_name: str, engine: str, carry: Carry | None = None) -> str:
+    """The parallel file's text for ``leaves`` (all machine English without ``carry``)."""
+    from .format import render_parallel_file
+
+    return render_parallel_file(parallel_file(leaves, carry, source_name, engine))

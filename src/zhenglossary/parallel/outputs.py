@@ -1,0 +1,158 @@
+"""What zhen writes beside a note, and how it knows a file is its own.
+
+``x.md`` → ``x.en.md`` (the English) and ``x.zh-en.md`` (the parallel file) beside it, or
+under ``--out-dir`` at the note's path relative to the folder it was found in
+(:func:`output_paths`).
+
+``x.en.md`` opens with one HTML comment, the header (after a leading front matter block,
+which must stay first). It names the source and the engine and carries ``sha=``, a hash of
+everything else in the file, so zhen can tell its own unchanged output (overwritten freely)
+from one a person changed (whose changes are carried into the parallel file, or the write
+is refused: see :mod:`.carry`) and from a file zhen never wrote (no header: refused unless
+``--force``). Every name written into a comment goes through :func:`comment_safe`, so a
+file name holding ``-->`` cannot end the comment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
+
+from ..notes import ENGLISH_SUFFIX, PARALLEL_SUFFIX
+
+GLOSS_BANNER = ("> **Dictionary gloss, not machine translation.** No Chinese→English model is "
+                "installed, so zhen wrote this English word by word from a dictionary. For machine "
+                "translation run `zhen model install` (or `zhen model install --file "
+                "translate-zh_en.argosmodel`), then `zhen translate` again.")
+
+ENGLISH_HEADER_START = "<!-- zhen: English of "
+PARALLEL_HEADER_START = "<!-- zhen:parallel "
+
+
+def output_paths(note: Path, relative: Path | None = None,
+                 out_dir: Path | None = None) -> tuple[Path, Path]:
+    """(x.en.md, x.zh-en.md) of the note ``note``; with ``out_dir``, under it at the note's
+    ``relative`` path (from the folder it was found in)."""
+    base = note.name[:-len(".md")] if note.name.endswith(".md") else note.name
+    folder = note.parent if out_dir is None else out_dir / (relative or Path(note.name)).parent
+    return folder / f"{base}{ENGLISH_SUFFIX}", folder / f"{base}{PARALLEL_SUFFIX}"
+
+
+_COMMENT_UNSAFE = {"%": "%25", '"': "%22", "<": "%3C", ">": "%3E", "&": "%26"}
+
+
+def comment_safe(value: str) -> str:
+    """``value`` safe inside an HTML comment and a double-quoted attribute: ``%``, ``"``,
+    ``<``, ``>``, ``&``, control characters and the second ``-`` of every ``--`` are
+    percent-encoded (so ``-->`` cannot end the comment); :func:`comment_unsafe` undoes it."""
+    out = []
+    for ch in value:
+        if ch in _COMMENT_UNSAFE:
+            out.append(_COMMENT_UNSAFE[ch])
+        elif ch == "-" and out and out[-1].endswith("-"):
+            out.append("%2D")
+        elif not ch.isprintable():
+            out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8")))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def comment_unsafe(value: str) -> str:
+    return unquote(value, errors="replace")
+
+
+def body_hash(text: str) -> str:
+    """The ``sha=`` of ``x.en.md``'s header: a hash of the file without its header line."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def english_header(source_name: str, engine: str, parallel_name: str, sha: str = "") -> str:
+    """The header line of ``x.en.md`` (``sha``: :func:`body_hash` of the rest)."""
+    seal = f" sha={sha}" if sha else ""
+    return (f"{ENGLISH_HEADER_START}{comment_safe(source_name)}, engine: {comment_safe(engine)}. "
+            f"Generated file: edit {comment_safe(parallel_name)} instead.{seal} -->")
+
+
+_NEWLINE = re.compile(r"\r\n|\n|\r")
+
+
+def _front_matter_end(text: str) -> int:
+    """Offset just after a leading YAML/TOML front matter block, 0 if none."""
+    if not text.startswith(("---", "+++")):
+        return 0
+    from ..markdown import parse_note
+
+    tokens, _ = parse_note(text)
+    if not tokens or tokens[0].type != "front_matter" or not tokens[0].map:
+        return 0
+    ends = [m.end() for m in _NEWLINE.finditer(text)]
+    last = tokens[0].map[1]
+    return ends[last - 1] if last <= len(ends) else len(text)
+
+
+@dataclass
+class EnglishFile:
+    """``x.en.md`` split: ``header`` is zhen's header line ("" when there is none), ``body``
+    the file without it (front matter included), ``sha`` what the header says of the body."""
+
+    header: str
+    body: str
+    sha: str
+
+    @property
+    def zhens(self) -> bool:
+        """Written by zhen (it carries zhen's header)."""
+        return bool(self.header)
+
+    @property
+    def changed(self) -> bool:
+        """Changed since zhen wrote it (a header without ``sha=`` — older zhen — counts as
+        possibly changed: the caller compares block by block)."""
+        return not self.sha or body_hash(self.body) != self.sha
+
+
+def split_english(text: str) -> EnglishFile:
+    cut = _front_matter_end(text)
+    rest = text[cut:]
+    if not rest.startswith(ENGLISH_HEADER_START):
+        return EnglishFile("", text, "")
+    end = _NEWLINE.search(rest)
+    line = rest[:end.start()] if end else rest
+    after = rest[end.end():] if end else ""
+    sha = re.search(r" sha=([0-9a-f]+) -->$", line)
+    return EnglishFile(line, text[:cut] + after, sha.group(1) if sha else "")
+
+
+def seal_english(text: str) -> str:
+    """``text`` (x.en.md as rendered, its header without ``sha=``) with ``sha=`` in it."""
+    parts = split_english(text)
+    if not parts.header:
+        return text
+    cut = _front_matter_end(text)
+    sealed = parts.header[:-len(" -->")] + f" sha={body_hash(parts.body)} -->"
+    return text[:cut] + sealed + text[cut + len(parts.header):]
+
+
+def english_body(text: str) -> str:
+    """``x.en.md`` without what zhen puts above the note: the header line and the gloss
+    banner, found at the top or right after a leading front matter block (which is kept)."""
+    cut = _front_matter_end(text)
+    front, text = text[:cut], text[cut:]
+    if text.startswith("<!-- zhen:"):
+        end = _NEWLINE.search(text)
+        text = text[end.end():] if end else ""
+    if text.startswith(GLOSS_BANNER):
+        text = text[len(GLOSS_BANNER):]
+        for _ in range(2):
+            text = text[2:] if text.startswith("\r\n") else text[1:] if text[:1] in "\r\n" else text
+    return front + text
+
+
+def is_zhens_parallel(text: str) -> bool:
+    """A parallel file zhen wrote: its first line (after a BOM, spaces) is zhen's header."""
+    first = text.lstrip("\ufeff \t").split("\n", 1)[0]
+    return bool(re.match(r"<!--\s*zhen:parallel\b", first))

@@ -1,0 +1,152 @@
+"""The pairs of a parallel file read back, with each one's status, for the checks, the
+review page, the exchange formats and ``zhen status``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..document import Document, parse_document
+from ..errors import NoteReadError
+from ..glossary import Glossary, Match
+from ..notes import collect_notes, read_note
+from ..prose import prose_view
+from .carry import Carry, carry_over
+from .format import Orphan, ParallelFile, ParallelFileError, Was, read_parallel_file
+from .outputs import is_zhens_parallel, output_paths
+from .status import ORDER, PairStatus
+
+
+@dataclass
+class Pair:
+    note: str                 # the source note (display path)
+    parallel: str             # the parallel file (display path)
+    index: int                # block number in the note
+    lines: str                # "L45-46"
+    source: str
+    english: str
+    status: str               # a PairStatus
+    source_sha: str
+    en_line: int = 0          # line of the English in the parallel file (1-based)
+    current: bool = True      # the note still has this source block unchanged
+    terms: list[Match] = field(default_factory=list)   # glossary terms in the source prose
+    unrendered: list[str] = field(default_factory=list)  # what the engine could not render
+    was: Was | None = None    # a stale block's person's English and its source then
+    problems: tuple[str, ...] = ()   # an invalid edit's output-check problems
+
+    @property
+    def line(self) -> int:
+        try:
+            return int(self.lines[1:].split("-")[0])
+        except ValueError:
+            return 0
+
+    @property
+    def id(self) -> str:
+        return f"b{self.index}"
+
+
+@dataclass
+class NotePairs:
+    note: str
+    parallel: str | None
+    pairs: list[Pair]
+    engine: str = ""          # as named on the parallel file's first line
+    orphans: list[Orphan] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)   # the note's blocks by status
+    file: ParallelFile | None = None                       # the parallel file as read
+
+
+def load_parallel(path: Path) -> ParallelFile:
+    """The parallel file at ``path``, read with care; :class:`ParallelFileError` (the file
+    is left as it is) when it cannot be read without guessing."""
+    try:
+        text = read_note(path)
+    except NoteReadError as exc:
+        raise ParallelFileError(f"{exc.detail.split(';')[0]}; zhen keeps it untouched — save it "
+                                "as UTF-8 (e.g. `iconv -f UTF-16 -t UTF-8`), then run again",
+                                path=str(path)) from exc
+    if text.strip() and not is_zhens_parallel(text):
+        raise ParallelFileError("was not written by zhen (its first line is not zhen's "
+                                "`<!-- zhen:parallel … -->` header); move it away, or pass "
+                                "--force to replace it", path=str(path), line=1)
+    return read_parallel_file(text, str(path))
+
+
+def edit_check(doc: Document, glossary: Glossary):
+    """The output check of a person's English, block by block (``carry_over``'s ``check``):
+    structure, protected spans, terms and Chinese left, the block parsed on its own in the
+    note's footnote context."""
+    from ..validate import check_block, note_env
+
+    env: list[dict] = []
+
+    def check(leaf: int, english: str) -> list[str]:
+        if not env:
+            env.append(note_env(doc.text))
+        return check_block(doc.leaf_text(doc.leaves[leaf]), english, glossary, env=env[0])
+    return check
+
+
+def status_counts(carry: Carry) -> dict[str, int]:
+    counts = {str(s): 0 for s in ORDER}
+    for state in carry.states.values():
+        if state.status is not PairStatus.SAME:
+            counts[str(state.status)] += 1
+    counts["orphaned"] = len(carry.orphans)
+    return counts
+
+
+def pairs_for(note_path: Path, display: str, note_text: str, parallel: Path,
+              parallel_text: str, glossary: Glossary) -> NotePairs:
+    """The pairs of ``parallel_text`` (``x.zh-en.md`` of the note ``note_text``), each with
+    the status :func:`.status.decide` gives it against the note as it is now."""
+    old = read_parallel_file(parallel_text, str(parallel))
+    doc = parse_document(note_text)
+    carry = carry_over(doc, old, glossary, edit_check(doc, glossary))
+    by_old = {id(s.old): s for s in carry.states.values() if s.old is not None}
+    current = {doc.leaf_hash(leaf) for leaf in doc.leaves}
+    pairs = []
+    for block in old.blocks:
+        state = by_old.get(id(block))
+        still = block.source_sha in current
+        if block.same:
+            status = PairStatus.SAME
+        elif state is None:                   # its block changed past recognition, or went
+            status = PairStatus.STALE if (block.edited and block.english.strip()) or \
+                block.status in ("edited", "invalid", "stale") else PairStatus.PENDING
+        else:
+            status = state.status
+        pairs.append(Pair(display, str(parallel), block.index, block.lines, block.source,
+                          block.english, status, block.source_sha, block.en_line, still,
+                          glossary.find_prose(prose_view(block.source)), block.unrendered,
+                          block.was if status is PairStatus.STALE else None,
+                          state.problems if state is not None else ()))
+    return NotePairs(display, str(parallel), pairs, old.engine, carry.orphans,
+                     status_counts(carry), old)
+
+
+def collect_pairs(paths: list[Path], glossary: Glossary, encoding: str | None = None,
+                  out_dir: Path | None = None) -> tuple[list[NotePairs], list[str]]:
+    """Pairs of every note under ``paths`` that has ``x.zh-en.md`` beside it (or under
+    ``out_dir``, where ``zhen translate --out-dir`` wrote it).
+
+    Returns the pairs and warnings (one line each, for stderr): a note without a parallel
+    file, or one that cannot be read, is skipped and named.
+    """
+    out: list[NotePairs] = []
+    warnings: list[str] = []
+    for note in collect_notes(paths):
+        _, parallel = output_paths(note.path, note.relative, out_dir)
+        if not parallel.is_file():
+            warnings.append(f"{note.display}: skipped, no parallel file {parallel}; "
+                            f"run `zhen translate {note.display}` first")
+            continue
+        try:
+            note_text = read_note(note.path, encoding)
+            parallel_text = read_note(parallel)
+            out.append(pairs_for(note.path, note.display, note_text, parallel, parallel_text,
+                                 glossary))
+        except (NoteReadError, ParallelFileError) as exc:
+            warnings.append(f"skipped: {exc}")
+    return out, warnings

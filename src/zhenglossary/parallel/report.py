@@ -1,0 +1,60 @@
+"""What the reviewer must act on after a translate, placed at the line of the parallel file
+where they act: an edit failing the output check, a stale block, an orphaned edit, source
+the engine could not render."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..findings import Finding
+from .carry import Carry
+from .format import read_parallel_file
+from .status import PairStatus
+
+
+def state_findings(carry: Carry, leaves, parallel: str, par_path: Path, en_name: str,
+                   display: str) -> list[Finding]:
+    """What the reviewer must act on, at the line of the parallel file where they act:
+    edits failing the output check, stale blocks, orphaned edits, unrendered source."""
+    written = read_parallel_file(parallel) if parallel else None
+    where = {b.index: b.en_line for b in written.blocks} if written else {}
+    par = str(par_path)
+    out = []
+    for i, state in sorted(carry.states.items()):
+        leaf = leaves[i]
+        extra = {"segment": f"b{leaf.index}", "source": leaf.source.strip(), "note": display,
+                 "note_line": leaf.first_line}
+        if state.status is PairStatus.INVALID:
+            out.append(Finding(
+                "edit-invalid", "error",
+                f"block {leaf.index}: the English edited by hand fails the output check "
+                f"({'; '.join(state.problems)}); it is kept in the parallel file, and {en_name} "
+                "has machine English for the block until you fix it", par,
+                where.get(leaf.index, 0), extra={**extra, "english": state.english,
+                                                  "problems": list(state.problems)}))
+        elif state.status is PairStatus.STALE and state.was is not None:
+            whose = "reviewed" if state.was.status == "reviewed" else "edited"
+            out.append(Finding(
+                "stale", "warning",
+                f"block {leaf.index}: its source (or a glossary entry it uses) changed after its "
+                f"English was {whose} by hand; {en_name} has new machine English, and "
+                "what you had is kept below it — copy what you keep into the English, or mark "
+                "it status=reviewed", par, where.get(leaf.index, 0), extra=extra))
+        if leaf.unrendered:
+            out.append(Finding(
+                "unrendered", "warning",
+                f"block {leaf.index}: the engine could not render "
+                f"{'、'.join(dict.fromkeys(leaf.unrendered))!r}; it is left out of the English — "
+                "add it in the parallel file", par, where.get(leaf.index, 0),
+                extra={**extra, "pieces": leaf.unrendered}))
+    orphan_lines = [o.line for o in written.orphans] if written else []
+    for k, orphan in enumerate(carry.orphans):
+        new = orphan in carry.new_orphans
+        out.append(Finding(
+            "edit-orphaned", "warning",
+            f"the block your English was for ({display}:{orphan.lines.lstrip('L')} "
+            f"{'before this change' if new else 'once'}) is no longer in the note; the English is "
+            f"kept at the end of {par_path.name} — copy what you need into a block, then "
+            "delete it there", par, orphan_lines[k] if k < len(orphan_lines) else 0,
+            extra={"source": orphan.source, "english": orphan.english, "old_lines": orphan.lines}))
+    return out
