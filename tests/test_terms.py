@@ -261,3 +261,14 @@ def test_every_counted_term_passes_the_output_check(parts):
     english = assemble(plans[0].segments, plans[0].separators)
     assert check_block(source, english, glossary, what=frozenset({"terms"})) == [], english
     assert "batchs" not in english.lower()              # never a blind "s"
+
+
+def test_the_review_page_highlights_every_form_the_check_accepts():
+    from zhenglossary.glossary import Match
+    from zhenglossary.review import english_term_spans
+
+    term = Term("循环神经网络", "recurrent neural network")
+    locked = [Match(0, 6, "循环神经网络", term), Match(9, 15, "循环神经网络", term)]
+    english = "Two recurrent neural networks and the recurrent-neural-network's state."
+    assert [english[s:e] for s, e, _ in english_term_spans(english, locked)] == [
+        "recurrent neural networks", "recurrent-neural-network's"]
