@@ -38,6 +38,13 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def no_user_config(tmp_path_factory, monkeypatch):
+    """No test reads the config file of whoever runs the tests (~/.config/zhen/config.toml):
+    ZHEN_CONFIG names one that does not exist; a test that needs one writes it there."""
+    monkeypatch.setenv("ZHEN_CONFIG", str(tmp_path_factory.getbasetemp() / "absent-user-config.toml"))
+
+
 @pytest.fixture
 def runner() -> CliRunner:
     return CliRunner()

@@ -144,10 +144,15 @@ def test_hundred_thousand_character_line(proj):
 
 
 def test_lists_nested_a_thousand_deep(runner, proj):
+    """Parsed to markdown-it's limit (100 token levels: list item 49) in moments and written
+    with the same structure; the Chinese below the limit is an error at its line, never
+    silently left (tests/test_hostile.py has the block-quote case)."""
     text = "".join("  " * i + "- 第" + str(i) + "层\n" for i in range(1000))
     write(proj / "notes" / "deep.md", text)
-    result, _ = translate(runner, "notes/deep.md")
-    assert result.exit_code == 0
+    result, data = translate(runner, "notes/deep.md")
+    assert result.exit_code == 1
+    [deep] = [f for f in data["findings"] if f["check"] == "nesting-too-deep"]
+    assert (deep["file"], deep["line"], deep["severity"]) == ("notes/deep.md", 50, "error")
     english = english_body((proj / "notes" / "deep.en.md").read_text("utf-8"))
     assert structure(english) == structure(text)
 

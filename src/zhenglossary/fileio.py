@@ -20,8 +20,14 @@ def _umask() -> int:
     return current
 
 
-def write_atomic(path: Path, text: str, newline: str = "") -> None:
+def write_atomic(path: Path, text: str, newline: str = "", *,
+                 through_links: bool = False) -> None:
+    """Write ``text`` to ``path`` atomically. ``through_links``: when ``path`` is a symbolic
+    link, write its target (atomically, beside the target) and keep the link, instead of
+    replacing the link with a file."""
     data = text.encode("utf-8")
+    if through_links and path.is_symlink():
+        path = Path(os.path.realpath(path))
     folder = path.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)

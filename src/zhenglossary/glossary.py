@@ -72,6 +72,9 @@ class Term:
     line: int = 0
     form_lines: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False,
                                                    hash=False, repr=False)
+    # (line, column) of "en" and of each "forbid:<phrase>", for findings naming both lines
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False,
+                                                  hash=False, repr=False)
     # the English plurals (terms.py): None = English morphology decides, () = none
     plurals: tuple[str, ...] | None = field(default=None, compare=False)
 
@@ -498,11 +501,14 @@ class _Loader:
                          column=fcol)
         from .terms import plural_of
 
+        positions = {"en": _pos(fields["en"][1])}
+        for value, fnode in forbid:
+            positions.setdefault(f"forbid:{value}", _pos(fnode))
         plurals = own_plural if own_plural is not None else plural_of(en)
         return Term(zh=zh, en=en, variants=tuple(v for v, _ in variants),
                     forbid=tuple(v for v, _ in forbid), note=note,
                     tags=tuple(v for v, _ in tags), line=line, form_lines=form_lines,
-                    plurals=plurals)
+                    positions=positions, plurals=plurals)
 
     def _plural(self, pair) -> tuple[str, ...] | None:
         """``plural: matrices`` → (matrices,); ``plural: false`` → () (no plural); absent →
@@ -558,11 +564,21 @@ def validate_terms(terms: list[Term], path: str) -> list[Finding]:
         if has_cjk(term.en):
             add("cjk-in-en", "error",
                 f"`en` of {term.zh} contains Chinese characters: {term.en!r}", term.line)
-        for phrase in term.forbid:
+        en_line = term.positions.get("en", (term.line, None))[0]
+        for phrase, pattern in term.forbid_patterns():
+            fline, fcol = term.positions.get(f"forbid:{phrase}", (term.line, None))
             if normalize_english(phrase) == normalize_english(term.en):
                 add("forbid-is-en", "error",
-                    f"{term.zh}: forbid {phrase!r} is its own `en`; remove it from forbid",
-                    term.line)
+                    f"{term.zh}: forbid {phrase!r} (line {fline}) is its own `en` (line "
+                    f"{en_line}); remove it from forbid", fline, fcol, lines=[fline, en_line])
+            elif pattern.search(term.en):
+                # the restored `en` itself holds the forbidden words: every sentence with
+                # the term would fail the output check
+                add("forbid-is-en", "error",
+                    f"{term.zh}: forbid {phrase!r} (line {fline}) is part of its own `en` "
+                    f"{term.en!r} (line {en_line}), so every sentence with {term.zh} would fail; "
+                    "remove it from forbid or forbid a longer phrase", fline, fcol,
+                    lines=[fline, en_line])
             if has_cjk(phrase):
                 add("cjk-in-en", "error",
                     f"forbid of {term.zh} contains Chinese characters: {phrase!r}", term.line)
@@ -571,8 +587,8 @@ def validate_terms(terms: list[Term], path: str) -> list[Finding]:
     # all `en` texts with every forbid phrase at once (linear in the glossary size)
     forbidders: dict[str, list[tuple[Term, str]]] = {}
     for term in terms:
-        for phrase in term.forbid:
-            if normalize_english(phrase) != normalize_english(term.en):
+        for phrase, pattern in term.forbid_patterns():
+            if not pattern.search(term.en):       # in its own `en`: an error above
                 forbidders.setdefault(" ".join(phrase.lower().split()), []).append((term, phrase))
     if forbidders:
         # each `en` on its own, so a phrase never runs across two entries
@@ -583,10 +599,12 @@ def validate_terms(terms: list[Term], path: str) -> list[Finding]:
             for match in combined.finditer(other.en):
                 for term, phrase in forbidders.get(" ".join(match.group(0).lower().split()), []):
                     if other is not term:
+                        fline, fcol = term.positions.get(f"forbid:{phrase}", (term.line, None))
+                        oline = other.positions.get("en", (other.line, None))[0]
                         add("forbid-conflict", "warning",
-                            f"{term.zh} forbids {phrase!r}, but {other.zh} (line {other.line}) "
-                            f"must be rendered {other.en!r}; a sentence with both terms cannot "
-                            "pass", term.line)
+                            f"{term.zh} forbids {phrase!r} (line {fline}), but {other.zh} must be "
+                            f"rendered {other.en!r} (line {oline}); a sentence with both terms "
+                            "cannot pass", fline, fcol, lines=[fline, oline])
 
     # one English for two entries: probably variants of one concept
     by_en: dict[str, list[Term]] = {}
@@ -638,7 +656,7 @@ def load_glossary_text(text: str, path: str = "<glossary>") -> Glossary:
 # is read); one that is unreadable, truncated or of another shape is ignored and rewritten.
 # A cache folder that cannot be written is no error: the glossary is then parsed every run.
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 CACHE_KEEP = 32             # newest entries kept; older ones are removed on write
 
 
@@ -669,7 +687,7 @@ def _to_plain(glossary: Glossary) -> dict:
             "target": glossary.target,
             "forbid": glossary.forbid,
             "terms": [(t.zh, t.en, t.variants, t.forbid, t.note, t.tags, t.line, t.form_lines,
-                       t.plurals) for t in glossary.terms],
+                       t.positions, t.plurals) for t in glossary.terms],
             "findings": [(f.check, f.severity, f.message, f.file, f.line, f.column, f.extra)
                          for f in glossary.findings]}
 
@@ -680,8 +698,9 @@ def _from_plain(data: object, path: str) -> Glossary | None:
     try:
         terms = [Term(zh, en, tuple(variants), tuple(forbid), note, tuple(tags), line,
                       {form: tuple(pos) for form, pos in form_lines.items()},
+                      {key: tuple(pos) for key, pos in positions.items()},
                       None if plurals is None else tuple(plurals))
-                 for zh, en, variants, forbid, note, tags, line, form_lines, plurals
+                 for zh, en, variants, forbid, note, tags, line, form_lines, positions, plurals
                  in data["terms"]]
         found = [Finding(*row) for row in data["findings"]]
         return Glossary(terms, path, data["source"], data["target"], found,

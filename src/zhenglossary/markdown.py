@@ -44,6 +44,9 @@ def starts_with_role(text: str) -> bool:
     return bool(tick) and ROLE_PREFIX.match(head) is not None
 
 
+MAX_NESTING = 100        # markdown-it's nesting limit, in token levels
+
+
 def _syntax(md):
     """The syntax both configurations read (see the module docstring)."""
     from mdit_py_plugins.footnote import footnote_plugin
@@ -56,8 +59,9 @@ def _syntax(md):
     use_amsmath(md)
     md.use(footnote_plugin, inline=True)
     md.use(myst_role_plugin)
-    # lists nested 1,000 deep must not blow the stack or take minutes
-    md.options["maxNesting"] = 100
+    # lists nested 1,000 deep must not blow the stack or take minutes; what lies deeper is
+    # not parsed (see unread_nesting)
+    md.options["maxNesting"] = MAX_NESTING
     return md
 
 
@@ -324,3 +328,29 @@ def display_parser():
     from mdit_py_plugins.tasklists import tasklists_plugin
 
     return _syntax(MarkdownIt("commonmark", {"html": False})).use(tasklists_plugin)
+
+
+def unread_nesting(text: str) -> list[tuple[int, int, int]]:
+    """Where the parser's nesting limit hid text: (first line, last line, Chinese characters)
+    of each container (block quote, list item, footnote) it opened at the limit but did not
+    read, 1-based; only those holding Chinese. markdown-it skips a container's content once
+    ``MAX_NESTING`` levels are open, silently, so this looks for containers at that depth with
+    no children and counts the Chinese in their lines of the raw text."""
+    from .textutil import CJK_RE
+
+    tokens, _ = parse_note(text)
+    lines = text.splitlines()
+    out: list[tuple[int, int, int]] = []
+    covered = -1
+    for k, token in enumerate(tokens[:-1]):
+        if token.nesting != 1 or token.level < MAX_NESTING - 2 or not token.map:
+            continue
+        after = tokens[k + 1]
+        first, end = token.map
+        if after.nesting != -1 or after.level != token.level or first < covered:
+            continue                        # it has children, or is inside one already named
+        count = sum(len(CJK_RE.findall(line)) for line in lines[first:end])
+        if count:
+            out.append((first + 1, end, count))
+            covered = end
+    return out

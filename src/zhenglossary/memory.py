@@ -14,7 +14,11 @@ form re-translates only the segments whose masked text changes.
 
 Rows are committed after each engine batch, so a killed run keeps its finished batches
 and the next run resumes. WAL and a busy timeout make two concurrent runs safe. A
-database that sqlite cannot read is moved aside and rebuilt; the caller is told.
+database that sqlite cannot read (at open, or found damaged later in the run), or whose
+tables are not the ones the migrations made, is moved aside and rebuilt; the caller is
+told. Every row read is checked (:func:`valid_output`): a row that is not what zhen
+writes (``{not json``, ``[1,2]``, a number where text belongs) is dropped, its sentence is
+translated again, and one notice says so — no content of the database can fail every run.
 """
 
 from __future__ import annotations
@@ -97,6 +101,32 @@ def transaction(conn: sqlite3.Connection) -> Iterator[None]:
     conn.execute("COMMIT")
 
 
+# the columns each table has after the last migration (anything else: rebuilt)
+COLUMNS = {"mt": ["key", "engine", "source", "output", "created"],
+           "approved_before_v2": ["source_hash", "file", "source", "english", "created"]}
+
+
+def valid_output(raw: object) -> dict | None:
+    """A stored engine output as zhen writes it — ``{"hypotheses": [str, …], "unrendered":
+    [str, …]}`` with at least one hypothesis — or None."""
+    if not isinstance(raw, (str, bytes)):
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    hypotheses = data.get("hypotheses")
+    unrendered = data.get("unrendered", [])
+    if not (isinstance(hypotheses, list) and hypotheses
+            and all(isinstance(h, str) for h in hypotheses)):
+        return None
+    if not (isinstance(unrendered, list) and all(isinstance(u, str) for u in unrendered)):
+        return None
+    return data
+
+
 def memory_key(engine: str, text: str, n: int) -> str:
     payload = json.dumps({"v": KEY_VERSION, "engine": engine, "text": " ".join(text.split()),
                           "n": n}, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
@@ -106,9 +136,12 @@ def memory_key(engine: str, text: str, n: int) -> str:
 class Memory:
     """A handle on one memory database. ``notices`` collects what the user must be told."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, notices: list[str] | None = None) -> None:
+        """``notices``: where to say what the user must be told (a list the caller reads;
+        a new one when None). Notices found later in the run (a dropped row) go there too."""
         self.path = path
-        self.notices: list[str] = []
+        self.notices: list[str] = notices if notices is not None else []
+        self._dropped = False
         self.conn = self._open()
 
     def _connect(self) -> sqlite3.Connection:
@@ -124,6 +157,7 @@ class Memory:
         try:
             conn = self._connect()
             self._migrate(conn)
+            self._check_tables(conn)
             conn.execute("SELECT count(*) FROM mt").fetchone()
             return conn
         except sqlite3.OperationalError as exc:
@@ -133,24 +167,70 @@ class Memory:
                 "stuck, stop it; else set ZHEN_HOME to a writable directory or run with "
                 "--no-memory") from exc
         except sqlite3.DatabaseError as exc:
-            aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
-            for suffix in ("", "-wal", "-shm"):
-                old = Path(str(self.path) + suffix)
-                if old.exists():
-                    old.rename(Path(str(aside) + suffix))
-            self.notices.append(f"the translation memory {self.path} was unreadable ({exc}); "
-                                f"moved it to {aside.name} and started a new one")
-            try:
-                conn = self._connect()
-                self._migrate(conn)
-                return conn
-            except sqlite3.DatabaseError as exc2:
-                raise MemoryStoreError(f"cannot create the translation memory {self.path}: "
-                                       f"{exc2}; run with --no-memory") from exc2
+            return self._rebuild(exc)
         except OSError as exc:
             raise MemoryStoreError(f"cannot open the translation memory {self.path}: "
                                    f"{exc.strerror}; set ZHEN_HOME to a writable directory or "
                                    "run with --no-memory") from exc
+
+    @staticmethod
+    def _check_tables(conn: sqlite3.Connection) -> None:
+        for table, columns in COLUMNS.items():
+            found = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
+            if found != columns:
+                raise sqlite3.DatabaseError(f"table {table} has columns {found}, not {columns}")
+
+    def _rebuild(self, exc: Exception) -> sqlite3.Connection:
+        """Move the database aside (with its WAL) and start a new one; the caller is told."""
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                old = Path(str(self.path) + suffix)
+                if old.exists():
+                    old.rename(Path(str(aside) + suffix))
+        except OSError as exc2:
+            raise MemoryStoreError(f"the translation memory {self.path} is damaged ({exc}) and "
+                                   f"cannot be moved aside ({exc2.strerror}); delete it or run "
+                                   "with --no-memory") from exc2
+        self.notices.append(f"the translation memory {self.path} was unreadable ({exc}); "
+                            f"moved it to {aside.name} and started a new one")
+        try:
+            conn = self._connect()
+            self._migrate(conn)
+            return conn
+        except sqlite3.DatabaseError as exc2:
+            raise MemoryStoreError(f"cannot create the translation memory {self.path}: "
+                                   f"{exc2}; run with --no-memory") from exc2
+
+    def _damaged(self, exc: sqlite3.DatabaseError) -> None:
+        """Damage found after opening (a bad page read mid-run): rebuild, carry on."""
+        if isinstance(exc, sqlite3.OperationalError):      # locked, read-only: not damage
+            raise MemoryStoreError(f"cannot use the translation memory {self.path}: {exc}; "
+                                   "set ZHEN_HOME to a writable directory or run with "
+                                   "--no-memory") from exc
+        if type(exc) is not sqlite3.DatabaseError:       # a constraint, a bad parameter: a bug
+            raise exc
+        try:
+            self.conn.close()
+        except sqlite3.Error:
+            pass
+        self.conn = self._rebuild(exc)
+
+    def _drop(self, table: str, column: str, keys: list, reason: str) -> None:
+        """Delete rows that are not what zhen writes; say so once per run."""
+        if not keys:
+            return
+        if not self._dropped:
+            self._dropped = True
+            self.notices.append(f"the translation memory {self.path} had rows zhen cannot use "
+                                f"({reason}); dropped them, and their sentences are translated "
+                                "again")
+        try:
+            with transaction(self.conn):
+                self.conn.executemany(f"DELETE FROM {table} WHERE {column} IS ?",
+                                      [(k,) for k in keys])
+        except sqlite3.Error:
+            pass                  # read-only or busy: they are skipped again next time
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection) -> None:
@@ -167,14 +247,29 @@ class Memory:
                     conn.execute(f"PRAGMA user_version = {number + 1}")
 
     def get_many(self, keys: Iterable[str]) -> dict[str, dict]:
+        """The stored output of each key that has a valid row (others are misses)."""
         keys = list(dict.fromkeys(keys))
+        try:
+            return self._get_many(keys)
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return {}
+
+    def _get_many(self, keys: list[str]) -> dict[str, dict]:
         out: dict[str, dict] = {}
+        bad: list = []
         for i in range(0, len(keys), 500):
             chunk = keys[i:i + 500]
             marks = ",".join("?" * len(chunk))
             for key, output in self.conn.execute(
                     f"SELECT key, output FROM mt WHERE key IN ({marks})", chunk):
-                out[key] = json.loads(output)
+                data = valid_output(output)
+                if data is None:
+                    bad.append(key)
+                else:
+                    out[key] = data
+        self._drop("mt", "key", bad, "an engine output that is not a JSON object of "
+                                      "hypotheses")
         return out
 
     def put_many(self, rows: Iterable[tuple[str, str, str, dict]]) -> None:
@@ -183,8 +278,13 @@ class Memory:
         data = [(k, e, s, json.dumps(o, ensure_ascii=False), now) for k, e, s, o in rows]
         if not data:
             return
-        with transaction(self.conn):
-            self.conn.executemany("INSERT OR REPLACE INTO mt VALUES (?, ?, ?, ?, ?)", data)
+        try:
+            with transaction(self.conn):
+                self.conn.executemany("INSERT OR REPLACE INTO mt VALUES (?, ?, ?, ?, ?)", data)
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            with transaction(self.conn):
+                self.conn.executemany("INSERT OR REPLACE INTO mt VALUES (?, ?, ?, ?, ?)", data)
 
     def close(self) -> None:
         self.conn.close()

@@ -1,8 +1,9 @@
-"""Where zhen keeps its state: the translation memory and caches.
+"""Where zhen keeps its state (the translation memory and caches) and the user's config.
 
-``ZHEN_HOME`` overrides both. Without it, the memory lives in ``.zhen/`` at the project
-root (the folder holding glossary.yaml) and caches in ``$XDG_CACHE_HOME/zhen``
-(``~/.cache/zhen``).
+``ZHEN_HOME`` overrides both state folders. Without it, the memory lives in ``.zhen/`` at
+the project root (the folder holding glossary.yaml) and caches in ``$XDG_CACHE_HOME/zhen``
+(``~/.cache/zhen``). The user's own config file is ``$ZHEN_CONFIG``, else
+``$XDG_CONFIG_HOME/zhen/config.toml`` (``~/.config/zhen/config.toml``).
 """
 
 from __future__ import annotations
@@ -26,3 +27,13 @@ def cache_dir() -> Path:
         return home / "cache"
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "zhen"
+
+
+def user_config_file() -> Path:
+    """The user's own settings (config.py reads it): never part of a project, so it may
+    hold what a project's file may not (the llm engine's ``allow_remote``)."""
+    value = os.environ.get("ZHEN_CONFIG")
+    if value:
+        return Path(value).expanduser()
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "zhen" / "config.toml"

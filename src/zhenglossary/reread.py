@@ -15,6 +15,7 @@ import re
 
 from .document import Document
 from .findings import Finding
+from .markdown import unread_nesting
 from .prose import prose_view
 from .render import LeafText, english_body, render_english
 from .validate import second_reading
@@ -68,13 +69,16 @@ def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
                 display, problem.source_line or line or 1))
             if i is not None:
                 skip.add(i)
+        if unread:                          # the nesting limit's lines are reported already
+            hidden = {line for first, last, _ in unread_nesting(doc.text)
+                      for line in range(first, last + 1)}
+            unread = [line for line in unread if line not in hidden]
         for first, last in _runs(sorted(set(unread))):
             where_ = f"line {first}" if first == last else f"lines {first}–{last}"
             findings.append(Finding(
                 "unparsed", "warning",
-                f"{where_}: the Markdown parser reads no block here (nested deeper than it "
-                "reads?), so the Chinese is copied untranslated — translate it in the parallel "
-                "file", display, first))
+                f"{where_}: the Markdown parser reads no block here, so the Chinese is "
+                "copied untranslated — translate it in the parallel file", display, first))
         if not again:
             return english
     return render_english(doc, leaves, header, banner)

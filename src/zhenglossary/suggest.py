@@ -372,16 +372,18 @@ def to_yaml(suggestions: list[Suggestion]) -> str:
     import yaml
 
     from .glossary import entry_yaml
+    from .textutil import printable
 
     lines = [f"# zhen glossary suggest: {len(suggestions)} candidates, best first.",
              "# Paste the ones you accept under `terms:` in glossary.yaml; fill in every empty `en`."]
     for s in suggestions:
         evidence = (f"in {s.count} parenthetical(s)" if s.source == "parenthetical"
                     else "recurring")
+        # comments hold note names and note text: one line each, nothing unprintable
         lines.append(f"  # {evidence}, {s.occurrences}x in {len(s.files)} file(s): "
-                     + ", ".join(s.places))
+                     + printable(", ".join(s.places)))
         if s.alternatives:
-            lines.append("  # also written: " + "; ".join(s.alternatives))
+            lines.append("  # also written: " + printable("; ".join(s.alternatives)))
         lines.append(entry_yaml(s).rstrip("\n"))
     text = "\n".join(lines) + "\n"
     yaml.safe_load(text)   # what we print must paste cleanly

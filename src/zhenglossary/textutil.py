@@ -117,3 +117,28 @@ def whole_phrase_re(phrase: str) -> re.Pattern[str]:
     parts = [re.escape(p) for p in phrase.split()]
     body = r"\s+".join(parts)
     return re.compile(rf"(?<![A-Za-z0-9]){body}(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else (f"\\u{code:04x}" if code < 0x10000
+                                                 else f"\\U{code:08x}")
+
+
+def printable(text: str) -> str:
+    """``text`` (a file name, a path) shown on one line with nothing hidden: every character
+    Python does not call printable — control characters, line breaks, bidirectional
+    overrides, zero-width characters, spaces other than " " — is written as an escape
+    (``\\n`` as ``\\x0a``). For comments and attributes zhen writes (YAML, XML, HTML)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escaped(ch) for ch in text)
+
+
+_XML_ILLEGAL = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` with the characters XML 1.0 cannot hold at all (most C0 controls, lone
+    surrogates, U+FFFE/U+FFFF) written as escapes; everything else unchanged."""
+    return _XML_ILLEGAL.sub(lambda m: _escaped(m.group(0)), text)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
+from .checks.notes import nesting_findings
 from .document import Document, parse_document
 from .engines import EngineContext, create_engine
 from .engines.base import Engine, EngineOutput
@@ -381,8 +382,7 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
         context = EngineContext(glossary, options.threads, root, options.engine_settings)
         engine, engine_notices = create_engine(options.engine, context)
         notices += engine_notices
-    memory = Memory(state_dir(root) / "memory.sqlite") if options.use_memory else NoMemory()
-    notices += memory.notices
+    memory = Memory(state_dir(root) / "memory.sqlite", notices) if options.use_memory else NoMemory()
     try:
         return _translate(notes, outputs, glossary, engine, memory, options, progress, notices)
     finally:
@@ -444,7 +444,7 @@ def _prepare(note: NoteFile, paths, glossary: Glossary, options: TranslateOption
         return result
     doc = parse_document(text)
     plans = plan_document(doc, glossary, note.display)
-    findings = list(prior.findings)
+    findings = list(prior.findings) + nesting_findings(text, note.display)  # unread by the parser
     for plan in plans:
         if plan.region.error:
             findings.append(Finding("unparsed", "warning",

@@ -17,6 +17,12 @@ Chinese), length (cut off: finish_reason "length"), http500, http400, slow (slee
 ``die_after=N`` shuts the server down after N chat answers (connections are then
 refused), as if it were killed. An unknown model gets Ollama's 404.
 
+Hostile modes (a server that tries to make zhen send notes elsewhere or hang): redirect
+(302 to ``redirect_to``), trickle (a valid answer, one byte every ``trickle`` seconds),
+huge (``huge`` bytes of JSON-looking padding, no Content-Length), http429 (rate limited,
+``Retry-After: retry_after`` unless it is None). ``listing_mode`` answers ``/v1/models``
+with one of them too.
+
 Run it by hand: ``python tests/support/llm_server.py --port 11435 --fault-rate 0.3``.
 """
 
@@ -52,7 +58,14 @@ def pseudo_english(zh: str) -> str:
 class FakeLLMServer:
     def __init__(self, models=("tiny-zh-en",), digest="sha256:0123456789abcdef0123",
                  script=(), fault_rate=0.0, faults=FAULTS, seed=0, delay=0.0, hang=5.0,
-                 die_after: int | None = None) -> None:
+                 die_after: int | None = None, redirect_to: str = "http://192.0.2.1:9/v1",
+                 trickle: float = 0.2, huge: int = 64 * 1024 * 1024,
+                 retry_after: str | None = "0", listing_mode: str = "ok") -> None:
+        self.redirect_to = redirect_to
+        self.trickle = trickle
+        self.huge = huge
+        self.retry_after = retry_after
+        self.listing_mode = listing_mode
         self.models = list(models)
         self.digest = digest
         self.script = list(script)
@@ -66,6 +79,7 @@ class FakeLLMServer:
         self.chats: list[dict] = []          # every chat request body, in order
         self.modes: list[str] = []           # the mode each chat request got
         self.answered = 0
+        self.requests = 0                    # every request of any kind (GET and POST)
         self.httpd: ThreadingHTTPServer | None = None
         self.thread: threading.Thread | None = None
 
@@ -160,7 +174,57 @@ def _handler(server: FakeLLMServer):
             self.end_headers()
             self.wfile.write(data)
 
+        def _hostile(self, mode: str, body: dict | None = None) -> bool:
+            """Answer in one of the hostile modes; False when ``mode`` is not one."""
+            if mode == "redirect":
+                self.send_response(302)
+                self.send_header("Location", server.redirect_to + self.path.removeprefix("/v1"))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            elif mode == "http429":
+                data = b'{"error": {"message": "rate limit exceeded"}}'
+                self.send_response(429)
+                if server.retry_after is not None:
+                    self.send_header("Retry-After", server.retry_after)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            elif mode == "huge":
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                chunk = b" " * (1024 * 1024)
+                try:
+                    self.wfile.write(b"{")
+                    for _ in range(server.huge // len(chunk)):
+                        self.wfile.write(chunk)
+                except OSError:
+                    pass
+                self.close_connection = True
+            elif mode == "trickle":
+                status, answer = server.answer(body or {}, "ok") if body is not None else \
+                    (200, {"object": "list", "data": [{"id": m} for m in server.models]})
+                data = json.dumps(answer, ensure_ascii=False).encode()
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                try:
+                    for k in range(len(data)):
+                        self.wfile.write(data[k:k + 1])
+                        self.wfile.flush()
+                        time.sleep(server.trickle)
+                except OSError:
+                    pass
+            else:
+                return False
+            return True
+
         def do_GET(self) -> None:
+            with server.lock:
+                server.requests += 1
+            if self.path == "/v1/models" and self._hostile(server.listing_mode):
+                return
             if self.path == "/v1/models":
                 self._send(200, {"object": "list", "data": [
                     {"id": m, "object": "model", "owned_by": "test"} for m in server.models]})
@@ -171,6 +235,8 @@ def _handler(server: FakeLLMServer):
                 self._send(404, {"error": "not found"})
 
         def do_POST(self) -> None:
+            with server.lock:
+                server.requests += 1
             length = int(self.headers.get("Content-Length", 0))
             body = json.loads(self.rfile.read(length) or b"{}")
             if self.path != "/v1/chat/completions":
@@ -180,6 +246,8 @@ def _handler(server: FakeLLMServer):
             with server.lock:
                 server.chats.append(body)
                 server.modes.append(mode)
+            if self._hostile(mode, body):
+                return
             if mode == "slow":
                 time.sleep(server.delay)
             elif mode == "hang":

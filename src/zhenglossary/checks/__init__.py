@@ -27,7 +27,8 @@ declare("whitespace", "warning", "glossary", "No leading or trailing spaces in v
 declare("duplicate-form", "error", "glossary", "No Chinese form (zh or variant) listed twice")
 declare("conflicting-en", "error", "glossary", "No Chinese form with two English renderings")
 declare("cjk-in-en", "error", "glossary", "No Chinese characters in `en` or `forbid`")
-declare("forbid-is-en", "error", "glossary", "No `forbid` equal to the entry's own `en`")
+declare("forbid-is-en", "error", "glossary",
+        "No `forbid` that is, or is part of, the entry's own `en`")
 declare("forbid-conflict", "warning", "glossary", "No `forbid` that another entry's `en` requires")
 declare("same-en", "info", "glossary", "Entries that share one English rendering")
 declare("overlapping-terms", "info", "glossary", "Terms inside or overlapping other terms")

@@ -1,4 +1,5 @@
-"""Checks over the notes, across files: term usage, bilingual parentheticals."""
+"""Checks over the notes, across files: term usage, bilingual parentheticals, text the
+Markdown parser does not read."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from ..bilingual import Parenthetical, note_sightings
 from .. import terms
 from ..findings import Finding
 from ..glossary import Match, Term
+from ..markdown import MAX_NESTING, unread_nesting
 from ..textutil import (LineIndex, normalize_abbreviation, normalize_english,
                         split_abbreviation)
 from .registry import CheckContext, NoteText, check
@@ -222,3 +224,25 @@ def term_overlap(ctx: CheckContext) -> Iterable[Finding]:
                                    f"({match.term.en}) wins, {other} is not locked here",
                                    note, match.start, index, zh=match.form, other=other)
                 break
+
+
+def nesting_findings(text: str, display: str) -> list[Finding]:
+    """``nesting-too-deep`` findings for a note's text (``zhen translate`` reports them too)."""
+    out = []
+    for first, last, count in unread_nesting(text):
+        where = f"lines {first}-{last} nest" if last > first else f"line {first} nests"
+        their = "their" if last > first else "its"
+        out.append(Finding(
+            "nesting-too-deep", "error",
+            f"{where} deeper than the {MAX_NESTING} levels the Markdown parser reads, so "
+            f"{their} Chinese ({count} character{'s' if count > 1 else ''}) is not translated "
+            "and is copied as it is; nest it less deeply (fewer `>` or list levels)",
+            display, first, extra={"last_line": last, "chinese": count}))
+    return out
+
+
+@check("nesting-too-deep", "error", "notes")
+def nesting_too_deep(ctx: CheckContext) -> Iterable[Finding]:
+    """No Chinese nested deeper than the Markdown parser reads (100 levels)."""
+    for note in ctx.notes:
+        yield from nesting_findings(note.text, note.display)

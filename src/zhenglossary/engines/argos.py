@@ -93,6 +93,9 @@ def check_package_dir(path: Path) -> tuple[dict, list[str]]:
     metadata: dict = {}
     meta = path / "metadata.json"
     try:
+        size = meta.stat().st_size
+        if size > ARCHIVE_LIMITS["metadata"]:
+            raise ValueError(f"{size:,} bytes; a package's is a few hundred")
         metadata = json.loads(meta.read_text("utf-8"))
         if not isinstance(metadata, dict):
             problems.append("metadata.json is not a JSON object")
@@ -151,9 +154,131 @@ def find_zh_en() -> ArgosPackage | None:
 
 # ---------------------------------------------------------------- install
 
+# What an .argosmodel may hold, in one place. A real zh→en package is about 100 MB zipped,
+# under 400 MB unpacked, a dozen files, and its model.bin is stored almost uncompressed;
+# the limits leave room for the largest argos packages and refuse an archive bomb before
+# a byte of it is written.
+ARCHIVE_LIMITS = {
+    "members": 1_000,                     # files and folders in the zip
+    "unpacked": 4 * 1024 ** 3,            # bytes, all members together
+    "ratio": 50,                          # unpacked / zipped, over the whole archive
+    "member_ratio": 200,                  # the same for one member bigger than 1 MiB
+    "metadata": 1024 ** 2,                # bytes of metadata.json
+}
+_MIB = 1024 ** 2
+
+
+def _mb(size: int) -> str:
+    return f"{size / _MIB:,.1f} MB" if size >= _MIB else f"{size:,} bytes"
+
+
+def _refuse(file: Path, why: str) -> ModelError:
+    return ModelError(f"{file} is not a package zhen installs: {why}. Nothing was written; "
+                      "download translate-zh_en-*.argosmodel again from the argos index")
+
+
+def _safe_members(file: Path, archive: zipfile.ZipFile) -> tuple[str, list[zipfile.ZipInfo]]:
+    """The package's top folder and its members, after every check that needs no unpacking:
+    names (one real top folder, nothing outside it), kinds (files and folders only) and
+    sizes (``ARCHIVE_LIMITS``)."""
+    import stat
+
+    members = [i for i in archive.infolist()
+               if i.filename and not i.filename.startswith("__MACOSX")]
+    if len(members) > ARCHIVE_LIMITS["members"]:
+        raise _refuse(file, f"it holds {len(members):,} entries, more than the "
+                            f"{ARCHIVE_LIMITS['members']:,} a package may have")
+    tops = {m.filename.replace("\\", "/").split("/", 1)[0] for m in members}
+    if len(tops) != 1 or not any("/" in m.filename.rstrip("/") for m in members):
+        raise ModelError(f"{file} is not an argos package: it must hold exactly one "
+                         f"top folder, found {', '.join(sorted(tops)) or 'nothing'}")
+    top = next(iter(tops))
+    if top in ("", ".", "..") or top.startswith(".") or ":" in top:
+        raise _refuse(file, f"its top folder is {top!r}; a package's top folder is a plain "
+                            "name such as translate-zh_en-1_9")
+    for member in members:
+        name = member.filename
+        parts = name.replace("\\", "/").split("/")
+        if name.startswith("/") or "\\" in name or any(p in (".", "..") for p in parts) \
+                or "\0" in name:
+            raise _refuse(file, f"it holds an unsafe path {name!r}")
+        mode = member.external_attr >> 16
+        kind = stat.S_IFMT(mode)
+        if stat.S_ISLNK(mode):
+            raise _refuse(file, f"{name!r} is a symbolic link")
+        if kind not in (0, stat.S_IFREG, stat.S_IFDIR):
+            raise _refuse(file, f"{name!r} is a device or special file, not a regular file")
+    unpacked = sum(m.file_size for m in members)
+    packed = sum(m.compress_size for m in members)
+    if unpacked > ARCHIVE_LIMITS["unpacked"]:
+        raise _refuse(file, f"it unpacks to {_mb(unpacked)}, more than the "
+                            f"{_mb(ARCHIVE_LIMITS['unpacked'])} a package may take")
+    if unpacked > _MIB and unpacked > ARCHIVE_LIMITS["ratio"] * max(packed, 1):
+        raise _refuse(file, f"it unpacks {_mb(packed)} into {_mb(unpacked)} "
+                            f"({unpacked / max(packed, 1):,.0f}×; a package compresses at most "
+                            f"{ARCHIVE_LIMITS['ratio']}×), like an archive bomb")
+    for member in members:
+        if member.file_size > _MIB and \
+                member.file_size > ARCHIVE_LIMITS["member_ratio"] * max(member.compress_size, 1):
+            raise _refuse(file, f"{member.filename!r} unpacks {_mb(member.compress_size)} into "
+                                f"{_mb(member.file_size)}, like an archive bomb")
+    return top, members
+
+
+def _unpack(archive: zipfile.ZipFile, members: list[zipfile.ZipInfo], into: Path) -> None:
+    """Write ``members`` under ``into`` (a fresh folder), never more bytes than each one
+    declares (zipfile stops there and checks the CRC) and never outside ``into``."""
+    root = into.resolve()
+    for member in members:
+        target = (into / member.filename).resolve()
+        if target != root and root not in target.parents:
+            raise ModelError(f"{member.filename!r} would be written outside the package folder")
+        if member.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with archive.open(member) as source, open(target, "xb") as out:
+            shutil.copyfileobj(source, out, 1024 * 1024)
+
+
+def _read_metadata_member(file: Path, archive: zipfile.ZipFile, name: str) -> dict:
+    info = archive.getinfo(name)
+    if info.file_size > ARCHIVE_LIMITS["metadata"]:
+        raise _refuse(file, f"its metadata.json is {_mb(info.file_size)}; a package's is a few "
+                            f"hundred bytes (at most {_mb(ARCHIVE_LIMITS['metadata'])})")
+    with archive.open(info) as handle:
+        raw = handle.read(ARCHIVE_LIMITS["metadata"] + 1)
+    try:
+        metadata = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:
+        raise ModelError(f"{file}: metadata.json is not valid JSON ({exc})") from exc
+    if not isinstance(metadata, dict):
+        raise ModelError(f"{file}: metadata.json is not a JSON object")
+    return metadata
+
+
+def _swap_in(staging: Path, new: Path, target: Path) -> None:
+    """Put the unpacked folder ``new`` at ``target`` by renames; an existing ``target`` is
+    first renamed into ``staging`` (removed with it), and put back if the swap fails. Nothing
+    outside ``staging`` is ever deleted."""
+    old = staging / ".previous"
+    had_old = target.exists() or target.is_symlink()
+    if had_old:
+        os.rename(target, old)
+    try:
+        os.rename(new, target)
+    except OSError:
+        if had_old:
+            os.rename(old, target)
+        raise
+
 
 def install_package_file(file: Path, dest: Path | None = None) -> ArgosPackage:
-    """Validate an ``.argosmodel`` and unpack it into the argos package directory."""
+    """Validate an ``.argosmodel`` and unpack it into the argos package directory.
+
+    It is unpacked into a fresh temporary folder beside the destination and swapped in with
+    a rename once it is whole and valid; a failure at any point leaves the package directory
+    as it was."""
     if not file.is_file():
         raise ModelError(f"{file} does not exist; pass the path of a downloaded .argosmodel")
     if not zipfile.is_zipfile(file):
@@ -161,23 +286,11 @@ def install_package_file(file: Path, dest: Path | None = None) -> ArgosPackage:
                          "translate-zh_en-*.argosmodel again")
     try:
         with zipfile.ZipFile(file) as archive:
-            names = [n for n in archive.namelist() if n and not n.startswith("__MACOSX")]
-            tops = {n.split("/", 1)[0] for n in names}
-            if len(tops) != 1 or not any("/" in n for n in names):
-                raise ModelError(f"{file} is not an argos package: it must hold exactly one "
-                                 f"top folder, found {', '.join(sorted(tops)) or 'nothing'}")
-            top = tops.pop()
-            for name in names:
-                if name.startswith("/") or ".." in Path(name).parts:
-                    raise ModelError(f"{file} holds an unsafe path {name!r}; refusing to unpack it")
+            top, members = _safe_members(file, archive)
+            names = {m.filename for m in members}
             if f"{top}/metadata.json" not in names:
                 raise ModelError(f"{file} is not an argos package: {top}/metadata.json is missing")
-            try:
-                metadata = json.loads(archive.read(f"{top}/metadata.json").decode("utf-8"))
-            except ValueError as exc:
-                raise ModelError(f"{file}: metadata.json is not valid JSON ({exc})") from exc
-            if not isinstance(metadata, dict):
-                raise ModelError(f"{file}: metadata.json is not a JSON object")
+            metadata = _read_metadata_member(file, archive, f"{top}/metadata.json")
             from_code, to_code = metadata.get("from_code"), metadata.get("to_code")
             if not (str(from_code).lower().startswith("zh") and str(to_code).lower() == "en"):
                 raise ModelError(f"{file} translates {from_code}→{to_code}; zhen needs a zh→en "
@@ -186,20 +299,18 @@ def install_package_file(file: Path, dest: Path | None = None) -> ArgosPackage:
             dest.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=".zhen-install-", dir=dest))
             try:
-                archive.extractall(staging)
-                _, problems = check_package_dir(staging / top)
+                _unpack(archive, members, staging / "new")
+                _, problems = check_package_dir(staging / "new" / top)
                 if problems:
                     raise ModelError(f"{file} is not a usable package: " + "; ".join(problems))
                 target = dest / top
-                if target.exists():
-                    shutil.rmtree(target)
-                (staging / top).rename(target)
+                _swap_in(staging, staging / "new" / top, target)
             finally:
                 shutil.rmtree(staging, ignore_errors=True)
     except zipfile.BadZipFile as exc:
         raise ModelError(f"{file} is a damaged zip ({exc}); download it again") from exc
     except OSError as exc:
-        raise ModelError(f"cannot install {file}: {exc.strerror}") from exc
+        raise ModelError(f"cannot install {file}: {exc.strerror or exc}") from exc
     metadata, problems = check_package_dir(target)
     return ArgosPackage(target, metadata, problems)
 

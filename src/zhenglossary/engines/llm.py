@@ -44,7 +44,7 @@ import json
 import queue
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from ..config import load_settings
@@ -72,11 +72,12 @@ class LLMSettings:
     concurrency: int = 1             # requests in flight
     batch: int = 8                   # sentences per request
     max_tokens: int = 4096
-    allow_remote: bool = False
+    # only the user may send notes off the machine: a project's zhen.toml cannot (config.py)
+    allow_remote: bool = field(default=False, metadata={"trusted": True})
 
 
-def settings_for(context: EngineContext) -> LLMSettings:
-    settings, _ = load_settings(LLMSettings, "llm", context.root, context.overrides)
+def settings_for(context: EngineContext, warnings: list[str] | None = None) -> LLMSettings:
+    settings, _ = load_settings(LLMSettings, "llm", context.root, context.overrides, warnings)
     if min(settings.concurrency, settings.batch, settings.max_tokens) < 1 or settings.timeout <= 0:
         raise UsageError("llm concurrency, batch and max_tokens must be at least 1, and timeout "
                          "above 0")
@@ -171,16 +172,17 @@ class LLMEngine:
     reliable_placeholders = False          # model output: the locking layer checks it too
     glossary_aware = True                  # translate() takes terms=
 
-    def __init__(self, settings: LLMSettings, glossary, fallback_factory) -> None:
+    def __init__(self, settings: LLMSettings, glossary, fallback_factory,
+                 warnings: list[str] | None = None) -> None:
         self.settings = settings
         self.glossary = glossary
+        self.notices: list[str] = list(warnings or [])   # for the run's report
         self.client = LLMClient(settings)
         self._fallback_factory = fallback_factory
         self._fallback = None
         self._model: str | None = None
         self._identity: str | None = None
         self._server_errors = 0
-        self.notices: list[str] = []       # for the run's report (the server was down)
 
     @property
     def preferred_batch(self) -> int:
@@ -399,27 +401,38 @@ def remember_identity(settings: LLMSettings, model: str, digest: str) -> None:
 def _create(context: EngineContext) -> LLMEngine:
     from . import AUTO, create_engine
 
-    settings = settings_for(context)
-    return LLMEngine(settings, context.glossary,
-                     lambda: create_engine(AUTO, context)[0])
+    warnings: list[str] = []
+    settings = settings_for(context, warnings)
+    try:
+        return LLMEngine(settings, context.glossary, lambda: create_engine(AUTO, context)[0],
+                         warnings)
+    except UsageError as exc:              # e.g. a remote endpoint: say why it is not allowed
+        if not warnings:
+            raise
+        raise UsageError(" ".join([str(exc) + ".", *warnings])) from exc
 
 
 def _status(context: EngineContext) -> EngineStatus:
+    warnings: list[str] = []
     try:
-        settings = settings_for(context)
+        settings = settings_for(context, warnings)
         client = LLMClient(settings)
         served = client.served_models()
     except ModelError as exc:
         return EngineStatus(False, getattr(exc, "short", str(exc)),
-                            {"endpoint": settings.endpoint, "answers": False})
+                            {"endpoint": settings.endpoint, "answers": False,
+                             "warnings": warnings})
     except UsageError as exc:
-        return EngineStatus(False, str(exc), {"answers": False})
+        return EngineStatus(False, " ".join([str(exc), *warnings]),
+                            {"answers": False, "warnings": warnings})
     details = {"endpoint": client.base, "answers": True, "models": served,
                "model": settings.model or None}
     models = ", ".join(served) if served else "no model list"
     chosen = f"; model: {settings.model}" if settings.model else ""
     ready = served is None or (settings.model in served if settings.model else len(served) == 1)
-    return EngineStatus(ready, f"{client.base} answers; serves {models}{chosen}", details)
+    details["warnings"] = warnings
+    return EngineStatus(ready, " ".join([f"{client.base} answers; serves {models}{chosen}",
+                                         *warnings]), details)
 
 
 SPEC = EngineSpec("llm", "a local model server (OpenAI-compatible /v1/chat/completions)",

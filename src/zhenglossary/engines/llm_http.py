@@ -4,8 +4,18 @@ requests in flight.
 Standard library only (``urllib``). Every network fault becomes :class:`ModelError` (the
 run cannot go on: :class:`ServerUnreachable` when the server does not answer at all) or
 :class:`RequestFailed` (this request's answer is unusable; the engine's retry ladder may
-fix it). Environment proxies are ignored: a request for a loopback endpoint must not be
-handed to a proxy elsewhere.
+fix it). Nothing goes anywhere but the endpoint the user allowed:
+
+* environment proxies are ignored (a request for a loopback endpoint must not be handed to
+  a proxy elsewhere), redirects are never followed (a redirect is an error naming where it
+  pointed), and an endpoint with a user name or password in it is refused (urllib would
+  take ``user:pw@127.0.0.1`` for a host name and look it up in the DNS);
+* each request has one deadline, ``timeout`` seconds for all of it (connecting, sending,
+  the answer's headers and body), not per read: a server trickling bytes is cut there;
+* an answer is read up to ``MAX_ANSWER_BYTES``, never whole whatever its size;
+* HTTP 429 (rate limited): the request is sent again after ``Retry-After`` when that is at
+  most ``MAX_RETRY_AFTER`` seconds, up to ``RATE_LIMIT_RETRIES`` times; then the run stops
+  with an error — never a silent fallback for every sentence.
 
 Each client remembers the sockets of its requests, so :meth:`LLMClient.cut` can shut them
 down from another thread: an interrupted run (Ctrl-C) does not wait for the answers of
@@ -20,23 +30,37 @@ import json
 import re
 import socket
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import weakref
 
 from ..errors import ModelError, ServerUnreachable, UsageError
+from ..paths import user_config_file
 
 DEFAULT_ENDPOINT = "http://127.0.0.1:11434/v1"       # Ollama's
 LISTING_TIMEOUT = 10.0                                # seconds for /models and /api/tags
+# the limits on what a server may make zhen do, in one place
+MAX_ANSWER_BYTES = 8 * 1024 * 1024                    # one answer (a batch is a few KB)
+MAX_ERROR_BYTES = 64 * 1024                           # the body of an HTTP error, for its message
+MAX_RETRY_AFTER = 60.0                                # seconds zhen waits on one 429
+RATE_LIMIT_RETRIES = 4                                # 429s answered by waiting, then an error
 
 
 def check_local(endpoint: str, allow_remote: bool) -> None:
-    """Refuse an endpoint off this machine unless the user allowed it."""
+    """Refuse an endpoint with credentials in it, and one off this machine unless the user
+    allowed it."""
     parts = urllib.parse.urlsplit(endpoint)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise UsageError(f"the llm endpoint {endpoint!r} is not an http(s) URL; use e.g. "
                          f"{DEFAULT_ENDPOINT}")
+    if "@" in parts.netloc:
+        bare = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+        raise UsageError(f"the llm endpoint has a user name or password before '@' "
+                         f"({parts.scheme}://…@{parts.netloc.rpartition('@')[2]}); zhen sends no "
+                         f"credentials and does not use such an endpoint. Remove that part: "
+                         f"{bare}")
     host = parts.hostname
     try:
         local = ipaddress.ip_address(host).is_loopback
@@ -45,7 +69,8 @@ def check_local(endpoint: str, allow_remote: bool) -> None:
     if not local and not allow_remote:
         raise UsageError(f"the llm endpoint {endpoint} is not on this machine, and zhen sends "
                          "nothing off the machine by default. Use a local server, or pass "
-                         "--allow-remote (ZHEN_LLM_ALLOW_REMOTE=1) if sending your notes "
+                         "--allow-remote (ZHEN_LLM_ALLOW_REMOTE=1, or allow_remote = true under "
+                         f"[llm] in your own config {user_config_file()}) if sending your notes "
                          "there is intended")
 
 
@@ -58,12 +83,26 @@ class RequestFailed(Exception):
         self.kind = kind             # answer | server (5xx) | length (cut off by max_tokens)
 
 
+class HTTPStatus(Exception):
+    """The server answered with an HTTP error status; ``detail`` is its message (read
+    within the request's deadline and size limit)."""
+
+    def __init__(self, code: int, detail: str, headers) -> None:
+        super().__init__(f"HTTP {code}: {detail}")
+        self.code = code
+        self.detail = detail
+        self.headers = headers
+
+
 class _Sockets:
-    """The sockets a client's requests opened (weakly held: a finished one just goes)."""
+    """The sockets a client's requests opened (weakly held: a finished one just goes), and
+    which thread's request opened each, so one request's deadline cuts only its own."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.live: weakref.WeakSet[socket.socket] = weakref.WeakSet()
+        self.by_thread: dict[int, socket.socket] = {}
+        self.stopped = threading.Event()              # cut(): no more waiting either
         self.http = self._tracked(http.client.HTTPConnection)
         self.https = self._tracked(http.client.HTTPSConnection)
 
@@ -75,20 +114,50 @@ class _Sockets:
                 super().connect()
                 with sockets.lock:
                     sockets.live.add(self.sock)
+                    sockets.by_thread[threading.get_ident()] = self.sock
 
         return Tracked
 
+    @staticmethod
+    def _shutdown(sock: socket.socket) -> None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)          # wakes a thread blocked reading it
+        except OSError:
+            pass                                      # already closed
+
     def cut(self) -> None:
+        self.stopped.set()
         with self.lock:
             live = list(self.live)
         for sock in live:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)      # wakes a thread blocked reading it
-            except OSError:
-                pass                                  # already closed
+            self._shutdown(sock)
+
+    def cut_thread(self, ident: int) -> None:
+        with self.lock:
+            sock = self.by_thread.get(ident)
+        if sock is not None:
+            self._shutdown(sock)
+
+    def forget_thread(self, ident: int) -> None:
+        with self.lock:
+            self.by_thread.pop(ident, None)
 
 
-def _opener(sockets: _Sockets) -> urllib.request.OpenerDirector:
+def _redirect_refused(base: str):
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        """A redirect is never followed: it could point anywhere, off the machine too."""
+
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            shown = repr(str(newurl)[:200])
+            raise ModelError(f"the LLM server at {base} answered {req.get_method()} "
+                             f"{urllib.parse.urlsplit(req.full_url).path} with a redirect "
+                             f"(HTTP {code}) to {shown}; zhen follows no redirects, so nothing "
+                             "was sent there. Point --endpoint at the server itself")
+
+    return NoRedirect
+
+
+def _opener(sockets: _Sockets, base: str) -> urllib.request.OpenerDirector:
     class HTTP(urllib.request.HTTPHandler):
         def http_open(self, req):
             return self.do_open(sockets.http, req)
@@ -97,7 +166,32 @@ def _opener(sockets: _Sockets) -> urllib.request.OpenerDirector:
         def https_open(self, req):
             return self.do_open(sockets.https, req, context=self._context)
 
-    return urllib.request.build_opener(urllib.request.ProxyHandler({}), HTTP, HTTPS)
+    return urllib.request.build_opener(urllib.request.ProxyHandler({}), HTTP, HTTPS,
+                                       _redirect_refused(base))
+
+
+def _retry_after(headers) -> float | None:
+    """Seconds a ``Retry-After`` header asks to wait (a number or an HTTP date); None when
+    there is none or it cannot be read."""
+    value = (headers.get("Retry-After") if headers is not None else None) or ""
+    value = value.strip()
+    if not value:
+        return None
+    if re.fullmatch(r"\d+(?:\.\d+)?", value):
+        return float(value)
+    import email.utils
+
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    import datetime
+
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return max(0.0, (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds())
 
 
 class LLMClient:
@@ -108,25 +202,80 @@ class LLMClient:
         self.settings = settings
         self.base = settings.endpoint.rstrip("/")
         self._sockets = _Sockets()
-        self._opener = _opener(self._sockets)
+        self._opener = _opener(self._sockets, self.base)
 
     def cut(self) -> None:
         """Shut down every request in flight (from any thread); each fails at once."""
         self._sockets.cut()
 
     def _call(self, method: str, url: str, body: dict | None, timeout: float) -> dict:
+        """The JSON object the server answers; HTTPStatus for an error status (429 is waited
+        out up to the limits above, then ModelError)."""
         data = json.dumps(body, ensure_ascii=False).encode() if body is not None else None
-        request = urllib.request.Request(url, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
-        where = f"the LLM server at {self.base}"
+        for attempt in range(RATE_LIMIT_RETRIES + 1):
+            request = urllib.request.Request(url, data=data, method=method,
+                                             headers={"Content-Type": "application/json"})
+            try:
+                raw = self._once(request, timeout)
+            except HTTPStatus as exc:
+                if exc.code != 429:
+                    raise
+                wait = _retry_after(exc.headers)
+                asked = f"asks to wait {wait:g} s" if wait is not None else "gives no Retry-After"
+                if wait is not None and wait > MAX_RETRY_AFTER:
+                    raise ModelError(
+                        f"the LLM server at {self.base} is rate-limiting zhen (HTTP 429) and "
+                        f"{asked}, longer than zhen waits ({MAX_RETRY_AFTER:g} s). Try again "
+                        "later or lower --concurrency; finished batches are kept and the next "
+                        "run resumes") from None
+                if attempt == RATE_LIMIT_RETRIES:
+                    raise ModelError(
+                        f"the LLM server at {self.base} is still rate-limiting zhen (HTTP 429) "
+                        f"after {RATE_LIMIT_RETRIES} waits. Try again later or lower "
+                        "--concurrency; finished batches are kept and the next run resumes"
+                    ) from None
+                if self._sockets.stopped.wait(min(wait if wait is not None else 2.0 ** attempt,
+                                                  MAX_RETRY_AFTER)):
+                    raise ModelError("the request was cut") from None
+                continue
+            break
         try:
-            with self._opener.open(request, timeout=timeout) as response:
-                raw = response.read()
-        except urllib.error.HTTPError:
-            raise
+            answer = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise RequestFailed(f"the server's reply is not JSON ({exc})") from exc
+        if not isinstance(answer, dict):
+            raise RequestFailed("the server's reply is not a JSON object")
+        return answer
+
+    def _once(self, request: urllib.request.Request, timeout: float) -> bytes:
+        """One request within one deadline of ``timeout`` seconds: the body it answers, at
+        most MAX_ANSWER_BYTES of it."""
+        where = f"the LLM server at {self.base}"
+        ident = threading.get_ident()
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            self._sockets.cut_thread(ident)
+
+        timer = threading.Timer(timeout, expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            try:
+                with self._opener.open(request, timeout=timeout) as response:
+                    raw = self._read(response, MAX_ANSWER_BYTES)
+            except urllib.error.HTTPError as exc:
+                with exc:
+                    detail = _error_text(exc, self._read(exc, MAX_ERROR_BYTES, cut=True))
+                if not expired.is_set():
+                    raise HTTPStatus(exc.code, detail, exc.headers) from None
+            if expired.is_set():
+                raise TimeoutError("the deadline passed")
+            return raw
         except (urllib.error.URLError, ConnectionError, http.client.HTTPException, OSError) as exc:
             reason = getattr(exc, "reason", exc)
-            if isinstance(exc, (socket.timeout, TimeoutError)) or \
+            if expired.is_set() or isinstance(exc, (socket.timeout, TimeoutError)) or \
                     isinstance(reason, (socket.timeout, TimeoutError)):
                 error = ServerUnreachable(
                     f"{where} did not answer within {timeout:g} s. It may be busy or stuck: "
@@ -140,20 +289,48 @@ class LLMClient:
                     "batches are kept and the next run resumes")
                 error.short = f"{self.base} does not answer ({reason})"
             raise error from exc
-        try:
-            answer = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise RequestFailed(f"the server's reply is not JSON ({exc})") from exc
-        if not isinstance(answer, dict):
-            raise RequestFailed("the server's reply is not a JSON object")
-        return answer
+        finally:
+            timer.cancel()
+            self._sockets.forget_thread(ident)
+
+    def _read(self, response, limit: int, cut: bool = False) -> bytes:
+        """The body, at most ``limit`` bytes; beyond that ModelError (``cut``: just the
+        first ``limit`` bytes, for an error's message)."""
+        length = response.headers.get("Content-Length") if response.headers else None
+        if not cut and length and length.strip().isdigit() and int(length) > limit:
+            raise self._too_big(int(length))
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            try:
+                chunk = response.read(min(64 * 1024, limit + 1 - total))
+            except (OSError, http.client.HTTPException):
+                if cut:
+                    break
+                raise
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                if cut:
+                    break
+                raise self._too_big(total)
+        return b"".join(chunks)[:limit]
+
+    def _too_big(self, size: int) -> ModelError:
+        announced = f" (it announced {size:,} bytes)" if size > MAX_ANSWER_BYTES + 1 else ""
+        return ModelError(f"the LLM server at {self.base} sent more than "
+                          f"{MAX_ANSWER_BYTES // (1024 * 1024)} MB for one request of a few "
+                          f"sentences{announced}; zhen stops reading there. Check the server; "
+                          "finished batches are kept and the next run resumes")
 
     def served_models(self) -> list[str] | None:
         """Model ids the server lists at /models (None: it has no such listing)."""
         try:
             answer = self._call("GET", self.base + "/models", None,
                                 min(self.settings.timeout, LISTING_TIMEOUT))
-        except (urllib.error.HTTPError, RequestFailed):
+        except (HTTPStatus, RequestFailed):
             return None
         data = answer.get("data")
         if not isinstance(data, list):
@@ -166,7 +343,7 @@ class LLMClient:
         try:
             answer = self._call("GET", root + "/api/tags", None,
                                 min(self.settings.timeout, LISTING_TIMEOUT))
-        except (urllib.error.HTTPError, RequestFailed):
+        except (HTTPStatus, RequestFailed):
             return None
         for entry in answer.get("models") or []:
             if isinstance(entry, dict) and model in (entry.get("name"), entry.get("model")):
@@ -180,8 +357,8 @@ class LLMClient:
                 "temperature": self.settings.temperature, "max_tokens": self.settings.max_tokens}
         try:
             answer = self._call("POST", self.base + "/chat/completions", body, self.settings.timeout)
-        except urllib.error.HTTPError as exc:
-            detail = _error_text(exc)
+        except HTTPStatus as exc:
+            detail = exc.detail
             if exc.code == 404 and "model" in detail.lower():
                 raise ModelError(f"the LLM server at {self.base} does not serve the model "
                                  f"{model!r} ({detail}). Pull it (`ollama pull {model}`) or "
@@ -202,17 +379,14 @@ class LLMClient:
         return content
 
 
-def _error_text(exc: urllib.error.HTTPError) -> str:
-    try:
-        raw = exc.read().decode("utf-8", "replace")
-    except OSError:
-        return exc.reason or ""
+def _error_text(exc: urllib.error.HTTPError, raw_bytes: bytes) -> str:
+    raw = raw_bytes.decode("utf-8", "replace")
     try:
         error = json.loads(raw).get("error")
         if isinstance(error, dict):
-            return str(error.get("message") or error)
+            return str(error.get("message") or error)[:500]
         if error:
-            return str(error)
+            return str(error)[:500]
     except (ValueError, AttributeError):
         pass
     return raw.strip()[:200] or str(exc.reason)

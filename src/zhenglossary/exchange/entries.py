@@ -77,6 +77,10 @@ def check_value(value: str, what: str, display: str, line: int) -> str:
     if CONTROL_CHARS.search(value):
         raise GlossaryError(f"{what} {value!r} contains a control character; remove it",
                             path=display, line=line)
+    if value.strip().startswith("="):
+        raise GlossaryError(f"{what} {value[:60]!r} starts with '=' like a spreadsheet formula; "
+                            "a glossary value is plain text — remove the formula", path=display,
+                            line=line)
     return value.strip()
 
 

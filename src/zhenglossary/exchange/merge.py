@@ -10,6 +10,7 @@ from pathlib import Path
 from ..errors import GlossaryError
 from ..fileio import write_atomic
 from ..glossary import Glossary, Term, entry_yaml, load_glossary_text, read_glossary_file
+from ..textutil import printable
 from .entries import Candidate
 
 NEW_GLOSSARY = "# zhen glossary, schema v1.\nsource: zh\ntarget: en\nterms:\n"
@@ -241,8 +242,8 @@ def append_terms(text: str, candidates: list[Candidate], comment: str | None = N
     if before and not before.endswith("\n"):
         before += newline
     block = "".join(entry_yaml(c, dash_col, key_col, newline) for c in candidates)
-    if comment:
-        block = " " * dash_col + "# " + " ".join(comment.split()) + newline + block
+    if comment:                            # it names a file: one line, nothing unprintable
+        block = " " * dash_col + "# " + printable(" ".join(comment.split())) + newline + block
     return bom + before + block + after
 
 
@@ -301,7 +302,7 @@ def apply_merge(path: Path, text: str, report: MergeReport, comment: str | None 
     if current != text:
         raise GlossaryError("changed while importing; nothing was written — run the import "
                             "again", path=str(path))
-    write_atomic(path, new_text)
+    write_atomic(path, new_text, through_links=True)      # a linked glossary.yaml stays linked
     if read_glossary_file(path, exact=True) != new_text:         # what a later load_glossary will read
         raise GlossaryError("was not written as expected; check the file and the disk",
                             path=str(path))

@@ -3,7 +3,14 @@
 
 CSV/TSV use the standard library ``csv`` module, not ``translate.storage.csvl10n``: that
 store is for Translate Toolkit's own location/source/target CSV and neither writes DeepL's
-headerless TSV nor knows Amazon's language-code header."""
+headerless TSV nor knows Amazon's language-code header. Both are read with the ``csv``
+module's quoting (a value in double quotes may hold the separator; ``""`` is a quote), and
+a quote that is never closed is refused, naming the line it opened on; CR, LF and CRLF
+line endings are all line endings.
+
+Spreadsheets run a cell that starts with ``=``, ``+``, ``-`` or ``@`` as a formula, so the
+TSV export writes such a value with a leading ``'`` (the spreadsheet convention for "this
+is text"), and the import takes that ``'`` off again."""
 
 from __future__ import annotations
 
@@ -17,6 +24,26 @@ from .entries import (CONTROL_CHARS, ImportedGlossary, check_value, is_en_code, 
                       make_candidate)
 
 DEEPL_MAX_BYTES = 1024            # DeepL: each glossary source and target at most 1024 bytes
+FORMULA_START = ("=", "+", "-", "@")   # what a spreadsheet runs as a formula
+
+
+def spreadsheet_safe(value: str) -> str:
+    """``value`` as a TSV cell that reads back as itself and that no spreadsheet runs: a
+    leading formula character (after any ``'``) gets a ``'``; a leading double quote makes
+    the cell quoted (``""`` for each quote in it), as the csv module reads it."""
+    if value.lstrip("'").startswith(FORMULA_START):
+        value = "'" + value
+    if value.startswith('"'):
+        value = '"' + value.replace('"', '""') + '"'
+    return value
+
+
+def _from_cell(value: str) -> str:
+    """A cell as :func:`spreadsheet_safe` wrote it (after the csv module's unquoting), back
+    to the value."""
+    if value.startswith("'") and value.lstrip("'").startswith(FORMULA_START):
+        return value[1:]
+    return value
 
 
 def _deepl_problem(value: str) -> str | None:
@@ -55,7 +82,7 @@ def export_tsv(glossary: Glossary) -> str:
                         "check`)", path=glossary.path, line=term.line)
                 continue
             seen[form] = term
-            lines.append(f"{form}\t{term.en}")
+            lines.append(f"{spreadsheet_safe(form)}\t{spreadsheet_safe(term.en)}")
     return "\n".join(lines) + "\n" if lines else ""
 
 
@@ -68,24 +95,31 @@ _LANG_HEADERS = {"source_lang", "target_lang", "source language", "target langua
 
 
 def _table_rows(text: str, display: str, fmt: str) -> list[tuple[int, list[str]]]:
-    """(line number, fields) of each non-blank row."""
+    """(line number, fields) of each non-blank row, read with the csv module's quoting."""
     rows = []
-    if fmt == "tsv":
-        for number, line in enumerate(text.split("\n"), start=1):
-            line = line.removesuffix("\r")
-            if line.strip():
-                rows.append((number, line.split("\t")))
-        return rows
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True,
+                        delimiter="\t" if fmt == "tsv" else ",")
+    start = 1
     try:
-        start = 1
         for fields in reader:
+            if reader.line_num > start and any("\n" in f or "\r" in f for f in fields):
+                raise GlossaryError(f"has a quoted value that runs from line {start} to line "
+                                    f"{reader.line_num}: a double quote is unbalanced, or a "
+                                    "value holds a line break; put each term on one line",
+                                    path=display, line=start)
             if any(f.strip() for f in fields):
-                rows.append((start, fields))
+                rows.append((start, [_from_cell(f) for f in fields]))
             start = reader.line_num + 1
     except csv.Error as exc:
-        raise GlossaryError(f"is not valid CSV: {exc}; check the quotes on this line",
-                            path=display, line=reader.line_num) from exc
+        if "unexpected end of data" in str(exc) or reader.line_num > start:
+            raise GlossaryError(f"has a double quote that is never closed (the value opened on "
+                                f"line {start}); close it, or write a quote inside a quoted "
+                                'value as ""', path=display, line=start) from exc
+        reason = str(exc).replace("\t", "<TAB>")
+        raise GlossaryError(f"is not valid {fmt.upper()}: {reason}; check the quotes on this line "
+                            '(a quoted value must end with a quote, then the separator; a '
+                            'quote inside it is written "")', path=display,
+                            line=reader.line_num) from exc
     return rows
 
 

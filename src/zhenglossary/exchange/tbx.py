@@ -87,6 +87,25 @@ def _tbx3_to_2008(data: bytes, display: str) -> bytes:
     return etree.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
+def _refuse_entities(data: bytes, display: str) -> None:
+    """An entity reference (``&xxe;``, declared in the DTD or not) would be expanded or
+    dropped by the parser — never imported silently: refused, naming it and its line.
+    Character references (``&#x4E2D;``) and the five XML escapes are plain text."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False,
+                             huge_tree=False)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError:
+        return                                   # reported by the real parse below
+    for entity in root.iter(etree.Entity):
+        raise GlossaryError(f"uses the entity &{entity.name}; — zhen does not expand entities "
+                            "in glossary files (they can pull in other files or hide text); "
+                            "write the characters themselves and import again",
+                            path=display, line=entity.sourceline)
+
+
 def _status(term) -> str:
     return (term.administrative_status or "").strip().lower().replace(" ", "")
 
@@ -99,6 +118,7 @@ def read_tbx(text: str, display: str) -> ImportedGlossary:
 
     data = text.encode("utf-8")
     data = re.sub(rb"^<\?xml[^>]*\?>", b'<?xml version="1.0" encoding="UTF-8"?>', data.lstrip())
+    _refuse_entities(data, display)
     try:
         if re.search(rb"<(?:\w+:)?tbx[\s>]", data[:4096]):
             data = _tbx3_to_2008(data, display)

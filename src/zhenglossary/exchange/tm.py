@@ -9,6 +9,10 @@ sentence (id ``b3.s1``, ``b3.s2`` …); others give one unit for the block. A bl
 edited stays whole. Units carry no Markdown container markup (a heading's
 ``#``, a list item's ``- ``, a quote's ``> ``); inline Markdown stays, as in the note. A
 block that is not one paragraph or heading (a table) is exported as it is.
+
+Every string reaches the XML through lxml, which escapes ``<``, ``&`` and quotes; a note's
+name is also written with its unprintable characters as escapes (``textutil.printable``),
+and characters XML cannot hold at all are escaped in the text (``textutil.xml_text``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from .. import __version__
 from ..parallel import NotePairs, Pair, PairStatus
 from ..sentences import align, block_text
+from ..textutil import printable, xml_text
 
 XLIFF_STATES = {
     "edited": ("final", True, None),
@@ -109,15 +114,16 @@ def export_tmx(pairs: list[NotePairs]) -> str:
     header.set("datatype", "plaintext")
     for item in units(pairs):
         note, pair, status = item.note, item.pair, item.status
-        unit = store.addsourceunit(item.source, "zh")
-        unit.settarget(item.english, "en")
-        unit.xmlelement.set("tuid", f"{note.note}#{item.id}")
-        unit.addnote(f"{note.note} {_lines(pair)}, block {pair.index}")
+        name = printable(note.note)
+        unit = store.addsourceunit(xml_text(item.source), "zh")
+        unit.settarget(xml_text(item.english), "en")
+        unit.xmlelement.set("tuid", f"{name}#{item.id}")
+        unit.addnote(f"{name} {_lines(pair)}, block {pair.index}")
         unit.addnote(STATUS_NOTES[status])
         terms = _term_note(pair)
         if terms:
-            unit.addnote(terms)
-        unit.setcontext(f"{note.note}#{item.id}")           # <prop type="x-context">
+            unit.addnote(xml_text(terms))
+        unit.setcontext(f"{name}#{item.id}")           # <prop type="x-context">
         prop = etree.Element("prop", type="x-zhen-status")
         prop.text = status
         unit.xmlelement.find("tuv").addprevious(prop)
@@ -140,21 +146,22 @@ def export_xliff(pairs: list[NotePairs]) -> str:
     store.settargetlanguage("en")
     for item in units(pairs):
         note, pair, status = item.note, item.pair, item.status
-        unit = store.addsourceunit(item.source, filename=note.note, createifmissing=True)
+        name = printable(note.note)
+        unit = store.addsourceunit(xml_text(item.source), filename=name, createifmissing=True)
         unit.setid(item.id)
-        unit.settarget(item.english)
+        unit.settarget(xml_text(item.english))
         state, approved, qualifier = XLIFF_STATES[status]
         unit.set_state_n(unit.statemap[state])
         unit.markapproved(approved)
         target = unit.xmlelement.find(unit.namespaced("target"))
         if qualifier:
             target.set("state-qualifier", qualifier)
-        unit.addnote(f"{note.note} {_lines(pair)}, block {pair.index}", origin="zhen")
+        unit.addnote(f"{name} {_lines(pair)}, block {pair.index}", origin="zhen")
         unit.addnote(STATUS_NOTES[status], origin="zhen")
         terms = _term_note(pair)
         if terms:
-            unit.addnote(terms, origin="zhen")
-        unit.addlocation(f"{note.note}:{pair.line}" if pair.line else note.note)
+            unit.addnote(xml_text(terms), origin="zhen")
+        unit.addlocation(f"{name}:{pair.line}" if pair.line else name)
     store.settargetlanguage("en")            # also on the <file>s made per note
     # units are made in the 1.1 namespace and moved to the store's 1.2 one: drop the
     # declarations of 1.1 left on them
