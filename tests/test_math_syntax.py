@@ -140,14 +140,25 @@ def _digit_next_to_a_dollar(text: str) -> bool:
         any(text[k:k + 2] == "$$" and text[k + 2].isdigit() for k in range(len(text) - 2))
 
 
+def _plugin_wraps_around(text: str) -> bool:
+    """The plugin reads ``src[pos - 1]`` for a ``$`` at offset 0, which is the paragraph's
+    last character: a paragraph that starts with ``$`` and ends in a backslash or a digit
+    has its first dollar taken as escaped or as money there; ours reads no such character."""
+    import re
+
+    for chunk in re.split(r"\n[ \t]*\n", text):
+        body = chunk.strip()
+        if body.startswith("$") and body[-1:] in set("0123456789\\"):
+            return True
+    return False
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="$$$ab1 \\\n`中{}", max_size=24))
 def test_dollars_agree_with_the_plugin_where_pandoc_agrees(text):
     if _digit_next_to_a_dollar(text) or "\\begin" in text:
         return
-    if any(line.rstrip().endswith("\\") for line in text.split("\n")):
-        # the plugin reads src[-1] for a $ at offset 0 (is_escaped wraps around), so a
-        # paragraph ending in a backslash escapes its first dollar; ours does not
+    if _plugin_wraps_around(text):
         return
     plugin, ours = _plugin(), _ours()
     assert ours.render(text) == plugin.render(text)
