@@ -29,6 +29,9 @@ def translate(
                                            help="Write outputs here, mirroring relative paths."),
     no_memory: bool = typer.Option(False, "--no-memory", help="Neither read nor write the memory."),
     threads: int = typer.Option(0, "--threads", "-t", min=0, help="CTranslate2 threads (0: all cores)."),
+    device: Optional[str] = typer.Option(None, "--device",
+                                         help="argos: auto (CUDA when CTranslate2 sees a GPU, "
+                                              "else the CPU), cpu or cuda."),
     encoding: Optional[str] = encoding_option(),
     format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
     model: Optional[str] = typer.Option(None, "--model", help="llm: the model to ask."),
@@ -51,7 +54,7 @@ def translate(
     """Translate notes to English: writes x.en.md and the parallel x.zh-en.md."""
     from ..api import translate_project
 
-    settings = {"model": model, "endpoint": endpoint, "temperature": temperature,
+    settings = {"device": device, "model": model, "endpoint": endpoint, "temperature": temperature,
                 "timeout": timeout, "concurrency": concurrency, "batch": batch,
                 "max_tokens": max_tokens,
                 "allow_remote": True if allow_remote else None}
