@@ -13,6 +13,9 @@ and the package format, but translates through CTranslate2 and SentencePiece dir
 
 All segments of a run go to ``translate_batch`` in large token-bounded batches, sorted by
 length; the model loads once, and only when the translation memory misses.
+
+Why this module is long: finding, validating, installing and running an argos package
+(and choosing its device) are one engine's concern, and they share the package layout.
 """
 
 from __future__ import annotations
