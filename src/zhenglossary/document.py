@@ -300,8 +300,9 @@ class _Aligner:
 
 def align_inline(raw: str, env: dict | None = None) -> list:
     """Parse ``raw`` as inline Markdown and return nodes with offsets into ``raw``."""
-    # only footnotes (``[^a]``, ``^[…]``) change an env while parsing: copy it for those
-    env = copy_env(env) if "[^" in raw or "^[" in raw else (env if env is not None else {})
+    # a view of the note's env (costs nothing): the footnote plugin's tail then walks only
+    # the footnotes this region touches, not every footnote of the note
+    env = copy_env(env)
     tokens = parser().parseInline(raw, env)
     children = tokens[0].children if tokens else []
     aligner = _Aligner(raw, env.get("footnotes", {}).get("list"))

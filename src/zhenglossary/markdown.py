@@ -295,20 +295,55 @@ def parse_tokens(text: str, env: dict | None = None):
     return parser().parse(text, env if env is not None else {})
 
 
+class _Overlay(dict):
+    """A dict over a shared ``base`` that parsing may change without changing ``base``:
+    a key read is copied here first (an entry, a dict, is copied so that changing it stays
+    here), a key written stays here, ``len`` counts both. Iterating gives only the keys
+    read or written here — the footnotes one block touched — so a block parsed against a
+    note's thousands of footnotes costs what the block holds, not what the note holds."""
+
+    def __init__(self, base: dict) -> None:
+        super().__init__()
+        self._base = base
+
+    def __missing__(self, key):
+        value = self._base[key]
+        value = dict(value) if isinstance(value, dict) else value
+        self[key] = value
+        return value
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or key in self._base
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __len__(self) -> int:
+        return len(self._base) + sum(1 for key in dict.keys(self) if key not in self._base)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+
 def copy_env(env: dict | None) -> dict:
-    """A copy of a note's env (link reference definitions, footnotes) that parsing one
+    """A view of a note's env (link reference definitions, footnotes) that parsing one
     block or region may change: the footnote plugin counts references in it and registers
     each inline footnote ``^[…]`` in ``env["footnotes"]["list"]``, and a note's env, once
-    parsed, is shared (:func:`parse_note`) and must not change."""
+    parsed, is shared (:func:`parse_note`) and must not change. The view costs nothing to
+    make (:class:`_Overlay`), and the plugin's footnote list then holds only the footnotes
+    the block touched."""
     if not env:
         return {}
     out: dict = {}
     if "references" in env:
-        out["references"] = dict(env["references"])
+        out["references"] = _Overlay(env["references"])
     if "footnotes" in env:
         notes = env["footnotes"]
-        out["footnotes"] = {"refs": dict(notes.get("refs", {})),
-                            "list": {k: dict(v) for k, v in notes.get("list", {}).items()}}
+        out["footnotes"] = {"refs": _Overlay(notes.get("refs", {})),
+                            "list": _Overlay(notes.get("list", {}))}
     return out
 
 
