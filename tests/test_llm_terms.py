@@ -1,5 +1,5 @@
 """The llm engine is told the terms and writes them itself (issue 23): the one rule for a
-term's English (renders.py) and the answer check built on it, terms as Chinese with their
+term's English (terms.py) and the answer check built on it, terms as Chinese with their
 entries in the prompt, the retry ladder to masking, context per block, the schema in each
 server's form and its refusal, the system prompt from zhen.toml, and --dry-run. All against
 tests/support/llm_server.py (the real llama.cpp server is tests/test_llm_server.py)."""
@@ -15,7 +15,7 @@ from support.llm_server import FakeLLMServer, request_of, sentences_of
 from zhenglossary.cli import app
 from zhenglossary.glossary import load_glossary
 from zhenglossary.placeholders import answer_problem, renumber, show_terms
-from zhenglossary.renders import count
+from zhenglossary.terms import count
 
 MODEL = "tiny-zh-en"
 

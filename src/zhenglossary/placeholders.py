@@ -66,6 +66,12 @@ def without_placeholders(text: str) -> str:
     return PLACEHOLDER_RE.sub(" ", text)
 
 
+def between_placeholders(text: str) -> list[str]:
+    """The engine's own text: the pieces between placeholders (tolerantly read), each on
+    its own, so that a phrase looked for in them never runs across a placeholder."""
+    return [piece for piece in PLACEHOLDER_RE.sub("\x00", text).split("\x00") if piece.strip()]
+
+
 def placeholder_problem(expected: list[int], text: str) -> str | None:
     """None when ``text`` holds each expected placeholder exactly once and no other; else
     what is wrong, said so a person (or a model asked to retry) can act on it."""
@@ -131,9 +137,9 @@ def answer_problem(english: str, protected: Iterable[int], tokens: Mapping[int, 
     ``protected``: placeholders that must each appear exactly once. ``tokens``: placeholders
     that stand for a glossary term (number → term): each at most once — or, instead, the
     term's English written out. ``written``: terms shown as Chinese, whose English must be
-    written. A term's English is its ``en`` or an inflected form of it (renders.count),
+    written. A term's English is its ``en`` or an inflected form of it (terms.count),
     counted per ``en`` as the validator counts it: as often as the terms occur."""
-    from . import renders
+    from . import terms as term_forms
 
     protected = list(protected)
     found = placeholders_in(english)
@@ -157,7 +163,7 @@ def answer_problem(english: str, protected: Iterable[int], tokens: Mapping[int, 
             needed.setdefault(" ".join(term.en.split()), []).append(term)
     text = without_placeholders(english)
     for en, terms in needed.items():
-        have = renders.count(terms[0], text)
+        have = term_forms.count(terms[0], text)
         if have < len(terms):
             times = "" if len(terms) == 1 else f" {len(terms)} times (found {have})"
             reasons.append(f"the term {terms[0].zh} must be written {en!r}{times} (a plural or "

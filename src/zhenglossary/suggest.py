@@ -258,7 +258,7 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
     tokens = 0
     for note in notes:
         masked = list(note.prose)
-        for match in glossary.matcher.finditer(note.prose):
+        for match in glossary.find_prose(note.prose):     # hard-wrapped ones too
             for i in range(match.start, match.end):
                 masked[i] = "|"
         text = "".join(masked)

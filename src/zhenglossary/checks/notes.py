@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..bilingual import Parenthetical, note_sightings
+from .. import terms
 from ..findings import Finding
 from ..glossary import Match, Term
 from ..markdown import MAX_NESTING, unread_nesting
@@ -25,7 +26,7 @@ def usage_counts(ctx: CheckContext) -> dict[str, dict[str, int]]:
     if not ctx.usage:
         usage: dict[str, dict[str, int]] = {t.zh: {} for t in ctx.glossary.terms}
         for note in ctx.notes:
-            for match in ctx.glossary.matcher.finditer(note.prose):
+            for match in ctx.glossary.find_prose(note.prose):
                 per_file = usage.setdefault(match.term.zh, {})
                 per_file[note.display] = per_file.get(note.display, 0) + 1
         ctx.usage = usage
@@ -72,6 +73,8 @@ def agrees(par: Parenthetical, term: Term) -> bool:
     if par.abbr and en_abbr and normalize_abbreviation(par.abbr) != normalize_abbreviation(en_abbr):
         return False
     if par.english:
+        if terms.says(term, par.english):       # one of its forms (terms.py)
+            return True
         a, b = normalize_english(par.english), normalize_english(en_words)
         return a == b or _contains(a, b)
     return True
@@ -142,7 +145,7 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
     freq = tokenizer_for(()).FREQ   # jieba's own dictionary: which words does a term cut?
     reported: set[tuple[str, str]] = set()
     for note in ctx.notes:
-        matches = list(ctx.glossary.matcher.finditer(note.prose))
+        matches = ctx.glossary.find_prose(note.prose)
         if not matches:
             continue
         index = LineIndex(note.text)
@@ -205,7 +208,7 @@ def term_overlap(ctx: CheckContext) -> Iterable[Finding]:
         longest: dict[int, Match] = {}          # start → the longest occurrence there
         for occurrence in matcher.occurrences(note.prose):
             longest.setdefault(occurrence.start, occurrence)
-        for match in matcher.finditer(note.prose):
+        for match in ctx.glossary.find_prose(note.prose):
             for p in range(match.start + 1, match.end):
                 there = longest.get(p)
                 if there is None or there.end <= match.end or there.term is match.term:

@@ -19,7 +19,7 @@ as strictly either way.
 
 Verification, per sentence (placeholders.answer_problem, the rule the validator shares):
 every protected placeholder exactly once; each term written as its ``en`` or an inflected
-form of it (renders.py), as often as it occurs; no forbidden rendering; no Chinese left.
+form of it (terms.py), as often as it occurs; no forbidden rendering; no Chinese left.
 The ladder: the first answer; then the failed sentences asked again with each failure
 named (a request cut off or too long for the model's context: each block alone, and
 without its context if it overflowed); then asked with their terms masked as placeholders
@@ -59,7 +59,9 @@ from ..config import load_settings
 from ..errors import ModelError, ServerUnreachable, UsageError
 from ..fileio import prune, write_cache
 from ..paths import cache_dir
-from ..placeholders import answer_problem, placeholders_in, renumber, without_placeholders
+from ..placeholders import (answer_problem, between_placeholders, placeholders_in, renumber,
+                            without_placeholders)
+from ..terms import forbidden
 from ..textutil import CJK_RE
 from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
 from .llm_http import DEFAULT_ENDPOINT, SERVER_KINDS, LLMClient, RequestFailed
@@ -365,9 +367,13 @@ class LLMEngine:
             english = renumber(english, numbers)
         if problem:
             return problem, english
-        hit = self.glossary.first_forbidden(without_placeholders(english)) if self.glossary else None
+        # a forbid of the sentence's terms (or the glossary's corpus-wide list), searched
+        # between placeholders, as the locking layer and the validator search it
+        hit = forbidden(english, [getattr(t, "term", t) for t in item.terms.values()],
+                        self.glossary.forbid, pieces=between_placeholders) if self.glossary else None
         if hit:
-            return f"wrote the forbidden {hit[1]!r} (the glossary says {hit[0].en!r})", english
+            says = f" (the glossary says {hit[0].en!r})" if hit[0] is not None else ""
+            return f"wrote the forbidden {hit[1]!r}{says}", english
         if CJK_RE.search(without_placeholders(english)):
             return "left Chinese untranslated", english
         if not english.strip():
