@@ -13,7 +13,8 @@ from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import ENGLISH_SUFFIX, collect_notes, read_note
 from .parallel import ParallelFileError, output_paths, pairs_for
-from .prose import prose_view
+from .document import parse_document
+from .prose import prose_of
 
 
 def default_note_paths(glossary_path: Path) -> list[Path]:
@@ -37,7 +38,8 @@ def load_notes(paths: list[Path], encoding: str | None = None) -> tuple[list[Not
         except NoteReadError as exc:
             findings.append(Finding("note-unreadable", "error", exc.detail, note.display))
             continue
-        notes.append(NoteText(note.path, note.display, text, prose_view(text), note.relative))
+        doc = parse_document(text)                # the one parse of the note in this command
+        notes.append(NoteText(note.path, note.display, text, prose_of(doc), note.relative, doc))
     return notes, findings
 
 
@@ -89,9 +91,9 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
         try:
             if parallel.is_file():
                 note_pairs = pairs_for(note.path, note.display, note.text, parallel,
-                                       read_note(parallel), glossary)
+                                       read_note(parallel), glossary, note.doc)
                 pairs.append(note_pairs)
-                untranslated[note.display] = _untranslated_lines(note.text, note_pairs)
+                untranslated[note.display] = _untranslated_lines(note.doc, note_pairs)
             else:
                 problems[note.display] = f"not translated yet — run `zhen translate {note.display}`"
             if en.is_file():        # always read: a forbid typed into x.en.md is found
@@ -114,18 +116,17 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                        problems, notices)
 
 
-def _untranslated_lines(text: str, note_pairs) -> list[tuple[int, int]]:
+def _untranslated_lines(doc, note_pairs) -> list[tuple[int, int]]:
     """(line, block number) of the note's Chinese blocks that its parallel file does not
     hold."""
-    from .document import parse_document
+    from .prose import leaf_prose
     from .textutil import has_cjk
 
     known = {p.source_sha for p in note_pairs.pairs}
-    doc = parse_document(text)
     out = []
     for number, leaf in enumerate(doc.leaves, start=1):
-        block = doc.leaf_text(leaf)
-        if doc.leaf_hash(leaf) not in known and leaf.kind != "code" and has_cjk(prose_view(block)):
+        if doc.leaf_hash(leaf) not in known and leaf.kind != "code" and \
+                has_cjk(leaf_prose(doc, leaf)):
             out.append((leaf.start_line + 1, number))
     return out
 
@@ -186,21 +187,16 @@ def list_checks():
 
 
 def translate_project(paths: list[Path], glossary_option: Path | None, *, progress=None,
-                      notify=None, **options):
+                      notify=None, dry_run=False, **options):
     """`zhen translate`: ``options`` are the fields of ``translate.TranslateOptions``;
     ``notify(message)`` hears each notice as soon as it is known (they are also in the
-    report)."""
-    from .translate import TranslateOptions, translate_paths
+    report). ``dry_run``: the requests a first run sends instead (translate.DryRun)."""
+    from .translate import TranslateOptions, dry_run as planned, translate_paths
 
+    if dry_run:
+        return planned(paths, glossary_option, TranslateOptions(**options))
     return translate_paths(paths, glossary_option, TranslateOptions(**options), progress=progress,
                            notify=notify)
-
-
-def dry_run_project(paths: list[Path], glossary_option: Path | None, **options):
-    """`zhen translate --dry-run`: the requests a first run sends (translate.DryRun)."""
-    from .translate import TranslateOptions, dry_run
-
-    return dry_run(paths, glossary_option, TranslateOptions(**options))
 
 
 def list_models():

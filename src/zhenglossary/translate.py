@@ -40,7 +40,7 @@ from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFileError
                        read_parallel_file, render_parallel, seal_english)
 from .parallel.prior import read_prior
 from .parallel.report import state_findings
-from .render import LeafText, leaf_texts, render_english, unrendered_pieces
+from .render import LeafText, front_matter_end, leaf_texts, render_english, unrendered_pieces
 from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
 from .reread import read_again
 from .textutil import has_cjk
@@ -118,6 +118,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     """
     unrendered = {i: "".join(pieces) for i, pieces in unrendered_pieces(plans).items()}
     by_line = {leaf.start_line: i for i, leaf in enumerate(doc.leaves)}
+    front = front_matter_end(doc)         # x.en.md's front matter is the note's, verbatim
     source = parse_blocks(doc.text)
     findings: list[Finding] = []
     reverted: set[int] = set()
@@ -149,7 +150,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     checked = sum(1 for leaf in leaves if leaf.translated)
     for _ in range(len(leaves) + 1):
         english = render_english(doc, leaves, header, banner)
-        out = parse_blocks(english_body(english))
+        out = parse_blocks(english_body(english, front))
         k = first_difference(source, out)
         if k is None:
             break
@@ -181,10 +182,10 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
                 f"the rendered English changes the note's block structure near line "
                 f"{source.blocks[min(k, len(source.blocks) - 1)].line + 1 if source.blocks else 1}; "
                 f"the note's source is written instead", display, 1))
-            english = _with_header(doc.text, header)
+            english = _with_header(doc, header)
             return Verified(english, findings, checked, invalid + 1, persons)
     else:
-        return Verified(_with_header(doc.text, header), findings, checked, invalid + 1, persons)
+        return Verified(_with_header(doc, header), findings, checked, invalid + 1, persons)
     for src_block, out_block in zip(source.blocks, out.blocks):
         i = by_line.get(src_block.line)
         if i is None or not leaves[i].translated or i in reverted:
@@ -197,7 +198,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
         findings.append(Finding("output-invalid", "error",
                                 f"the rendered English changed {'; '.join(outside)}; the note's "
                                 "source is written instead", display, 1))
-        return Verified(_with_header(doc.text, header), findings, checked, invalid + 1, persons)
+        return Verified(_with_header(doc, header), findings, checked, invalid + 1, persons)
     skip = {p.leaf for p in plans if p.region.error} | reverted
     english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
     return Verified(english, findings, checked, invalid, persons)
@@ -495,9 +496,13 @@ def dry_run(paths: list[Path], glossary_option: Path | None,
     return DryRun(requests, len(keys), notices)
 
 
-def _with_header(body: str, header: str) -> str:
+def _with_header(doc: Document, header: str) -> str:
+    """The note's source as x.en.md, when no block can be trusted: zhen's header after a
+    leading front matter block (which must stay first), as for any x.en.md."""
+    body, cut = doc.text, front_matter_end(doc)
     newline = "\r\n" if "\r\n" in body else "\n"
-    return header + newline + body
+    front = body[:cut] if not cut or body[:cut].endswith(("\n", "\r")) else body[:cut] + newline
+    return front + header + newline + body[cut:]
 
 
 @dataclass
@@ -640,7 +645,7 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
                 after = PairStatus.MACHINE if state.status is PairStatus.PENDING else state.status
                 counts[str(after)] += 1
         try:
-            write_atomic(item.en_path, seal_english(english))
+            write_atomic(item.en_path, seal_english(english, front_matter_end(doc)))
             write_atomic(item.par_path, parallel)
         except OutputError as exc:
             item.result.error = str(exc)

@@ -57,15 +57,16 @@ def translate(
                                       "nothing."),
 ) -> None:
     """Translate notes to English: writes x.en.md and the parallel x.zh-en.md."""
-    from ..api import dry_run_project, translate_project
+    from ..api import translate_project
 
     settings = {"device": device, "model": model, "endpoint": endpoint, "temperature": temperature,
                 "timeout": timeout, "concurrency": concurrency, "batch": batch,
                 "max_tokens": max_tokens,
                 "allow_remote": True if allow_remote else None}
     if dry_run:
-        planned = dry_run_project(paths, glossary, engine=engine, out_dir=out_dir,
-                                  encoding=encoding, engine_settings=settings, force=force)
+        planned = translate_project(paths, glossary, dry_run=True, engine=engine,
+                                    out_dir=out_dir, encoding=encoding,
+                                    engine_settings=settings, force=force)
         for notice in planned.notices:
             warn(notice)
         if format is CheckFormat.json:
