@@ -250,7 +250,8 @@ def task_mt(p: dict) -> dict:
     return result
 
 
-# names in zhenglossary.translate's namespace that translate_paths calls, by phase
+# names that translate_paths calls, by phase: looked up in zhenglossary.translate's
+# namespace and in zhenglossary.pipeline's (where preparing and finishing a note live)
 PHASES = {
     "glossary load": ["resolve_glossary", "load_glossary"],
     "collect + read notes": ["collect_notes", "read_note"],
@@ -288,8 +289,11 @@ def task_translate(p: dict) -> dict:
     elif p["engine"] == "argos":
         engine = ArgosEngine(find_zh_en(), max_decoding_length=p["max_len"])
     if p.get("instrument") and not p.get("profile"):
+        import zhenglossary.pipeline as zp
+
         for names in PHASES.values():
-            clock.wrap_module(zt, names)
+            for module in (zt, zp):
+                clock.wrap_module(module, [n for n in names if hasattr(module, n)])
         for cls in (Memory, NoMemory):
             clock.wrap_method(cls, "get_many", "memory_get")
             clock.wrap_method(cls, "put_many", "memory_put")

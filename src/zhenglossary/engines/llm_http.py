@@ -1,5 +1,13 @@
-"""HTTP to the llm engine's model server: the endpoint check, the client, and cutting
-requests in flight.
+"""HTTP to the llm engine's model server: the endpoint check, the client, the server's
+kind and the form it takes a JSON schema in, and cutting requests in flight.
+
+The kind (``SERVER_KINDS``) is ``[llm] server``, or asked of the server once per client
+(``_PROBES``: Ollama's ``/api/version``, llama.cpp's ``/props`` — llama-cpp-python's
+``/openapi.json`` title —, vLLM's ``/version``, LM Studio's ``/api/v0/models``; else
+``openai``). Ollama is spoken to in its own API (``/api/chat``, where the schema is
+``format``); every other server through ``/chat/completions`` with the schema in its
+``response_format`` form (:func:`schema_fields`). A request too long for the model's
+context is told apart from a broken server (``RequestFailed`` kind ``overflow``).
 
 Standard library only (``urllib``). Every network fault becomes :class:`ModelError` (the
 run cannot go on: :class:`ServerUnreachable` when the server does not answer at all) or
