@@ -19,7 +19,7 @@ from zhenglossary.locking import plan_document
 from zhenglossary.memory import NoMemory
 from zhenglossary.parallel import read_parallel, render_parallel
 from zhenglossary.render import leaf_texts, render_english
-from zhenglossary.translate import Runner, lock_segments
+from zhenglossary.runner import Runner, lock_segments
 
 DATA = Path(__file__).parent / "data"
 GLOSSARY = load_glossary_text(MINI_GLOSSARY + "  - zh: 键值缓存\n    en: KV cache\n")

@@ -12,28 +12,25 @@ the next window is read. :func:`translate_note` is the same for one text, with n
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
 from .engines import EngineContext, create_engine
-from .engines.base import Engine, EngineOutput
+from .engines.base import Engine
 from .errors import GlossaryNotFound, NoteReadError, OutputError, UsageError
 from .fileio import write_atomic
 from .findings import Finding
 from .glossary import Glossary, load_glossary, resolve_glossary
-from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, join_pieces,
-                      restore, split_pieces)
 from .manifest import Manifest, NoteState, run_key
-from .memory import Memory, NoMemory, memory_key
+from .memory import Memory, NoMemory
 from .notes import NoteFile, collect_notes, is_generated, read_note
-from .parallel import ORDER, ParallelFile, ParallelFileError, output_paths
-from .parallel.prior import read_prior
+from .parallel import ORDER, ParallelFile, output_paths
 from .paths import state_dir
-from .pipeline import NoteResult, Prepared, finish_note, prepare_note
-from .textutil import has_cjk
+from .pipeline import (FileResult, NoteResult, finish_note, prepare, prepare_note,
+                       translate_prepared)
+from .runner import Progress, Runner, lock_segments
 
-Progress = Callable[[str, int, int], None]        # (phase, done, total)
 
 NO_GLOSSARY_NOTICE = ("no glossary.yaml here or in a parent directory, so no terms are locked; "
                       "`zhen init` writes a starter glossary.yaml")
@@ -50,16 +47,9 @@ class TranslateOptions:
     batch_size: int = 128                # segments per engine call (and per memory commit)
     validate: bool = True                # the independent output check (validate.py)
     force: bool = False                  # write over outputs zhen did not write or cannot read
-
-
-@dataclass
-class FileResult:
-    source: str
-    english: str | None = None
-    parallel: str | None = None
-    segments: int = 0
-    error: str | None = None
-    unchanged: bool = False      # nothing changed since the last run: skipped whole
+    jobs: int = 1                        # processes for engines that can run in several
+    glossary_path: Path | None = None    # resolved once by translate_paths (for --jobs)
+    root: Path = Path(".")               # the project root (for --jobs)
 
 
 @dataclass
@@ -80,144 +70,6 @@ class TranslateReport:
                 "findings": [f.to_json() for f in self.findings],
                 "summary": {**self.stats, "exit_code": self.exit_code},
                 "notices": self.notices}
-
-
-class Runner:
-    """Engine calls through the memory, counting hits and misses: what every translation
-    goes through (``translate_note``, ``zhen translate``, the benchmarks)."""
-
-    def __init__(self, engine: Engine, memory, batch_size: int, progress: Progress | None):
-        self.engine = engine
-        self.memory = memory
-        self.batch_size = getattr(engine, "preferred_batch", None) or batch_size
-        self.glossary_aware = getattr(engine, "glossary_aware", False)
-        self.progress = progress
-        self.identity = engine.identity()
-        self.hits = 0
-        self.misses = 0
-        self.missed: set[str] = set()         # texts the engine translated in this run
-
-    def run(self, texts: list[str], n: int, phase: str,
-            terms: dict[str, dict] | None = None) -> dict[str, EngineOutput]:
-        """English for each text; ``terms`` (text → placeholder number → Term) reaches
-        glossary-aware engines, and is then part of the memory key."""
-        terms = (terms or {}) if self.glossary_aware else {}
-
-        def key(text: str) -> str:
-            legend = terms.get(text)
-            if legend:
-                text += "\n" + "\n".join(f"{k}={t.en}" for k, t in sorted(legend.items()))
-            return memory_key(self.identity, text, n)
-
-        keys = {text: key(text) for text in dict.fromkeys(texts)}
-        cached = self.memory.get_many(keys.values())
-        out: dict[str, EngineOutput] = {}
-        for text, key in keys.items():
-            if key in cached:
-                out[text] = EngineOutput(cached[key]["hypotheses"], cached[key].get("unrendered", []))
-        self.hits += len(out)
-        # similar lengths in one batch waste less padding; each batch is committed on its own
-        misses = sorted((t for t in keys if t not in out), key=len)
-        total = len(misses)
-        if self.progress and total:
-            self.progress(phase, 0, total)
-        for start in range(0, total, self.batch_size):
-            batch = misses[start:start + self.batch_size]
-            try:
-                if self.glossary_aware:
-                    results = self.engine.translate(batch, num_hypotheses=n,
-                                                    terms=[terms.get(t, {}) for t in batch])
-                else:
-                    results = self.engine.translate(batch, num_hypotheses=n)
-            except BaseException as exc:     # the part of the call the engine finished
-                finished = getattr(exc, "finished", None) or {}
-                self.memory.put_many(self._rows(keys, [(batch[i], r) for i, r in finished.items()]))
-                raise
-            for text, result in zip(batch, results):
-                out[text] = result
-            self.memory.put_many(self._rows(keys, zip(batch, results)))   # a killed run keeps these
-            self.misses += len(batch)
-            self.missed.update(batch)
-            if self.progress:
-                self.progress(phase, min(start + len(batch), total), total)
-        return out
-
-    def _rows(self, keys: dict[str, str], results) -> list[tuple[str, str, str, dict]]:
-        """Memory rows for (text, EngineOutput) pairs; another engine's stand-in (fallback)
-        is not kept, so the next run asks again."""
-        return [(keys[text], self.identity, text,
-                 {"hypotheses": result.hypotheses, "unrendered": result.unrendered})
-                for text, result in results if not result.fallback]
-
-
-def lock_segments(segments: list[Segment], glossary: Glossary, runner: Runner, n: int) -> list[Finding]:
-    """Translate, verify and restore every segment; fall back where the lock broke.
-
-    Three phases: choose a hypothesis for each segment (or mark it for the piece-wise
-    fallback), translate the pieces, then restore — children (text inside emphasis and
-    links, which follow their parent in walk order) before their parents.
-    """
-    findings: list[Finding] = []
-    to_translate = [s.masked for s in segments if s.needs_mt]
-    terms = {s.masked: {k: slot.term for k, slot in enumerate(s.slots, 1) if slot.kind == "term"}
-             for s in segments if s.needs_mt}
-    outputs = runner.run(to_translate, n, "translating", terms) if to_translate else {}
-    chosen: dict[int, tuple[str, bool]] = {}         # id(segment) → (English with ZXn, escape)
-    need_pieces: list[tuple[Segment, list[str], list[str]]] = []
-    for seg in segments:
-        if not seg.needs_mt:
-            continue
-        output = outputs[seg.masked]
-        seg.unrendered = list(output.unrendered)
-        if output.fallback:
-            findings.append(Finding("engine-fallback", "warning",
-                                    f"segment {seg.id}: translated by {output.fallback}; review "
-                                    "it in the parallel file", seg.file, seg.line,
-                                    extra={"segment": seg.id, "source": seg.source}))
-        reasons = []
-        for k, hypothesis in enumerate(output.hypotheses):
-            reason = check_hypothesis(seg, hypothesis, glossary)
-            if reason is None:
-                chosen[id(seg)] = (hypothesis, True)
-                seg.status = "ok" if k == 0 else "hypothesis"
-                break
-            reasons.append(reason)
-        else:
-            seg.problems = reasons
-            need_pieces.append((seg, split_pieces(seg), reasons))
-    if need_pieces:
-        pieces = [p.strip() for _, ps, _ in need_pieces for p in ps if has_cjk(p)]
-        piece_out = runner.run(pieces, 1, "re-translating pieces")
-        translated = {p: o.hypotheses[0] if o.hypotheses else "" for p, o in piece_out.items()}
-        for seg, ps, reasons in need_pieces:
-            chosen[id(seg)] = (join_pieces(ps, translated), False)
-            seg.unrendered += [u for p in ps if p.strip() in piece_out
-                               for u in piece_out[p.strip()].unrendered]
-            bad = next((hit for p in ps if (hit := forbidden_in(translated.get(p.strip(), ""),
-                                                                glossary, seg))), None)
-            seg.status = "failed" if bad else "pieces"
-            if bad:
-                findings.append(Finding(
-                    "lock-failed", "error",
-                    f"segment {seg.id}: every hypothesis broke the term lock ({'; '.join(reasons)}) "
-                    f"and translating the pieces between terms still gives the forbidden {bad!r}; "
-                    "edit the English in the parallel file", seg.file, seg.line,
-                    extra={"segment": seg.id, "source": seg.source}))
-    for seg in reversed(segments):
-        if not seg.needs_mt:
-            seg.english = copy_english(seg)
-            seg.status = "copied"
-            continue
-        text, escape = chosen[id(seg)]
-        seg.english = restore(seg, text, escape=escape)
-        if not seg.english.strip(" .,;:!?\"'*_~`"):
-            # the engine gave nothing (a lone particle): keep the source, never an empty block
-            seg.english = copy_english(seg)
-            findings.append(Finding("empty-translation", "warning",
-                                    f"segment {seg.id}: the engine returned no English; the "
-                                    "source is kept — translate it in the parallel file",
-                                    seg.file, seg.line, extra={"segment": seg.id, "source": seg.source}))
-    return findings
 
 
 class Notices(list):
@@ -279,8 +131,9 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
     except GlossaryNotFound:
         if glossary_option is not None:
             raise
-        glossary, root = Glossary([], path="(no glossary)"), Path(".")
+        glossary, root, glossary_path = Glossary([], path="(no glossary)"), Path("."), None
         notices.append(NO_GLOSSARY_NOTICE)
+    options = replace(options, glossary_path=glossary_path, root=root)   # for --jobs workers
     notes = collect_notes(paths)
     outputs = _outputs(notes, options.out_dir)          # before anything is loaded or written
     if engine is None:
@@ -310,32 +163,24 @@ def _outputs(notes: list[NoteFile], out_dir: Path | None) -> dict[int, tuple[Pat
     return out
 
 
-def _read(note: NoteFile, paths, glossary: Glossary, options: TranslateOptions,
-          manifest: Manifest) -> tuple[Prepared | FileResult | NoteState, str]:
-    """Read a note and what lies beside it (I/O), then prepare it (pure) — or, when nothing
-    changed since the last run, the state that run recorded."""
+def _load(note: NoteFile, paths, options: TranslateOptions, manifest: Manifest | None
+          ) -> tuple[str, FileResult | NoteState | None]:
+    """A note's text (I/O), and a FileResult when it cannot be translated, or the state the
+    last run recorded when nothing of it changed since."""
     result = FileResult(note.display)
     if is_generated(note.path):
         result.error = f"{note.display} is a generated translation; translate its source note"
-        return result, ""
+        return "", result
     try:
         text = read_note(note.path, options.encoding)
     except NoteReadError as exc:
         result.error = str(exc)
-        return result, ""
-    en_path, par_path = paths
-    if not options.force:
-        state = manifest.unchanged(text, en_path, par_path)
+        return "", result
+    if manifest is not None and not options.force:
+        state = manifest.unchanged(text, *paths)
         if state is not None:
-            return state, text
-    try:
-        prior = read_prior(en_path, par_path, options.force)
-    except ParallelFileError as exc:
-        result.error = f"{exc}; nothing was written for {note.display}"
-        return result, ""
-    return prepare_note(note.display, text, glossary, last=prior.parallel,
-                        findings=prior.findings, source_name=note.path.name,
-                        en_name=en_path.name, parallel=str(par_path)), text
+            return text, state
+    return text, None
 
 
 WINDOW_CHARS = 4_000_000     # notes prepared, translated and written together (a window)
@@ -367,6 +212,32 @@ _SUMMED = ("segments", "from_memory", "translated", "kept_by_person", "terms_loc
            "invalid_blocks")
 
 
+def _run_window(todo, notes, outputs, glossary, engine, runner, n, options):
+    """The notes of a window that need work, in this process or in ``--jobs`` processes
+    (``workers``): (index, NoteResult or FileResult, text, segment findings), and for each
+    worker (index, its engine calls, "", [])."""
+    from . import workers
+
+    procs = workers.worth_it(options.jobs, engine, [len(text) for _, text in todo])
+    if procs == 1:
+        items = []
+        for k, text in todo:
+            item = prepare(notes[k], text, outputs[k], glossary, options)
+            if isinstance(item, FileResult):
+                yield k, item, text, []
+            else:
+                items.append((k, item, text))
+        yield from translate_prepared(items, glossary, runner, n, engine, options.validate)
+        return
+    texts = dict(todo)
+    jobs = [workers.Job([(k, notes[k], outputs[k], texts[k]) for k in chunk],
+                        options.glossary_path, options, options.root)
+            for chunk in workers.chunks([(k, len(t)) for k, t in todo], procs)]
+    for results, calls in workers.pool_run(jobs):
+        yield from results
+        yield -1, calls, "", []
+
+
 def _translate(notes, outputs, glossary, engine, memory, options, progress, notices
                ) -> TranslateReport:
     files: list[FileResult] = [FileResult(note.display) for note in notes]
@@ -378,9 +249,6 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
     totals = {key: 0 for key in _SUMMED}
     counts = {str(s): 0 for s in ORDER}
 
-    def lock(segments):
-        return lock_segments(segments, glossary, runner, n)
-
     def count(stats: dict) -> None:
         for key in _SUMMED:
             totals[key] += stats.get(key, 0)
@@ -390,32 +258,33 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
     manifest = Manifest(memory, glossary, run_key(
         runner.identity, describe, {"n": n, "validate": options.validate,
                                     "gloss_banner": engine.name == "gloss"}))
-    unchanged = 0
+    unchanged = engine_calls = 0
     for window in _windows(notes):
-        items: list[tuple[int, Prepared, str]] = []
+        todo: list[tuple[int, str]] = []
         for k in window:
-            item, text = _read(notes[k], outputs[k], glossary, options, manifest)
-            if isinstance(item, FileResult):
-                files[k] = item
-            elif isinstance(item, NoteState):            # nothing changed: said again
+            text, state = _load(notes[k], outputs[k], options, manifest)
+            if isinstance(state, FileResult):
+                files[k] = state
+            elif isinstance(state, NoteState):           # nothing changed: said again
                 unchanged += 1
-                findings += item.found()
-                count({**item.stats, "translated": 0,
-                       "from_memory": item.stats.get("from_memory", 0)
-                       + item.stats.get("translated", 0)})
+                findings += state.found()
+                count({**state.stats, "translated": 0,
+                       "from_memory": state.stats.get("from_memory", 0)
+                       + state.stats.get("translated", 0)})
                 en_path, par_path = outputs[k]
                 files[k] = FileResult(notes[k].display, str(en_path), str(par_path),
-                                      item.stats.get("segments", 0), unchanged=True)
+                                      state.stats.get("segments", 0), unchanged=True)
             else:
-                items.append((k, item, text))
-        # a person's English is never sent to the engine
-        found = lock([s for _, item, _ in items for s in item.machine_segments()])
-        findings += found
-        for k, item, text in items:
-            result = finish_note(item, glossary, lock, engine_name=engine.name,
-                                 describe=describe, missed=runner.missed,
-                                 validate=options.validate)
-            findings += result.findings
+                todo.append((k, text))
+        for k, result, text, found in _run_window(todo, notes, outputs, glossary, engine,
+                                                  runner, n, options):
+            if isinstance(result, FileResult):
+                files[k] = result
+                continue
+            if isinstance(result, int):                  # a worker's engine calls
+                engine_calls += result
+                continue
+            findings += found + result.findings
             files[k].segments = result.stats["segments"]
             count(result.stats)
             en_path, par_path = outputs[k]
@@ -426,17 +295,15 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
                 files[k].error = str(exc)
                 continue
             files[k].english, files[k].parallel = str(en_path), str(par_path)
-            # the segment-level findings of this note (lock, engine fallback) stay with it
-            mine = [f for f in found if f.file == item.display]
             manifest.record(text, en_path, result.english, result.parallel,
-                            mine + result.findings, result.stats)
+                            found + result.findings, result.stats)
 
     stats = {
         "files": sum(1 for f in files if not f.error),
         "failed_files": sum(1 for f in files if f.error),
         "unchanged_files": unchanged,
         **{key: totals[key] for key in ("segments", "from_memory", "translated")},
-        "engine_calls": runner.misses,
+        "engine_calls": runner.misses + engine_calls,
         **{key: totals[key] for key in ("kept_by_person", "terms_locked", "lock_fallbacks",
                                         "lock_failures", "copied")},
         "blocks": counts,

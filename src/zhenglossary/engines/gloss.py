@@ -559,6 +559,7 @@ class GlossEngine:
 
     name = "gloss"
     reliable_placeholders = True
+    processes = True             # one core, all in this process: --jobs runs one per process
 
     def __init__(self, forms: Iterable[str] = ()) -> None:
         self.forms = frozenset(f for f in forms if f)
