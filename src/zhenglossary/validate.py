@@ -294,6 +294,12 @@ def _count(haystack: str, needle: str) -> int:
                           haystack)) if needle else 0
 
 
+def term_rendered(english: str, en: str) -> bool:
+    """Does ``english`` hold the term rendering ``en`` as the output check counts it? (the
+    glossary lint asks this of the forms an entry's `note` prescribes)."""
+    return _count(" ".join(english.lower().split()), " ".join(en.split())) > 0
+
+
 ALL = frozenset({"structure", "protected", "terms", "chinese"})
 
 
