@@ -28,8 +28,10 @@ def test_shipped_glossary_is_large_and_clean():
     assert [f for f in g.findings if f.severity in ("error", "warning")] == []
     for term in g.terms:
         assert term.en == term.en.strip() and term.en
-    # established abbreviations where the notes use them
-    assert g.by_zh("数据传输节点").en == "data transfer node (DTN)"
+    # the notes give their own abbreviations (（DTNs）): an `en` that carried one would
+    # print it twice (issue 22's audit)
+    assert g.by_zh("数据传输节点").en == "data transfer node"
+    assert g.by_zh("显存").forms == ("显存", "GPU显存")
 
 
 def test_yaml_syntax_error_has_line_and_column():
