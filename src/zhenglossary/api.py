@@ -141,6 +141,15 @@ def suggest_project(paths: list[Path] | None, glossary_option: Path | None,
     return suggest(glossary, notes, limit=limit), findings
 
 
+def write_candidates(path: Path, suggestions) -> None:
+    """`zhen glossary suggest --out FILE`: the candidates file a curator reviews and then
+    imports (``zhen glossary import FILE``)."""
+    from .fileio import write_atomic
+    from .suggest import to_yaml
+
+    write_atomic(path, to_yaml(suggestions, candidates_file=True))
+
+
 def engine_statuses(overrides: dict | None = None):
     """Every registered engine with its status (can it run here, with what), and the
     plugins that could not be loaded. Settings come from the project of the glossary

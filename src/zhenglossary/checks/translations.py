@@ -58,13 +58,23 @@ def _translated(ctx: CheckContext) -> Iterable[Pair]:
                 yield pair
 
 
+def _left_in_chinese(pair: Pair) -> str:
+    """The Chinese left in a pair's English prose ('' when none): one ``untranslated``
+    finding says it, so no ``term-missing`` repeats it for each term inside."""
+    return "\u3000".join(re.findall(f"[{CJK_CLASS}]+", facts(pair.english).text))
+
+
 @check("term-missing", "error", "translations")
 def term_missing(ctx: CheckContext) -> Iterable[Finding]:
-    """A glossary term in the source, its `en` absent from the English."""
+    """A glossary term in the source, its `en` absent from the English (a term left in
+    Chinese is the block's one `untranslated` finding, not one of these)."""
     for pair in _translated(ctx):
         english = pair.english.lower()
+        left = _left_in_chinese(pair)
         missing = []
         for match in pair.terms:
+            if left and any(form in left for form in match.term.forms):
+                continue                  # untranslated: said once for the block
             if match.term.en.lower() not in english and match.term not in missing:
                 missing.append(match.term)
         for term in missing:
@@ -112,9 +122,14 @@ def untranslated(ctx: CheckContext) -> Iterable[Finding]:
     for pair in _translated(ctx):
         left = re.findall(f"[{CJK_CLASS}]+", facts(pair.english).text)
         if left:
+            joined = "\u3000".join(left)
+            terms = list(dict.fromkeys(m.term.zh for m in pair.terms
+                                       if any(f in joined for f in m.term.forms)))
+            also = (f"; it holds the glossary term(s) {'、'.join(terms)}, whose English is "
+                    "missing with it") if terms else ""
             yield _finding("untranslated", "error",
-                           f"Chinese left in the English: {_short('、'.join(left), 30)}", pair,
-                           chinese=left)
+                           f"Chinese left in the English: {_short('、'.join(left), 30)}{also}",
+                           pair, chinese=left, terms=terms)
 
 
 @check("protected-changed", "error", "translations")

@@ -102,14 +102,23 @@ def glossary_suggest(
     glossary: Optional[Path] = GlossaryOpt,
     format: SuggestFormat = typer.Option(SuggestFormat.yaml, "--format", "-f", help="yaml or json."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, help="At most N candidates."),
+    out_file: Optional[Path] = typer.Option(
+        None, "--out", help="Write a candidates file to review, then `zhen glossary import` it.",
+        show_default=False),
 ) -> None:
     """Suggest terms the glossary lacks, ready to paste as v1 YAML."""
-    from ..api import suggest_project, suggest_summary
+    from ..api import suggest_project, suggest_summary, write_candidates
     from ..suggest import to_yaml
 
     suggestions, problems = suggest_project(paths, glossary, limit)
     for problem in problems:
         err.print(f"warning: {problem.where}: {problem.message}", markup=False)
+    if out_file is not None:
+        write_candidates(out_file, suggestions)
+        waiting = sum(1 for s in suggestions if not s.en)
+        note(f"wrote {len(suggestions)} candidate(s) to {out_file} ({waiting} without English "
+             f"yet); review it, then run `zhen glossary import {out_file}`")
+        return
     if format is SuggestFormat.json:
         print_json({"suggestions": [s.to_json() for s in suggestions],
                     "summary": suggest_summary(suggestions)})

@@ -57,7 +57,8 @@ HELP: dict[str, tuple[str, list[str]]] = {
         "zhen glossary export --format tbx --out glossary.tbx",
         "zhen glossary export --format tsv > deepl.tsv",
     ]),
-    "glossary import": ("Add entries from a TBX, TSV or CSV glossary; report conflicts.", [
+    "glossary import": ("Add entries from a TBX, TSV, CSV or YAML glossary; report conflicts.", [
+        "zhen glossary import candidates.yaml   # after reviewing `zhen glossary suggest --out`",
         "zhen glossary import terms.tsv --dry-run",
         "zhen glossary import termbase.tbx",
     ]),
