@@ -527,7 +527,8 @@ DOCUMENT_PARTS = frozenset(
 _DOCUMENT_PHRASES = frozenset({"related work", "future work", "case study", "further reading"})
 
 
-def _document_part(english: str) -> bool:
+def document_part(english: str) -> bool:
+    """Is ``english`` a part of a document (summary, example, related work …)?"""
     phrase = " ".join(english.lower().split())
     return phrase in DOCUMENT_PARTS or phrase in _DOCUMENT_PHRASES
 
@@ -622,7 +623,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
             and (english and _is_name(english) and not abbr or is_general(zh)
                  or _unknown_word(english)):
         return None          # an unaligned name, general word or variable: not a translation
-    if english and _document_part(english):
+    if english and document_part(english):
         return None          # 小结（Summary）, 示例（Example）: the note's own structure
     if english and _variable(english):
         return None          # a variable: t + wait

@@ -101,18 +101,26 @@ def parts_of_speech(word: str) -> frozenset[str]:
 
 
 def term_key(phrase: str) -> str:
-    """A phrase's comparison key: its words' lemmas, lower case, one space apart
-    (``Caching Policies`` → ``cache policy``)."""
-    return " ".join(lemma(w) for w in words(phrase))
+    """A phrase's comparison key: its words' lemmas, lower case, run together
+    (``Caching Policies`` → ``cachepolicy``, ``multi-version`` = ``multiversion``)."""
+    ws = words(phrase)
+    return _joined(ws) if ws else ""
 
 
 def same_term(a: str, b: str) -> bool:
     """Do ``a`` and ``b`` name the same term? Word by word, each pair sharing a lemma
     (*Caching* ↔ *cache*, *Early-Exit Networks* ↔ *early exit network*)."""
     wa, wb = words(a), words(b)
-    if len(wa) != len(wb) or not wa:
+    if not wa or not wb:
         return False
+    if len(wa) != len(wb):
+        # one compound written joined or apart: multiversion / multi-version
+        return _joined(wa) == _joined(wb)
     return all(x.lower() == y.lower() or lemmas(x) & lemmas(y) for x, y in zip(wa, wb))
+
+
+def _joined(ws: list[str]) -> str:
+    return "".join(w.lower() for w in ws[:-1]) + lemma(ws[-1])
 
 
 def contains_term(longer: str, shorter: str) -> bool:

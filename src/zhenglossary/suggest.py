@@ -258,6 +258,14 @@ def _numeral(ch: str, forms: frozenset[str]) -> bool:
     return is_cjk_char(ch) and posseg(ch, forms)[0][1] == "m"
 
 
+def _names_document_part(zh: str) -> bool:
+    """CC-CEDICT glosses ``zh`` as a part of a document (小结 *summary*, 示例 *example*,
+    章节 *chapter*): structure words, never glossary candidates."""
+    from .bilingual import document_part
+
+    return any(document_part(sense) for sense in _senses(zh))
+
+
 def log_likelihood(a: int, n1: int, b: int, n2: int) -> float:
     """Dunning's G² for a count ``a`` in ``n1`` tokens against ``b`` in ``n2``; negative
     when the word is rarer in the first corpus."""
@@ -342,6 +350,7 @@ def dictionary_guess(zh: str, english: Counter | None = None) -> str:
 
 def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int = 2,
                    min_count_one_file: int = 4, min_count: int = 3) -> list[Suggestion]:
+    from .align import dictionary_index
     from .segment import posseg, tokenizer_for
 
     forms = frozenset(glossary.form_map)
@@ -356,6 +365,7 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
     initial: Counter[str] = Counter()      # at the start of a clause
     alone: Counter[str] = Counter()        # a whole clause: 接下来， / a heading 小结
     numeral_left: Counter[str] = Counter()
+    glued_left: Counter[str] = Counter()    # its first character ends a word before it
     words_of: dict[str, tuple[str, ...]] = {}
     tokens = 0
     for note in notes:
@@ -404,6 +414,9 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
                             alone[cand] += 1
                     elif before == "0" and text[start - 1].isdigit() or _numeral(before, forms):
                         numeral_left[cand] += 1
+                    if before is not None and len(gram[0][0]) == 1 \
+                            and before + cand[0] in dictionary_index():
+                        glued_left[cand] += 1     # 期优化 after 长: 长期 is the word
                     place = _place(note, index, start)
                     if len(places[cand]) < MAX_PLACES and place not in places[cand]:
                         places[cand].append(place)
@@ -418,6 +431,10 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
             continue                      # general Chinese (jieba's IDF table)
         if numeral_left[cand] * 2 >= count:
             continue                      # 步预测 of 1步预测, 多步预测: it needs its numeral
+        if glued_left[cand] * 2 >= count:
+            continue                      # 期优化 of 长期优化, 后期优化: a fragment
+        if _names_document_part(cand):
+            continue                      # 小结, 示例, 章节: the note's own structure
         general = freq.get(cand, 0)
         if log_likelihood(count, tokens, general, total) < KEYNESS:
             continue

@@ -201,10 +201,7 @@ def forbid_too_broad(ctx: CheckContext) -> Iterable[Finding]:
     terms = ctx.glossary.terms
     if not any(t.forbid for t in terms):
         return
-    technical = technical_phrases()
-    keys = {}
-    for other in terms:
-        keys.setdefault(term_key(split_abbreviation(other.en)[0]), other)
+    technical = None
     english = None
     for term in terms:
         for phrase in term.forbid:
@@ -228,8 +225,8 @@ def forbid_too_broad(ctx: CheckContext) -> Iterable[Finding]:
             if own is not None:
                 why = (f"CC-CEDICT gives {own[1]!r} as a sense of {own[0]} itself, so wherever "
                        f"{own[0]} means that, the right English is banned")
-            elif " ".join(lemma(w) for w in words(phrase)) in {term_key(p) for p in technical} \
-                    or phrase.lower() in technical:
+            elif term_key(phrase) in (technical := technical or
+                                      frozenset(term_key(p) for p in technical_phrases())):
                 why = f"{phrase!r} is a technical term of its own (CC-CEDICT), right wherever it is meant"
             else:
                 if english is None:
