@@ -251,3 +251,47 @@ def test_suggest_json_marks_dictionary_guesses(runner, tmp_path, monkeypatch):
     found = {s["zh"]: s for s in json.loads(result.stdout)["suggestions"]}
     bloom = found["布隆过滤器"]
     assert bloom["source"] == "recurring" and bloom["en"] == "" and "filter" in bloom["en_guess"]
+
+
+def test_curators_workflow_suggest_out_then_import(runner, tmp_path, monkeypatch):
+    """suggest --out writes candidates with their evidence; the curator fills in English
+    and deletes what they reject; import appends the rest below a comment, every byte of
+    glossary.yaml above it kept, and names the entries still waiting for English."""
+    monkeypatch.chdir(tmp_path)
+    original = MINI_GLOSSARY.replace("terms:\n", "terms:\n  # my own comment, kept\n")
+    write(tmp_path / "glossary.yaml", original)
+    write(tmp_path / "notes" / "a.md", "# 调度\n\n组调度（gang scheduling）让进程同时运行，"
+          "工作窃取（work stealing）让空闲线程拿任务。\n\n回填队列很长。回填队列在内存里。"
+          "回填队列有上限。回填队列会变短。\n")
+    result = invoke(runner, "glossary", "suggest", "--out", "cand.yaml")
+    assert result.exit_code == 0 and not result.stdout
+    assert "wrote 3 candidate(s) to cand.yaml (1 without English yet)" in result.stderr
+    text = (tmp_path / "cand.yaml").read_text("utf-8")
+    assert "# in 1 parenthetical(s)" in text and "notes/a.md:3" in text
+    # the curator rejects 工作窃取 and leaves 回填队列 for later
+    kept = "\n".join(line for line in text.splitlines()
+                     if "工作窃取" not in line and "work stealing" not in line)
+    (tmp_path / "cand.yaml").write_text(kept + "\n", "utf-8")
+    result = invoke(runner, "glossary", "import", "cand.yaml")
+    assert result.exit_code == 0, result.stdout
+    assert "added 1" in result.stdout and "+ 组调度 → gang scheduling" in result.stdout
+    assert "回填队列 has no English yet" in result.stderr
+    after = (tmp_path / "glossary.yaml").read_text("utf-8")
+    assert after.startswith(original)
+    assert after[len(original):] == ("  # --- imported from cand.yaml by `zhen glossary import` ---\n"
+                                     "  - zh: 组调度\n    en: gang scheduling\n")
+    # importing again adds nothing and still exits 0
+    result = invoke(runner, "glossary", "import", "cand.yaml")
+    assert result.exit_code == 0 and "added 0" in result.stdout
+
+
+def test_yaml_import_refuses_what_is_not_a_glossary(runner, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "glossary.yaml", MINI_GLOSSARY)
+    write(tmp_path / "x.yaml", "just: text\n")
+    result = invoke(runner, "glossary", "import", "x.yaml")
+    assert result.exit_code == 2
+    assert "holds no `terms:` list" in result.stderr
+    write(tmp_path / "y.yaml", "terms:\n  - zh: 组调度\n    en: gang scheduling\n    colour: red\n")
+    result = invoke(runner, "glossary", "import", "y.yaml")
+    assert result.exit_code == 2 and "unknown key 'colour'" in result.stderr and "y.yaml:4" in result.stderr

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .checks import CheckContext, NoteText, run_checks
-from .errors import NoteReadError, PathNotFound
+from .errors import NoteReadError, PathNotFound, ZhenError
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import ENGLISH_SUFFIX, collect_notes, read_note
@@ -75,6 +75,7 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     glossary_path = resolve_glossary(glossary_option)
     glossary = load_glossary(glossary_path)
     notices: list[str] = []
+    explicit = bool(paths)
     if not paths:
         try:
             paths = default_note_paths(glossary_path)
@@ -103,7 +104,8 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                                     exc.line))
             problems[note.display] = f"cannot read its parallel file: {exc}"
     ctx = CheckContext(glossary, notes, translations, pairs=pairs,
-                       untranslated_blocks=untranslated)
+                       untranslated_blocks=untranslated,
+                       project_notes=_project_notes(glossary_path, notes, explicit))
     findings += [f for f in glossary.findings if only is None or f.check in only]
     findings += run_checks(ctx, only)
     from .checks.notes import usage_counts
@@ -111,6 +113,21 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     return CheckReport(glossary, notes, sort_findings(findings), usage_counts(ctx),
                        len(set(translations) | {p.note for p in pairs}), {p.note: p for p in pairs},
                        problems, notices)
+
+
+def _project_notes(glossary_path: Path, notes: list[NoteText], explicit: bool):
+    """Every note of the project (``notes/`` here or beside the glossary) when only some were
+    asked for: a term another note uses is not unused (term-unused). None: ``notes`` are
+    the project."""
+    if not explicit:
+        return None
+    beside = glossary_path.parent / "notes"
+    try:
+        project, _ = load_notes([beside] if beside.is_dir() else default_note_paths(glossary_path))
+    except (PathNotFound, ZhenError):
+        return None
+    checked = {n.path.resolve() for n in notes}
+    return notes + [n for n in project if n.path.resolve() not in checked]
 
 
 def _untranslated_lines(text: str, note_pairs) -> list[tuple[int, int]]:

@@ -164,13 +164,21 @@ def canonical_english(phrase: str, proper: frozenset[str] = frozenset(),
     """The English as a careful writer puts it in a glossary.
 
     ``proper`` holds lower-case English words known to be names (from CC-CEDICT)."""
+    from .english import parts_of_speech
+
     words = phrase.split()
     if not words:
         return phrase
     titled = [w for w in words if w[:1].isupper() and w[1:] == w[1:].lower() and w.isalpha()
-              or (w[:1].isupper() and "-" in w and all(p[:1].isupper() for p in w.split("-")))]
+              or (w[:1].isupper() and "-" in w
+                  and all(p[:1].isupper() and p[1:] == p[1:].lower() or p.lower() in EN_FUNCTION
+                          for p in w.split("-")))]
     content = [w for w in words if w.lower() not in EN_FUNCTION]
     all_title = len(content) > 1 and all(w in titled for w in content)
+    # one Title-Case word the dictionary knows as a common word (Throughput, Preemption)
+    all_title = all_title or (len(content) == 1 and content[0] in titled
+                              and all(parts_of_speech(p) for p in content[0].lower().split("-")
+                                      if p not in EN_FUNCTION))
     lower_first = sentence_start and len(words) >= 1 and words[0] in titled
     out = []
     for i, word in enumerate(words):

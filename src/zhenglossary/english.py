@@ -47,7 +47,10 @@ def _lemmatizer():
 
 
 def _acronym_core(word: str) -> str | None:
-    """``GPUs`` → ``GPU``, ``DTNs`` → ``DTN``, ``QoIs`` → ``QoI``; None for other words."""
+    """``GPUs`` → ``GPU``, ``DTNs`` → ``DTN``, ``QoIs`` → ``QoI``; None for other words (a
+    word written in capitals, CACHES, is the word)."""
+    if word.isupper() and word.isalpha() and _lemmatizer().getAllLemmas(word.lower()):
+        return None
     if len(word) > 2 and word.endswith("s") and sum(c.isupper() for c in word[:-1]) >= 2:
         return word[:-1]
     if sum(c.isupper() for c in word) >= 2:
@@ -120,7 +123,7 @@ def same_term(a: str, b: str) -> bool:
 
 
 def _joined(ws: list[str]) -> str:
-    return "".join(w.lower() for w in ws[:-1]) + lemma(ws[-1])
+    return "".join(lemma(w) for w in ws)
 
 
 def contains_term(longer: str, shorter: str) -> bool:

@@ -207,6 +207,8 @@ def forbid_too_broad(ctx: CheckContext) -> Iterable[Finding]:
         for phrase in term.forbid:
             fline = term.positions.get(f"forbid:{phrase}", (term.line, None))[0]
             pattern = whole_phrase_re(phrase)
+            if any(o is not term and pattern.search(o.en) for o in terms):
+                continue                  # forbid-conflict says it (one finding per cause)
             # another entry's en holding it as an inflected form (the exact form is
             # forbid-conflict's, found when the glossary is read)
             other = next((o for o in terms if o is not term and not pattern.search(o.en)
