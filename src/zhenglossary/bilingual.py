@@ -442,8 +442,13 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         if len(word) == 1 and (flag[:1] in "pf" or hard(i)):
             # a preposition or locality character only inside a clause start of single
             # characters within reach (有|向|无环图), never at its left edge
-            return i == 0 or not (all(len(words[k]) == 1 for k in range(i))
-                                  and sum(len(words[k]) for k in range(i + 1)) <= left)
+            if i == 0:
+                return True
+            before, bflag = units[i - 1]
+            glued = len(before) == 1 and left >= 2 and not bflag.startswith(_STOP_FLAGS) \
+                and bflag[:1] not in "pfu" and not en_links[i - 1]
+            return not (glued or (all(len(words[k]) == 1 for k in range(i))
+                                  and sum(len(words[k]) for k in range(i + 1)) <= left))
         if len(word) == 1 and flag[:1] in "qs":
             return i > 0 and stops(i - 1, left - 1)    # 片|上 at the start of a clause
         return False

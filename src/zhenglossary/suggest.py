@@ -296,9 +296,9 @@ def _senses(word: str, nouns_only: bool = False) -> list[str]:
     from .align import PAREN_NOTE, dictionary_index
 
     nouns, verbs = [], []
-    for entry in dictionary_index().entries(word):
-        if entry.proper:
-            continue
+    entries = dictionary_index().entries(word)
+    common = [e for e in entries if not e.proper]
+    for entry in common or entries:      # a name only where CC-CEDICT has nothing else
         for sense in entry.senses:
             text = " ".join(PAREN_NOTE.sub("", sense).split())
             verb = text.startswith("to ")
