@@ -110,7 +110,8 @@ def test_check_review_and_export_find_out_dir_outputs(runner, tmp_path, monkeypa
     root = make_project(tmp_path, monkeypatch, {"sub/c.md": NOTE})
     assert run(runner, "translate", "notes/", "--out-dir", "out")[0] == 0
     assert (root / "out" / "sub" / "c.zh-en.md").is_file()
-    edit(root / "out" / "sub" / "c.zh-en.md", "第二段", "Second: hybrid precision data parallelism.")
+    # a forbid counts where its term is: 混合精度 is in 第一段
+    edit(root / "out" / "sub" / "c.zh-en.md", "第一段", "First: we train models in hybrid precision.")
     code, data = run(runner, "glossary", "check", "--out-dir", "out")
     assert code == 1 and any(f["check"] == "term-forbidden" for f in data["findings"])
     code, _ = run(runner, "glossary", "check")          # without it: not translated yet

@@ -74,16 +74,19 @@ def run_json(runner, *args):
 
 
 def block_invariants(parallel_text: str, glossary) -> list[str]:
-    """Every glossary term of a source block appears as its en in the block's English."""
+    """Every glossary term of a source block appears as its en (or an inflected form,
+    terms.py) in the block's English, and no forbid of a term the block holds."""
+    from zhenglossary import terms
+
     problems = []
     for block in read_parallel(parallel_text):
         if block.same:
             continue
-        english = block.english.lower()
+        held = [m.term for m in glossary.find(block.source)]
         for match in glossary.find(block.source):
-            if match.term.en.lower() not in english:
+            if terms.count(match.term, block.english) == 0:
                 problems.append(f"block {block.index}: {match.form} → {match.term.en} missing")
-        for term in glossary.terms:
+        for term in set(held):
             for phrase, pattern in term.forbid_patterns():
                 if pattern.search(block.english) and not pattern.search(block.source):
                     problems.append(f"block {block.index}: forbidden {phrase!r}")

@@ -52,7 +52,9 @@ def test_fresh_translation_checks_clean(runner, translated):
 def test_each_planted_problem_is_one_finding_naming_the_place(runner, translated):
     a, b = translated / "notes" / "a.zh-en.md", translated / "notes" / "b.zh-en.md"
     edit(a, "第二段", lambda en: en.replace("data parallelism", "data-parallel stuff"))
-    edit(a, "第三段", lambda en: en + " With hybrid precision.")
+    # a forbid counts where its term is: 混合精度 is in 第一段, not in 第三段
+    edit(a, "第一段", lambda en: en + " With hybrid precision.")
+    edit(a, "第三段", lambda en: en + " Not hybrid precision here.")
     edit(a, "# 混合精度推理", lambda en: en + " 中文")
     edit(b, "第一段", lambda en: en.replace("First", "Firstly"))
     code, data = check(runner)
@@ -67,7 +69,7 @@ def test_each_planted_problem_is_one_finding_naming_the_place(runner, translated
     assert missing["source"] == "第二段：数据并行。"
     [forbidden] = of(data, "term-forbidden")
     assert (forbidden["file"], forbidden["note"], forbidden["note_line"]) == (
-        "notes/a.zh-en.md", "notes/a.md", 7)
+        "notes/a.zh-en.md", "notes/a.md", 3)
     line = lines[forbidden["line"] - 1]
     assert line[forbidden["column"] - 1:].startswith("hybrid precision")
     assert "'hybrid precision' is forbidden for 混合精度" in forbidden["message"]
@@ -79,7 +81,7 @@ def test_each_planted_problem_is_one_finding_naming_the_place(runner, translated
     assert diverging["file"] in ("notes/a.zh-en.md", "notes/b.zh-en.md")
     assert any(p.startswith("notes/a.md:3") for p in diverging["places"])
     assert any(p.startswith("notes/b.md:3") for p in diverging["places"])
-    assert len(of(data, "edited")) == 4
+    assert len(of(data, "edited")) == 5
     assert of(data, "protected-changed") == []
     # the table shows each, truncated
     result = runner.invoke(app, ["glossary", "check"])

@@ -1,6 +1,11 @@
 """The façade: every `zhen` command calls one function here (sqlite-utils' one-object idea,
 as plain functions). Paths and options in, reports out; no printing, no exiting. The CLI
-formats what these return and nothing else."""
+formats what these return and nothing else.
+
+Why this module is long: one small function per command, and each command's report type
+beside it; they share the path, glossary and notes resolution at the top. Splitting it by
+command would spread that shared resolution over many modules.
+"""
 
 from __future__ import annotations
 
@@ -71,7 +76,8 @@ class CheckReport:
 
 
 def check_project(paths: list[Path] | None, glossary_option: Path | None,
-                  only: set[str] | None = None, out_dir: Path | None = None) -> CheckReport:
+                  only: set[str] | None = None, out_dir: Path | None = None,
+                  encoding: str | None = None) -> CheckReport:
     glossary_path = resolve_glossary(glossary_option)
     glossary = load_glossary(glossary_path)
     notices: list[str] = []
@@ -82,7 +88,7 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
         except PathNotFound as exc:          # a new project: the glossary alone is checked
             paths = []
             notices.append(f"{exc} — checked the glossary only")
-    notes, findings = load_notes(paths)
+    notes, findings = load_notes(paths, encoding)
     translations, pairs, untranslated, problems = {}, [], {}, {}
     for note in notes:
         en, parallel = output_paths(note.path, note.relative, out_dir)
@@ -147,14 +153,14 @@ def _untranslated_lines(text: str, note_pairs) -> list[tuple[int, int]]:
 
 
 def suggest_project(paths: list[Path] | None, glossary_option: Path | None,
-                    limit: int | None = None):
+                    limit: int | None = None, encoding: str | None = None):
     from .suggest import suggest
 
     glossary_path = resolve_glossary(glossary_option)
     glossary = load_glossary(glossary_path, strict=True)
     if not paths:
         paths = default_note_paths(glossary_path)
-    notes, findings = load_notes(paths)
+    notes, findings = load_notes(paths, encoding)
     return suggest(glossary, notes, limit=limit), findings
 
 
@@ -249,7 +255,8 @@ class PairsExport:
 
 
 def export_project_pairs(paths: list[Path], glossary_option: Path | None, fmt: str,
-                         warn=lambda message: None, out_dir: Path | None = None) -> PairsExport:
+                         warn=lambda message: None, out_dir: Path | None = None,
+                         encoding: str | None = None) -> PairsExport:
     """`zhen export`: the translated block pairs of ``paths`` as TMX or XLIFF text. Problems
     that do not stop the export go to ``warn`` as they are found."""
     from .errors import GlossaryNotFound, UsageError
@@ -262,7 +269,7 @@ def export_project_pairs(paths: list[Path], glossary_option: Path | None, fmt: s
             raise
         warn("no glossary.yaml found; exporting without the glossary-term notes")
         gloss = Glossary([])
-    notes, warnings = collect_pairs(paths, gloss, out_dir=out_dir)
+    notes, warnings = collect_pairs(paths, gloss, encoding=encoding, out_dir=out_dir)
     for warning in warnings:
         warn(warning)
     if not notes:
@@ -327,11 +334,13 @@ class ReviewPage:
 
 
 def review_page(paths: list[Path] | None, glossary_option: Path | None,
-                generated: str, out_dir: Path | None = None) -> ReviewPage:
+                generated: str, out_dir: Path | None = None,
+                encoding: str | None = None) -> ReviewPage:
     """`zhen review`: the page for ``paths`` (not written: ``ReviewPage.write``)."""
     from .review import render_review, review_counts, review_inputs
 
-    inputs = review_inputs(check_project(paths, glossary_option, out_dir=out_dir))
+    inputs = review_inputs(check_project(paths, glossary_option, out_dir=out_dir,
+                                         encoding=encoding))
     return ReviewPage(inputs, render_review(inputs, generated=generated), review_counts(inputs))
 
 
@@ -465,7 +474,7 @@ class MarkReport:
 
 def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
                 glossary_option: Path | None = None, out_dir: Path | None = None,
-                every: bool = False) -> MarkReport:
+                every: bool = False, encoding: str | None = None) -> MarkReport:
     """`zhen mark`: set ``status`` (reviewed, or machine to take a review back) on blocks of a
     note's parallel file; only their ``en`` markers' lines change."""
     from .document import parse_document
@@ -489,7 +498,7 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
             raise
         gloss = Glossary([])
     old = load_parallel(par)
-    carry = carry_over(parse_document(read_note(note.path)), old, gloss)
+    carry = carry_over(parse_document(read_note(note.path, encoding)), old, gloss)
     by_block = {s.old.index: s for s in carry.states.values() if s.old is not None}
     known = {b.index: b for b in old.blocks}
     wanted = sorted(known) if every else blocks

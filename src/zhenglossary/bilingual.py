@@ -35,6 +35,12 @@ a Title-Cased phrase is lowered except for the words CC-CEDICT marks as names
 (*Fast Fourier Transform* → *fast Fourier transform*), capitals the writer chose inside
 a lower-case phrase are kept (*Bloom filter*), acronyms and CamelCase are kept, and the
 head noun is made singular. The form seen in the note is kept as ``english_seen``.
+
+Why this module is long: the finder's shapes (the regular expressions and what each body
+may hold), the term boundary (alignment, then the prefix recovered from the English's
+structure: :func:`_extend_left`) and the English normalisation change together whenever a
+shape is added, and the gold sets measure them together. The next split is the term
+boundary (``term_span`` and ``_extend_left``) into a module of its own.
 """
 
 from __future__ import annotations

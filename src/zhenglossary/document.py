@@ -300,8 +300,9 @@ class _Aligner:
 
 def align_inline(raw: str, env: dict | None = None) -> list:
     """Parse ``raw`` as inline Markdown and return nodes with offsets into ``raw``."""
-    # only footnotes (``[^a]``, ``^[…]``) change an env while parsing: copy it for those
-    env = copy_env(env) if "[^" in raw or "^[" in raw else (env if env is not None else {})
+    # a view of the note's env (costs nothing): the footnote plugin's tail then walks only
+    # the footnotes this region touches, not every footnote of the note
+    env = copy_env(env)
     tokens = parser().parseInline(raw, env)
     children = tokens[0].children if tokens else []
     aligner = _Aligner(raw, env.get("footnotes", {}).get("list"))
@@ -328,6 +329,22 @@ class Region:
     nodes: list = field(default_factory=list)
     error: str | None = None     # set when the region could not be aligned (left verbatim)
     endings: list[str] = field(default_factory=list)   # the source's line ending after each line
+    text: str = ""               # the note's bytes from the first content line's start to
+                                 # the last one's end (line endings and prefixes included)
+
+    def absolute(self, offset: int) -> int:
+        """The note offset of an offset into ``raw``."""
+        k = self.raw.count("\n", 0, offset)
+        return self.starts[k] + offset - (self.raw.rfind("\n", 0, offset) + 1)
+
+    def exact(self, start: int, end: int) -> str:
+        """The note's own bytes for ``raw[start:end]``: a span across lines (math, code,
+        HTML) keeps its line endings (CRLF, CR, mixed) and the container prefix of each
+        continuation line (``> ``, a list item's indentation)."""
+        if not self.text or "\n" not in self.raw[start:end]:
+            return self.raw[start:end]
+        base = self.starts[0]
+        return self.text[self.absolute(start) - base:self.absolute(end) - base]
 
     def ending_before(self, offset: int) -> str:
         """The source line ending of the line that ends before ``offset``."""
@@ -433,7 +450,8 @@ def _region(text, starts, kind, first_line, content_lines, env) -> Region:
         r_ends.append(start + len(body))
         prefixes.append(text[line_start:start])
     raw = "\n".join(text[s:e] for s, e in zip(r_starts, r_ends))
-    region = Region(kind, first_line, r_starts, r_ends, prefixes, raw)
+    region = Region(kind, first_line, r_starts, r_ends, prefixes, raw,
+                    text=text[r_starts[0]:r_ends[-1]])
     region.endings = [_ending(text, starts, first_line + k) for k in range(len(content_lines))]
     region.nodes = align_inline(raw, env)
     return region

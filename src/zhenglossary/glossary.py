@@ -4,11 +4,15 @@ Schema v1 (``glossary.yaml``)::
 
     source: zh
     target: en
+    forbid: [number crunching]       # optional: English banned in every note
     terms:
       - zh: 混合精度                 # required
         en: mixed precision          # required: the one English form translations use
         variants: [混合精度计算]      # optional: other Chinese forms locked to the same en
-        forbid: [hybrid precision]   # optional: English that must never appear
+        forbid: [hybrid precision]   # optional: English that must not render this term
+                                     # (checked where the term occurs, terms.forbidden)
+        plural: false                # optional: its plural (plural: matrices), or false
+                                     # for none; default: English morphology (terms.py)
         note: free text              # optional
         tags: [ml, quantization]     # optional
 
@@ -47,13 +51,13 @@ import yaml
 
 from .errors import GlossaryError, GlossaryNotFound, UsageError
 from .findings import Finding
-from .textutil import has_cjk, normalize_english, whole_phrase_re
+from .textutil import CJK_CLASS, has_cjk, normalize_english, whole_phrase_re
 
 GLOSSARY_NAME = "glossary.yaml"
 # libyaml's parser when PyYAML has it (about 10x faster); both are safe loaders
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-TERM_KEYS = ("zh", "en", "variants", "forbid", "note", "tags")
-TOP_KEYS = ("source", "target", "terms")
+TERM_KEYS = ("zh", "en", "variants", "forbid", "plural", "note", "tags")
+TOP_KEYS = ("source", "target", "forbid", "terms")
 MAX_GLOSSARY_BYTES = 20 * 1024 * 1024
 
 
@@ -71,6 +75,8 @@ class Term:
     # (line, column) of "en" and of each "forbid:<phrase>", for findings naming both lines
     positions: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False,
                                                   hash=False, repr=False)
+    # the English plurals (terms.py): None = English morphology decides, () = none
+    plurals: tuple[str, ...] | None = field(default=None, compare=False)
 
     @property
     def forms(self) -> tuple[str, ...]:
@@ -82,7 +88,7 @@ class Term:
     def rendering_key(self) -> tuple:
         """What of this entry decides how a text using it is rendered and checked (not its
         note, tags or line): a reviewed English goes stale when this changes."""
-        return (self.zh, self.en, self.variants, self.forbid)
+        return (self.zh, self.en, self.variants, self.forbid, self.plurals)
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,11 @@ class Match:
     end: int
     form: str
     term: Term
+
+
+# a soft line break between two Chinese characters, as prose_view shows it (the container
+# prefix of the next line blanked); two spaces before it make a hard break, which splits
+_WRAP = re.compile(f"(?<=[{CJK_CLASS}]) ?\r?\n[ \t]*(?=[{CJK_CLASS}])")
 
 
 def _latin(ch: str) -> bool:
@@ -169,6 +180,7 @@ class Glossary:
     source: str = "zh"
     target: str = "en"
     findings: list[Finding] = field(default_factory=list)
+    forbid: tuple[str, ...] = ()          # the top-level list: banned in every note
     _matcher: TermMatcher | None = field(default=None, repr=False)
     _forbidden: list | None = field(default=None, repr=False)
     _forbid_any: object = field(default=None, repr=False)
@@ -198,6 +210,31 @@ class Glossary:
 
     def find(self, text: str) -> list[Match]:
         return self.matcher.find(text)
+
+    def find_prose(self, prose: str) -> list[Match]:
+        """The terms of a text's prose (:func:`prose.prose_view`): the one notion of a term
+        occurrence translate, check, review and export share. A term hard-wrapped across a
+        soft line break between two Chinese characters (``拥塞\n窗口``, ``> `` and
+        indentation blanked) is one occurrence, as the translation locks it; offsets are
+        those of ``prose``."""
+        if "\n" not in prose or _WRAP.search(prose) is None:
+            return self.matcher.find(prose)
+        keep, pos, joined = [], 0, []
+        for cut in _WRAP.finditer(prose):
+            joined.append(prose[pos:cut.start()])
+            keep.extend(range(pos, cut.start()))
+            pos = cut.end()
+        joined.append(prose[pos:])
+        keep.extend(range(pos, len(prose)))
+        text = "".join(joined)
+        return [Match(keep[m.start], keep[m.end - 1] + 1, m.form, m.term)
+                for m in self.matcher.find(text)]
+
+    def forbids(self, terms: Iterable[Term]) -> list[tuple[Term | None, str]]:
+        """(term, phrase) for the ``forbid`` of each of ``terms`` and (None, phrase) for
+        the glossary's corpus-wide list: what may not appear in their English."""
+        out = [(t, p) for t in dict.fromkeys(terms) for p in t.forbid]
+        return out + [(None, p) for p in self.forbid]
 
     @property
     def forbidden(self) -> list[tuple[Term, str, re.Pattern[str]]]:
@@ -291,6 +328,7 @@ class _Loader:
         if "target" in top and target != "en":
             self.add("glossary-schema", "error", f"target is {target!r}; zhen translates to `en`",
                      top["target"][1])
+        banned = tuple(v for v, _ in self._string_list(top.get("forbid"), "forbid"))
         terms: list[Term] = []
         if "terms" not in top:
             self.add("glossary-schema", "error",
@@ -310,7 +348,7 @@ class _Loader:
         if not terms and not self.findings:
             self.add("glossary-empty", "error",
                      "the glossary has no terms; add entries under `terms:`", root)
-        glossary = Glossary(terms, self.path, source, target, self.findings)
+        glossary = Glossary(terms, self.path, source, target, self.findings, banned)
         self.findings.extend(validate_terms(terms, self.path))
         return glossary
 
@@ -450,6 +488,7 @@ class _Loader:
         forbid = self._string_list(fields.get("forbid"), "forbid")
         tags = self._string_list(fields.get("tags"), "tags")
         note = self._string(fields.get("note"), "note", False) or ""
+        own_plural = self._plural(fields.get("plural"))
         if zh is None or en is None:
             return None
         form_lines = {zh: _pos(fields["zh"][1])}
@@ -460,15 +499,34 @@ class _Loader:
                 self.add("glossary-schema", "error",
                          f"Chinese form {form!r} contains no Chinese character", line=fline,
                          column=fcol)
+        from .terms import plural_of
+
         positions = {"en": _pos(fields["en"][1])}
         if "note" in fields:
             positions["note"] = _pos(fields["note"][1])
         for value, fnode in forbid:
             positions.setdefault(f"forbid:{value}", _pos(fnode))
+        plurals = own_plural if own_plural is not None else plural_of(en)
         return Term(zh=zh, en=en, variants=tuple(v for v, _ in variants),
                     forbid=tuple(v for v, _ in forbid), note=note,
                     tags=tuple(v for v, _ in tags), line=line, form_lines=form_lines,
-                    positions=positions)
+                    positions=positions, plurals=plurals)
+
+    def _plural(self, pair) -> tuple[str, ...] | None:
+        """``plural: matrices`` → (matrices,); ``plural: false`` → () (no plural); absent →
+        None (English morphology decides, terms.plural_of)."""
+        if pair is None:
+            return None
+        node = pair[1]
+        if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:bool":
+            if node.value.lower() in ("false", "no", "off"):
+                return ()
+            self.add("glossary-schema", "error",
+                     f"`plural: {node.value}` says nothing; give the plural (plural: matrices) "
+                     "or write `plural: false` for a term that has none", node)
+            return None
+        value = self._string(pair, "plural", False)
+        return (value,) if value else None
 
 
 def _pos(node) -> tuple[int, int]:
@@ -535,26 +593,20 @@ def validate_terms(terms: list[Term], path: str) -> list[Finding]:
             if not pattern.search(term.en):       # in its own `en`: an error above
                 forbidders.setdefault(" ".join(phrase.lower().split()), []).append((term, phrase))
     if forbidders:
-        import bisect
-
-        ens = "\n".join(t.en for t in terms)
-        starts, pos = [], 0
-        for t in terms:
-            starts.append(pos)
-            pos += len(t.en) + 1
+        # each `en` on its own, so a phrase never runs across two entries
         body = "|".join(r"\s+".join(re.escape(w) for w in p.split())
                         for p in sorted(forbidders, key=len, reverse=True))
         combined = re.compile(rf"(?<![A-Za-z0-9])(?:{body})(?![A-Za-z0-9])", re.IGNORECASE)
-        for match in combined.finditer(ens):
-            other = terms[bisect.bisect_right(starts, match.start()) - 1]
-            for term, phrase in forbidders.get(" ".join(match.group(0).lower().split()), []):
-                if other is not term:
-                    fline, fcol = term.positions.get(f"forbid:{phrase}", (term.line, None))
-                    oline = other.positions.get("en", (other.line, None))[0]
-                    add("forbid-conflict", "warning",
-                        f"{term.zh} forbids {phrase!r} (line {fline}), but {other.zh} must be "
-                        f"rendered {other.en!r} (line {oline}); a sentence with both terms "
-                        "cannot pass", fline, fcol, lines=[fline, oline])
+        for other in terms:
+            for match in combined.finditer(other.en):
+                for term, phrase in forbidders.get(" ".join(match.group(0).lower().split()), []):
+                    if other is not term:
+                        fline, fcol = term.positions.get(f"forbid:{phrase}", (term.line, None))
+                        oline = other.positions.get("en", (other.line, None))[0]
+                        add("forbid-conflict", "warning",
+                            f"{term.zh} forbids {phrase!r} (line {fline}), but {other.zh} must be "
+                            f"rendered {other.en!r} (line {oline}); a sentence with both terms "
+                            "cannot pass", fline, fcol, lines=[fline, oline])
 
     # one English for two entries: probably variants of one concept
     by_en: dict[str, list[Term]] = {}
@@ -582,15 +634,15 @@ def load_glossary_text(text: str, path: str = "<glossary>") -> Glossary:
 # is read); one that is unreadable, truncated or of another shape is ignored and rewritten.
 # A cache folder that cannot be written is no error: the glossary is then parsed every run.
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 CACHE_KEEP = 32             # newest entries kept; older ones are removed on write
 
 
 def _rules_stamp() -> bytes:
-    from . import findings, textutil
+    from . import findings, terms, textutil
 
     digest = hashlib.sha256()
-    for module in (__file__, textutil.__file__, findings.__file__):
+    for module in (__file__, textutil.__file__, findings.__file__, terms.__file__):
         try:
             digest.update(Path(module).read_bytes())
         except OSError:
@@ -611,8 +663,9 @@ def _cache_file(raw: bytes, path: str) -> Path:
 def _to_plain(glossary: Glossary) -> dict:
     return {"format": CACHE_FORMAT, "path": glossary.path, "source": glossary.source,
             "target": glossary.target,
+            "forbid": glossary.forbid,
             "terms": [(t.zh, t.en, t.variants, t.forbid, t.note, t.tags, t.line, t.form_lines,
-                       t.positions) for t in glossary.terms],
+                       t.positions, t.plurals) for t in glossary.terms],
             "findings": [(f.check, f.severity, f.message, f.file, f.line, f.column, f.extra)
                          for f in glossary.findings]}
 
@@ -623,11 +676,13 @@ def _from_plain(data: object, path: str) -> Glossary | None:
     try:
         terms = [Term(zh, en, tuple(variants), tuple(forbid), note, tuple(tags), line,
                       {form: tuple(pos) for form, pos in form_lines.items()},
-                      {key: tuple(pos) for key, pos in positions.items()})
-                 for zh, en, variants, forbid, note, tags, line, form_lines, positions
+                      {key: tuple(pos) for key, pos in positions.items()},
+                      None if plurals is None else tuple(plurals))
+                 for zh, en, variants, forbid, note, tags, line, form_lines, positions, plurals
                  in data["terms"]]
         found = [Finding(*row) for row in data["findings"]]
-        return Glossary(terms, path, data["source"], data["target"], found)
+        return Glossary(terms, path, data["source"], data["target"], found,
+                        tuple(data["forbid"]))
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 

@@ -29,13 +29,16 @@ from .document import Break, Document, Raw, Region, Text, Wrap
 from .glossary import Glossary, Term
 from .markdown import starts_with_role
 from .prose import EMAIL_RE, find_urls
-from .placeholders import (EXACT_RE, PLACEHOLDER_RE, ends_with_placeholder, is_placeholder, number_of,
+from .placeholders import (EXACT, EXACT_RE, PLACEHOLDER_RE, PREFIX, between_placeholders, ends_with_placeholder, is_placeholder, number_of,
                            placeholder, placeholder_problem, split_exact,
-                           starts_with_placeholder, without_placeholders)
+                           starts_with_placeholder)
+from . import terms
+from .terms import capitalise_start
 from .textutil import CJK_CLASS, has_cjk, is_cjk_char
 
 
 _ESCAPE_RE = re.compile(r"\\[!-/:-@\[-`{-~]")
+_INLINE_ENV = re.compile(r"\\begin\{([A-Za-z]+\*?)\}.*?\\end\{\1\}", re.S)
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _TASK_RE = re.compile(r"^\[[ xX]\](?=\s)")
 _CITE_RE = re.compile(r"\[\d+(?:[,\-–]\s*\d+)*\]")
@@ -88,6 +91,8 @@ class Segment:
     status: str = "pending"      # copied | ok | hypothesis | pieces | failed
     problems: list[str] = field(default_factory=list)
     unrendered: list[str] = field(default_factory=list)   # what the engine could not render
+    opens_sentence: bool = True  # False: the first text inside emphasis or a link — its
+                                 # parent decides whether it starts a sentence
 
     @property
     def needs_mt(self) -> bool:
@@ -182,19 +187,20 @@ class _Builder:
                 if node.end > node.start:
                     out.extend(self.text_atoms(node.start, node.end))
             elif isinstance(node, Raw):
+                # the note's own bytes: math or code across lines keeps its CRLF and prefixes
                 out.append(_Atom("slot", node.start, node.end,
-                                 slot=Slot(node.kind, self.raw[node.start:node.end])))
+                                 slot=Slot(node.kind, self.region.exact(node.start, node.end))))
             elif isinstance(node, Break):
                 out.append(_Atom("break", node.start, node.end, hard=node.hard,
                                  wrap=not node.hard and self.is_wrap(node.start)))
             elif isinstance(node, Wrap):
-                close = self.raw[node.close[0]:node.close[1]]
+                close = self.region.exact(*node.close)
                 if node.label is not None:
                     # [混合精度] / [混合精度][] → [mixed precision][混合精度]: the label
                     # still matches its definition once the text is English
                     close = f"][{node.label}]"
-                slot = Slot(node.kind, self.raw[node.start:node.end],
-                            open=self.raw[node.open[0]:node.open[1]], close=close)
+                slot = Slot(node.kind, self.region.exact(node.start, node.end),
+                            open=self.region.exact(*node.open), close=close)
                 slot.nodes = node.children           # built into child segments later
                 out.append(_Atom("slot", node.start, node.end, slot=slot))
         return out
@@ -216,6 +222,10 @@ class _Builder:
             task = _TASK_RE.match(text)
             if task:
                 take(0, task.end(), Slot("task", task.group(0)))
+        for m in _INLINE_ENV.finditer(text):
+            # \begin{pmatrix}…\end{pmatrix} inside a line: not a block, but MathJax reads
+            # it as math, so its bytes are kept (never escaped or translated)
+            take(m.start(), m.end(), Slot("math", text[m.start():m.end()]))
         for pattern, kind in ((EMAIL_RE, "email"), (_ESCAPE_RE, "escape"),
                               (_ENTITY_RE, "entity"), (_CITE_RE, "cite")):
             for m in pattern.finditer(text):
@@ -340,6 +350,8 @@ class _Builder:
                     slot.children, slot.separators = self.segments(slot.nodes,
                                                                    f"{seg_id}.{len(slots)}")
                     slot.nodes = None
+                    if slot.children and slot.children[0].start == atom.start + len(slot.open):
+                        slot.children[0].opens_sentence = False
         masked = _join_parts(parts)
         start, end = atoms[0].start, atoms[-1].end
         line = self.region.line_of(start) + 1
@@ -420,16 +432,25 @@ def copy_english(segment: Segment) -> str:
     """The segment without an engine: its own text (Chinese punctuation made English) with
     each slot restored in place."""
     template = segment.template
-    if any(s.kind == "term" and s.term.en.endswith(")") for s in segment.slots):
+    plural: set[int] = set()            # template positions whose term is said in the plural
+    kinds = {s.kind for s in segment.slots}
+    if "term" in kinds and "latin" in kinds:
         joined = drop_repeated_abbreviation(segment, "".join(
             placeholder(p) if isinstance(p, int) else p for p in template))
-        template = [number_of(x) if is_placeholder(x) else x for x in split_exact(joined) if x]
+        template = []
+        for piece in re.split(rf"({EXACT}(?:s(?![A-Za-z0-9]))?)", joined):
+            if not piece:
+                continue
+            if piece.endswith("s") and is_placeholder(piece[:-1]):
+                plural.add(len(template))
+                piece = piece[:-1]
+            template.append(number_of(piece) if is_placeholder(piece) else piece)
     convert = any(ch in p for p in template if isinstance(p, str) for ch in PUNCT_MAP)
     out = []
     after_slot = False
-    for piece in template:
+    for position, piece in enumerate(template):
         if isinstance(piece, int):
-            value = slot_english(segment.slots[piece - 1])
+            value = slot_english(segment.slots[piece - 1], plural=position in plural)
             if out and _touching(out[-1], value):
                 out.append(" ")         # Transformer编码器 → "Transformer encoder"
             out.append(value)
@@ -449,9 +470,22 @@ def copy_english(segment: Segment) -> str:
             out.append(piece)
     text = "".join(out).strip()
     first = template[0] if template else None
-    if isinstance(first, int) and segment.slots[first - 1].kind == "term" and text[:1].islower():
-        text = text[0].upper() + text[1:]       # a term that starts the sentence
+    if isinstance(first, int) and segment.opens_sentence and _starts_with_term(segment.slots[first - 1]):
+        text = capitalise_start(text)           # a term that starts the sentence
     return text
+
+
+def _starts_with_term(slot: Slot) -> bool:
+    """A term, or emphasis or a link whose text starts with one: at a sentence start its
+    first letter is a capital (``*mixed precision*训练`` → ``*Mixed precision* training``),
+    anywhere else it keeps the glossary's case."""
+    if slot.kind == "term":
+        return True
+    if slot.children:
+        child = slot.children[0]
+        return bool(child.slots) and child.masked.startswith(placeholder(1)) \
+            and _starts_with_term(child.slots[0])
+    return False
 
 
 def _touching(before: str, after: str) -> bool:
@@ -469,9 +503,12 @@ def literal_angle(text: str) -> str:
     return text.replace("<", "\\<")
 
 
-def slot_english(slot: Slot) -> str:
+def slot_english(slot: Slot, plural: bool = False) -> str:
+    """What a slot restores to: a term's ``en`` (its plural, terms.plural, where the engine
+    wrote the placeholder plural), a protected span's exact bytes, markup around its
+    translated text."""
     if slot.kind == "term":
-        return slot.term.en
+        return terms.plural(slot.term) if plural else slot.term.en
     if slot.kind == "literal":
         return "".join("\\" + ch for ch in slot.raw)
     if slot.children or slot.open:
@@ -499,14 +536,20 @@ def check_hypothesis(segment: Segment, hypothesis: str, glossary: Glossary) -> s
     problem = placeholder_problem(list(range(1, len(segment.slots) + 1)), hypothesis)
     if problem:
         return problem
-    forbidden = forbidden_in(hypothesis, glossary)
+    forbidden = forbidden_in(hypothesis, glossary, segment)
     if forbidden:
         return f"forbidden rendering {forbidden!r}"
     return None
 
 
-def forbidden_in(text: str, glossary: Glossary) -> str | None:
-    hit = glossary.first_forbidden(without_placeholders(text))
+def forbidden_in(text: str, glossary: Glossary, segment: Segment | None = None) -> str | None:
+    """The first forbidden rendering in engine text: a ``forbid`` of a term the segment
+    holds (all its terms, those inside emphasis and links too) or of the glossary's
+    corpus-wide list, searched in each piece between placeholders on its own — a phrase
+    never runs across a placeholder (``ZX1``'s English is the glossary's, not the
+    engine's)."""
+    scoped = segment.terms if segment is not None else glossary.terms
+    hit = terms.forbidden(text, scoped, glossary.forbid, pieces=between_placeholders)
     return hit[1] if hit else None
 
 
@@ -533,8 +576,9 @@ def escape_block_start(text: str) -> str:
     return text
 
 
-_ONE = EXACT_RE.pattern
-_REPEAT = re.compile(rf"{_ONE}(?:\s*[（(]\s*{_ONE}\s*[）)]|\s+{_ONE}(?![A-Za-z0-9_-]))")
+_REPEAT = re.compile(rf"{PREFIX}(?P<a>\d+)(?P<plural>e?s(?![A-Za-z0-9]))?"
+                     rf"(?:\s*[（(]\s*{PREFIX}(?P<b>\d+)\s*[）)]"
+                     rf"|\s+{PREFIX}(?P<c>\d+)(?![A-Za-z0-9_-]))")
 
 
 def _sole_term(slot: Slot) -> Term | None:
@@ -558,24 +602,37 @@ def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
     (``**动量法**（momentum）`` → ``**Momentum**``). Works on placeholders, and only drops a
     span whose exact bytes the restored ``en`` holds."""
     def fold(match: re.Match) -> str:
-        a = int(match.group(1))
-        b = int(match.group(2) or match.group(3))
+        a = int(match.group("a"))
+        b = int(match.group("b") or match.group("c"))
         if not (1 <= a <= len(segment.slots) and 1 <= b <= len(segment.slots)):
             return match.group(0)
         first, second = segment.slots[a - 1], segment.slots[b - 1]
         term = _sole_term(first)
         if term is None or second.kind != "latin":
             return match.group(0)
-        # 数据传输节点 DTN → "(DTN)" already ends the en; 分类头（classification head）→ the
-        # parenthesis repeats the en word for word (bytes kept: the en holds them)
-        repeated = term.en.endswith(f"({second.raw})") or (
-            match.group(2) is not None and re.search(
-                rf"(?<![A-Za-z0-9]){re.escape(second.raw)}(?![A-Za-z0-9])", term.en))
+        # 数据传输节点 DTN / (DTNs) → "(DTN)" already ends the en; 张量算子（Tensor
+        # Operator）, 分类头（classification head）→ the parenthesis says the en again
+        # (any case, singular or plural: terms.says)
+        in_parens = match.group("b") is not None
+        repeated = terms.says(term, second.raw) if in_parens else _ends_with_abbreviation(
+            term, second.raw)
         if repeated:
             after = match.string[match.end():match.end() + 1]
-            return placeholder(a) + (" " if after.isalnum() else "")   # never ZX1ZX3
+            plural = "s" if match.group("plural") or _is_plural_of_abbreviation(
+                term, second.raw) or in_parens and terms.says_plural(term, second.raw) else ""
+            return placeholder(a) + plural + (" " if after.isalnum() else "")   # never ZX1ZX3
         return match.group(0)
     return _REPEAT.sub(fold, text)
+
+
+def _ends_with_abbreviation(term: Term, raw: str) -> bool:
+    """``数据传输节点 DTN``: the Latin word after the term is the abbreviation its en ends in."""
+    return term.en.endswith((f"({raw})", f"({raw[:-1]})" if raw.endswith("s") else "\0"))
+
+
+def _is_plural_of_abbreviation(term: Term, raw: str) -> bool:
+    """``(DTNs)`` after a term whose en ends in ``(DTN)``: the note means the plural."""
+    return raw.endswith("s") and term.en.endswith(f"({raw[:-1]})")
 
 
 def restore(segment: Segment, hypothesis: str, *, escape: bool = True) -> str:
@@ -595,15 +652,26 @@ def restore(segment: Segment, hypothesis: str, *, escape: bool = True) -> str:
 
     def put(match: re.Match) -> str:
         n = int(match.group(1))
-        return values[n - 1] if 1 <= n <= len(values) else match.group(0)
+        if not 1 <= n <= len(values):
+            return match.group(0)
+        suffix = match.group("plural") or ""
+        slot = segment.slots[n - 1]
+        if suffix and slot.kind == "term":
+            return slot_english(slot, plural=True)      # 5 ZX1s → 5 time steps
+        return values[n - 1] + suffix                   # 4 ZX2s → 4 GPUs
 
     if escape:
         hypothesis = re.sub(r"[ \t]{2,}", " ", hypothesis)     # engine text only
-    text = PLACEHOLDER_RE.sub(put, drop_repeated_abbreviation(segment, hypothesis)).strip()
-    if segment.slots and segment.slots[0].kind == "term" and hypothesis.lstrip().lower().startswith("zx1") \
-            and segment.masked.startswith(placeholder(1)) and text[:1].islower():
-        text = text[0].upper() + text[1:]
+    text = _PLURAL_RE.sub(put, drop_repeated_abbreviation(segment, hypothesis)).strip()
+    if segment.slots and segment.opens_sentence and _starts_with_term(segment.slots[0]) \
+            and hypothesis.lstrip().lower().startswith("zx1") \
+            and segment.masked.startswith(placeholder(1)):
+        text = capitalise_start(text)
     return text
+
+
+# a placeholder, and the plural an engine put on it ("ZX1s", "ZX1es")
+_PLURAL_RE = re.compile(rf"{PLACEHOLDER_RE.pattern}(?P<plural>e?s(?![A-Za-z0-9]))?")
 
 
 def split_pieces(segment: Segment) -> list[str]:

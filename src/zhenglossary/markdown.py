@@ -1,19 +1,30 @@
 """The one Markdown parser configuration zhen uses everywhere.
 
 CommonMark + GFM tables and strikethrough, plus the syntax Chinese technical notes carry,
-parsed by mdit-py-plugins rather than by hand:
+parsed by mdit-py-plugins rather than by hand, with two of its rules replaced where they
+cannot be configured to read math as the author's renderer (pandoc, and MathJax behind
+it) does:
 
-* ``$…$`` / ``$$…$$`` math (dollarmath, pandoc's rules: the opening ``$`` is followed and
-  the closing ``$`` preceded by a non-space, and a ``$`` next to a digit is money, not
-  math — so ``价格$5和$6元`` stays text while ``变量$x$的`` is math on both sides of CJK),
-  ``$$…$$`` inside a paragraph, labelled ``$$…$$ (eq1)`` blocks;
-* amsmath environments (``\\begin{align}…``);
+* ``$…$`` / ``$$…$$`` math, pandoc's rule on both sides of each dollar
+  (:func:`inline_math_end`): the opening ``$`` is followed and the closing ``$`` preceded
+  by a non-space, and a closing ``$`` followed by a digit closes nothing — so
+  ``2$\\times$频率`` is math after a digit, ``价格$5和$6元`` stays money and ``变量$x$的``
+  is math touching Chinese on both sides; ``$$…$$`` inside a paragraph (display math, no
+  digit rule); ``$$…$$`` blocks and labelled ``$$…$$ (eq1)`` blocks (the plugin's block
+  rule);
+* amsmath environments (``\\begin{align}…``) as blocks (:func:`amsmath_block`): only where
+  a block may start, never inside a ``$``/``$$`` still open in the paragraph, closed by
+  the matching ``\\end{…}`` at the end of a line before any blank line;
 * YAML front matter; footnotes, referenced (``[^1]`` + ``[^1]: …``) and inline
   (pandoc's ``^[…]``, whose text is prose, translated in place); MyST roles
   (``{cite}`key```).
 
 Sphinx/d2lbook roles (``:numref:`sec_x```) parse as text + ``code_inline``; ``ROLE_PREFIX``
 is the one pattern that recognises the ``:role:`` prefix in front of such a code span.
+
+The two replaced rules are tested against the plugin's own fixture cases (where they are
+at hand) and against the plugin's configured rules on generated text
+(``tests/test_math_syntax.py``); every difference is one of pandoc's.
 """
 
 from __future__ import annotations
@@ -38,23 +49,239 @@ MAX_NESTING = 100        # markdown-it's nesting limit, in token levels
 
 def _syntax(md):
     """The syntax both configurations read (see the module docstring)."""
-    from mdit_py_plugins.amsmath import amsmath_plugin
-    from mdit_py_plugins.dollarmath import dollarmath_plugin
     from mdit_py_plugins.footnote import footnote_plugin
     from mdit_py_plugins.front_matter import front_matter_plugin
     from mdit_py_plugins.myst_role import myst_role_plugin
 
     md.enable(["table", "strikethrough"])
     md.use(front_matter_plugin)
-    md.use(dollarmath_plugin, allow_labels=True, allow_space=False, allow_digits=False,
-           double_inline=True)
-    md.use(amsmath_plugin)
+    use_dollar_math(md, allow_labels=True, double_inline=True, allow_blank_lines=False)
+    use_amsmath(md)
     md.use(footnote_plugin, inline=True)
     md.use(myst_role_plugin)
     # lists nested 1,000 deep must not blow the stack or take minutes; what lies deeper is
     # not parsed (see unread_nesting)
     md.options["maxNesting"] = MAX_NESTING
     return md
+
+
+# ---------------------------------------------------------------- math, as pandoc reads it
+
+
+def use_dollar_math(md, **options):
+    """mdit-py-plugins' dollarmath (its block rule, renderers and ``options``) with its
+    inline rule replaced by pandoc's (:func:`inline_math_end`)."""
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    md.use(dollarmath_plugin, **{**options, "allow_space": False, "allow_digits": False})
+    md.inline.ruler.at("math_inline", _math_inline)
+    return md
+
+
+def use_amsmath(md):
+    """mdit-py-plugins' amsmath (its renderer) with its block rule replaced by
+    :func:`amsmath_block`."""
+    from mdit_py_plugins.amsmath import amsmath_plugin
+
+    md.use(amsmath_plugin)
+    md.block.ruler.at("amsmath", amsmath_block,
+                      {"alt": ["paragraph", "reference", "blockquote", "list", "footnote_def"]})
+    for name in ("paragraph", "lheading"):       # amsmath_block asks where a paragraph began
+        md.block.ruler.at(name, _remember_paragraph(_rule(md.block.ruler, name)),
+                          {"alt": _alt(md.block.ruler, name)})
+    return md
+
+
+def _escaped(src: str, pos: int) -> bool:
+    """An odd number of backslashes right before ``pos``."""
+    k = pos
+    while k > 0 and src[k - 1] == "\\":
+        k -= 1
+    return (pos - k) % 2 == 1
+
+
+def inline_math_end(src: str, pos: int) -> int | None:
+    r"""The offset just past the math that opens with the ``$`` at ``pos`` (``$…$`` or
+    ``$$…$$``), or None when the ``$`` opens nothing — pandoc's ``tex_math_dollars``:
+
+    * ``$$…$$``: display math; any text up to the next unescaped ``$$`` (no blank line);
+    * ``$…$``: the opening ``$`` is followed by a non-space; the first unescaped ``$``
+      closes, and then it must follow a non-space and not be followed by a digit (else
+      nothing opened here: ``$5 和 $6`` is money); no blank line inside.
+
+    The character before the opening ``$`` does not matter (``2$\times$3`` is math)."""
+    if src.startswith("$$", pos):
+        if _escaped(src, pos):
+            return None
+        k = pos + 2
+        while True:
+            end = src.find("$$", k)
+            if end < 0 or _blank_line(src, pos, end):
+                return None
+            if _escaped(src, end):
+                k = end + 1
+                continue
+            return end + 2 if end > pos + 2 else None
+    if src[pos:pos + 1] != "$" or _escaped(src, pos):
+        return None
+    if pos + 1 >= len(src) or src[pos + 1].isspace():
+        return None
+    k = pos + 1
+    while k < len(src):
+        ch = src[k]
+        if ch == "\\":
+            k += 2
+            continue
+        if ch == "$":
+            if src[k - 1].isspace() or _blank_line(src, pos, k):
+                return None
+            if k + 1 < len(src) and src[k + 1].isdigit():
+                return None
+            return k + 1
+        k += 1
+    return None
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _blank_line(src: str, start: int, end: int) -> bool:
+    return _BLANK_LINE.search(src, start, end) is not None
+
+
+def _math_inline(state, silent: bool) -> bool:
+    """markdown-it inline rule for :func:`inline_math_end` (tokens as the plugin's)."""
+    pos = state.pos
+    if state.src[pos] != "$":
+        return False
+    end = inline_math_end(state.src, pos)
+    if end is None:
+        return False
+    double = state.src.startswith("$$", pos)
+    if not silent:
+        token = state.push("math_inline_double" if double else "math_inline", "math", 0)
+        token.content = state.src[pos + 2:end - 2] if double else state.src[pos + 1:end - 1]
+        token.markup = "$$" if double else "$"
+    state.pos = end
+    return True
+
+
+def math_spans(text: str) -> list[tuple[int, int]]:
+    """The ``$``/``$$`` math spans of inline text, left to right, as :func:`_math_inline`
+    finds them (code spans and backslash escapes skipped as markdown-it skips them)."""
+    spans, pos = [], 0
+    while pos < len(text):
+        ch = text[pos]
+        if ch == "\\":
+            pos += 2
+            continue
+        if ch == "`":
+            run = len(text[pos:]) - len(text[pos:].lstrip("`"))
+            close = re.compile(rf"(?<!`){'`' * run}(?!`)").search(text, pos + run)
+            pos = close.end() if close else pos + run
+            continue
+        if ch == "$":
+            end = inline_math_end(text, pos)
+            if end is not None:
+                spans.append((pos, end))
+                pos = end
+                continue
+        pos += 1
+    return spans
+
+
+def _rule(ruler, name: str):
+    return next(rule.fn for rule in ruler.__rules__ if rule.name == name)
+
+
+def _alt(ruler, name: str) -> list[str]:
+    return list(next(rule.alt for rule in ruler.__rules__ if rule.name == name))
+
+
+def _remember_paragraph(rule):
+    """Wrap the paragraph (or setext heading) rule so that a rule it asks whether a line
+    interrupts it knows the line the paragraph began on."""
+    def wrapped(state, start_line: int, end_line: int, silent: bool) -> bool:
+        stack = state.__dict__.setdefault("_zhen_paragraphs", [])
+        stack.append(start_line)
+        try:
+            return rule(state, start_line, end_line, silent)
+        finally:
+            stack.pop()
+    return wrapped
+
+
+def _environments() -> list[str]:
+    from mdit_py_plugins.amsmath import ENVIRONMENTS
+
+    return ENVIRONMENTS
+
+
+_AMS_OPEN = re.compile(r"\\begin\{(" + "|".join(map(re.escape, _environments())) + r")(\*?)\}")
+
+
+def amsmath_block(state, start_line: int, end_line: int, silent: bool) -> bool:
+    r"""An amsmath environment as a block: its first line starts with ``\begin{env}`` (one
+    of the plugin's environments), it ends with the matching ``\end{env}`` (same name,
+    nested ones counted) at the end of a line, before any blank line. Interrupting a
+    paragraph, it opens only if no ``$``/``$$`` math of that paragraph is still open
+    (``设$$A=`` / ``\begin{bmatrix}…\end{bmatrix}$$，…`` is inline math, not a block)."""
+    if state.is_code_block(start_line):
+        return False
+    first = state.bMarks[start_line] + state.tShift[start_line]
+    first_end = state.eMarks[start_line]
+    opened = _AMS_OPEN.match(state.src, first, first_end)
+    if opened is None:
+        return False
+    name = re.escape(opened.group(1) + opened.group(2))
+    marks = re.compile(rf"\\(begin|end)\{{{name}\}}")
+    depth, line = 0, start_line
+    while True:
+        if line >= end_line:
+            return False
+        start = state.bMarks[line] + state.tShift[line] if line > start_line else first
+        if line > start_line and state.isEmpty(line):
+            return False            # a blank line ends the paragraph MathJax would see
+        if start < first_end and state.sCount[line] < state.blkIndent:
+            return False            # the plugin's rule: a line that leaves the list
+        stop = state.eMarks[line]
+        closed_at = None
+        for mark in marks.finditer(state.src, start, stop):
+            depth += 1 if mark.group(1) == "begin" else -1
+            if depth == 0:
+                closed_at = mark.end()
+                break
+        if closed_at is not None:
+            if state.src[closed_at:stop].strip():
+                return False        # text after \end{…}: not a block of its own
+            break
+        line += 1
+    if state.parentType == "paragraph" and _inside_open_math(state, start_line):
+        return False
+    if silent:
+        return True
+    state.line = line + 1
+    token = state.push("amsmath", "math", 0)
+    token.block = True
+    token.content = state.getLines(start_line, state.line, state.sCount[start_line], False)
+    token.meta = {"environment": opened.group(1), "numbered": opened.group(2)}
+    token.map = [start_line, state.line]
+    return True
+
+
+def _inside_open_math(state, line: int) -> bool:
+    """Does a ``$``/``$$`` span of the paragraph being read cover the start of ``line``?"""
+    stack = state.__dict__.get("_zhen_paragraphs")
+    if not stack:
+        return False
+    begin = stack[-1]
+    stop = line
+    while stop < state.lineMax and not state.isEmpty(stop):
+        stop += 1
+    before = state.getLines(begin, line, state.blkIndent, True)
+    text = before + state.getLines(line, stop, state.blkIndent, False)
+    at = len(before)
+    return any(start < at < end for start, end in math_spans(text))
 
 
 @lru_cache(maxsize=1)
@@ -68,20 +295,55 @@ def parse_tokens(text: str, env: dict | None = None):
     return parser().parse(text, env if env is not None else {})
 
 
+class _Overlay(dict):
+    """A dict over a shared ``base`` that parsing may change without changing ``base``:
+    a key read is copied here first (an entry, a dict, is copied so that changing it stays
+    here), a key written stays here, ``len`` counts both. Iterating gives only the keys
+    read or written here — the footnotes one block touched — so a block parsed against a
+    note's thousands of footnotes costs what the block holds, not what the note holds."""
+
+    def __init__(self, base: dict) -> None:
+        super().__init__()
+        self._base = base
+
+    def __missing__(self, key):
+        value = self._base[key]
+        value = dict(value) if isinstance(value, dict) else value
+        self[key] = value
+        return value
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or key in self._base
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __len__(self) -> int:
+        return len(self._base) + sum(1 for key in dict.keys(self) if key not in self._base)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+
 def copy_env(env: dict | None) -> dict:
-    """A copy of a note's env (link reference definitions, footnotes) that parsing one
+    """A view of a note's env (link reference definitions, footnotes) that parsing one
     block or region may change: the footnote plugin counts references in it and registers
     each inline footnote ``^[…]`` in ``env["footnotes"]["list"]``, and a note's env, once
-    parsed, is shared (:func:`parse_note`) and must not change."""
+    parsed, is shared (:func:`parse_note`) and must not change. The view costs nothing to
+    make (:class:`_Overlay`), and the plugin's footnote list then holds only the footnotes
+    the block touched."""
     if not env:
         return {}
     out: dict = {}
     if "references" in env:
-        out["references"] = dict(env["references"])
+        out["references"] = _Overlay(env["references"])
     if "footnotes" in env:
         notes = env["footnotes"]
-        out["footnotes"] = {"refs": dict(notes.get("refs", {})),
-                            "list": {k: dict(v) for k, v in notes.get("list", {}).items()}}
+        out["footnotes"] = {"refs": _Overlay(notes.get("refs", {})),
+                            "list": _Overlay(notes.get("list", {}))}
     return out
 
 

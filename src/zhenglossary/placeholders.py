@@ -63,6 +63,12 @@ def without_placeholders(text: str) -> str:
     return PLACEHOLDER_RE.sub(" ", text)
 
 
+def between_placeholders(text: str) -> list[str]:
+    """The engine's own text: the pieces between placeholders (tolerantly read), each on
+    its own, so that a phrase looked for in them never runs across a placeholder."""
+    return [piece for piece in PLACEHOLDER_RE.sub("\x00", text).split("\x00") if piece.strip()]
+
+
 def placeholder_problem(expected: list[int], text: str) -> str | None:
     """None when ``text`` holds each expected placeholder exactly once and no other; else
     what is wrong, said so a person (or a model asked to retry) can act on it."""

@@ -49,6 +49,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import quote
 
+from . import terms
 from .findings import SEVERITIES, Finding, summarize
 from .glossary import Glossary, Match, Term
 from .markdown import display_parser
@@ -112,10 +113,10 @@ def asset(name: str) -> str:
 def english_term_spans(english: str, locked: list[Match]) -> list[tuple[int, int, Term]]:
     """Where the English renders the locked terms: (start, end, term), sorted.
 
-    Each ``en`` is looked up case-insensitively (any whitespace between its words) in the
-    English outside code, URLs and HTML, at most as many times as terms with that ``en``
-    were locked in the source. Longer renderings claim their places first ("data
-    parallelism" before "parallel"); whole-word occurrences are preferred, then any.
+    Each term is found as terms.py finds it for the output check (any of its forms, plural
+    and possessive too, ignoring case, whole words) in the English outside code, URLs and
+    HTML, at most as many times as terms with that ``en`` were locked in the source.
+    Longer renderings claim their places first ("data parallelism" before "parallel").
     """
     groups: dict[str, list[Term]] = {}
     for match in locked:
@@ -128,29 +129,15 @@ def english_term_spans(english: str, locked: list[Match]) -> list[tuple[int, int
         return all(end <= s or start >= e for s, e in taken)
 
     for key in sorted(groups, key=lambda k: (-len(k), k)):
-        terms = groups[key]
-        words = key.split()
-        if not words:
-            continue
-        pattern = re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
-        found = [m.span() for m in pattern.finditer(view)]
-
-        def whole(span: tuple[int, int]) -> bool:
-            s, e = span
-            left = s == 0 or not view[s - 1].isalnum() or not view[s].isalnum()
-            right = e == len(view) or not view[e].isalnum() or not view[e - 1].isalnum()
-            return left and right
-
+        group = groups[key]
         chosen: list[tuple[int, int]] = []
-        for wanted in (True, False):
-            for span in found:
-                if len(chosen) == len(terms):
-                    break
-                if whole(span) == wanted and free(*span):
-                    chosen.append(span)
-                    taken.append(span)
-        chosen.sort()
-        for (start, end), term in zip(chosen, terms):
+        for span in terms.spans(group[0], view):
+            if len(chosen) == len(group):
+                break
+            if free(*span):
+                chosen.append(span)
+                taken.append(span)
+        for (start, end), term in zip(chosen, group):
             spans.append((start, end, term))
     spans.sort(key=lambda s: s[0])
     return spans

@@ -39,6 +39,7 @@ from .parallel.prior import read_prior
 from .parallel.report import state_findings
 from .render import LeafText, leaf_texts, render_english, unrendered_pieces
 from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
+from .reread import read_again
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
@@ -181,22 +182,21 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
             return Verified(english, findings, checked, invalid + 1, persons)
     else:
         return Verified(_with_header(doc.text, header), findings, checked, invalid + 1, persons)
-    changed = False
     for src_block, out_block in zip(source.blocks, out.blocks):
         i = by_line.get(src_block.line)
         if i is None or not leaves[i].translated or i in reverted:
             continue
         problems = compare_facts(src_block.facts, out_block.facts, glossary, unrendered.get(i, ""))
         if problems:
-            changed |= reject(i, problems)
+            reject(i, problems)
     outside = compare_facts(source.outside, out.outside, what=frozenset({"protected"}))
     if outside:
         findings.append(Finding("output-invalid", "error",
                                 f"the rendered English changed {'; '.join(outside)}; the note's "
                                 "source is written instead", display, 1))
         return Verified(_with_header(doc.text, header), findings, checked, invalid + 1, persons)
-    if changed:
-        english = render_english(doc, leaves, header, banner)
+    skip = {p.leaf for p in plans if p.region.error} | reverted
+    english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
     return Verified(english, findings, checked, invalid, persons)
 
 
@@ -310,7 +310,8 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, 
             chosen[id(seg)] = (join_pieces(ps, translated), False)
             seg.unrendered += [u for p in ps if p.strip() in piece_out
                                for u in piece_out[p.strip()].unrendered]
-            bad = forbidden_in(" ".join(translated.get(p.strip(), "") for p in ps), glossary)
+            bad = next((hit for p in ps if (hit := forbidden_in(translated.get(p.strip(), ""),
+                                                                glossary, seg))), None)
             seg.status = "failed" if bad else "pieces"
             if bad:
                 findings.append(Finding(

@@ -16,7 +16,13 @@ parser configuration, markdown.py) and walks the tokens itself, comparing:
 
 ``check_block`` gives the list of differences (empty: the block keeps every promise).
 ``check_document`` compares two whole documents (structure and protected spans), which
-catches damage that crosses block boundaries.
+catches damage that crosses block boundaries. ``second_reading`` reads the English again
+with no Markdown parser at all (plain scans), for what the parser configuration itself
+misreads on both sides.
+
+Why this module is long: it holds two independent readings of one output (the parser's
+token walk and the plain scan); both must stay apart from the masking code, and the
+second must not lean on the first, so neither can move into a module the translator uses.
 """
 
 from __future__ import annotations
@@ -26,8 +32,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .document import dedent_block
-from .glossary import Glossary
+from . import terms
+from .glossary import Glossary, Term
 from .markdown import copy_env, parse_note, parse_tokens
+from .sentences import align
 
 # A Han ideograph, defined here on purpose and not imported from textutil (the checker must
 # not share the translator's idea of what Chinese is): every block of Unicode's Blocks.txt
@@ -308,17 +316,6 @@ def _show(value: str, n: int = 40) -> str:
     return repr(value if len(value) <= n else value[:n - 1] + "…")
 
 
-def _count(haystack: str, needle: str) -> int:
-    return len(re.findall(r"(?<![A-Za-z0-9])" + re.escape(needle.lower()) + r"(?![A-Za-z0-9])",
-                          haystack)) if needle else 0
-
-
-def term_rendered(english: str, en: str) -> bool:
-    """Does ``english`` hold the term rendering ``en`` as the output check counts it? (the
-    glossary lint asks this of the forms an entry's `note` prescribes)."""
-    return _count(" ".join(english.lower().split()), " ".join(en.split())) > 0
-
-
 ALL = frozenset({"structure", "protected", "terms", "chinese"})
 
 
@@ -333,23 +330,33 @@ def check_block(source: str, english: str, glossary: Glossary | None = None,
 
 
 def _term_problems(source: str, english: str, glossary: Glossary) -> list[str]:
+    """Each glossary term of the source rendered in the English as often (in any of its
+    forms: terms.py), and no ``forbid`` of a term in the English of the sentence (when the
+    sentences align, else the block) whose source holds it, nor one of the glossary's
+    corpus-wide list — unless the source itself already has that phrase."""
     problems = []
     needed: Counter = Counter()
-    terms = {}
+    by_en: dict[str, Term] = {}
     for match in glossary.find(source):
         needed[match.term.en] += 1
-        terms[match.term.en] = match.term
-    lowered = " ".join(english.lower().split())
+        by_en.setdefault(match.term.en, match.term)
+    flat = " ".join(english.split())
     for en, n in needed.items():
-        have = _count(lowered, " ".join(en.split()))
+        have = terms.count(by_en[en], flat)
         if have < n:
-            problems.append(f"term {terms[en].zh} → {en!r} appears {have} of {n} times")
-    if glossary.first_forbidden(english) is None:       # one combined scan
-        return problems
-    for term, phrase, pattern in glossary.forbidden:
-        if pattern.search(english) and not pattern.search(source):
-            problems.append(f"forbidden rendering {phrase!r} of {term.zh} (write {term.en!r})")
-    return problems
+            problems.append(f"term {by_en[en].zh} → {en!r} appears {have} of {n} times")
+    if not (glossary.forbid or glossary.forbidden) or (
+            glossary.first_forbidden(english) is None and not glossary.forbid):
+        return problems                         # one combined scan: no forbid anywhere
+    aligned = align(source.replace("\n", ""), english.replace("\n", " "))
+    scopes = aligned if aligned is not None and len(aligned) > 1 else [(source, english)]
+    for zh, en in scopes:
+        for term, phrase in glossary.forbids(m.term for m in glossary.find(zh)):
+            pattern = terms.forbid_pattern(phrase)
+            if pattern.search(en) and not pattern.search(source):
+                what = f"of {term.zh} (write {term.en!r})" if term else "(banned in every note)"
+                problems.append(f"forbidden rendering {phrase!r} {what}")
+    return list(dict.fromkeys(problems))
 
 
 def _structure_diff(a: list[tuple], b: list[tuple]) -> str:
@@ -371,3 +378,253 @@ def check_document(source: str, english: str) -> list[str]:
                         + ")")
     problems += _counter_diff(src.protected, out.protected)
     return problems
+
+
+# ---------------------------------------------------------------- the second reading
+# The checks above read both texts with markdown.py's parser configuration, so a span that
+# configuration misreads (prose taken for math, math taken for prose) is misread on both
+# sides and passes. This reading uses no Markdown parser at all: a line scan for what is
+# copied verbatim (front matter, fences, HTML blocks, indented code), and inline, plain
+# patterns for code spans, HTML, link targets, URLs and math as pandoc delimits it (``$…$``
+# with its digit rule, ``$$…$$``, ``\begin{env}…\end{env}``). It finds math the English
+# lost, changed or added, Chinese in the English's math outside ``\text{…}``-like commands
+# that the source's math did not hold, and Chinese left anywhere else.
+
+_PREFIX = re.compile(r"^(?:[ ]{0,3}>[ ]?)*(?:[ ]{0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+)?")
+_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
+_HTML_START = re.compile(r"^[ ]{0,3}<(?:[A-Za-z][A-Za-z0-9-]*(?=[\s/>]|$)|/[A-Za-z]|!--|\?|![A-Z])")
+_PLAIN_HIDE = [
+    re.compile(r"<!--.*?-->", re.S),                                   # HTML comments
+    re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.S),              # code spans
+    re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>"),           # tags, autolinks
+    re.compile(r"<[A-Za-z][A-Za-z0-9+.-]*:[^<>\s]*>"),
+    re.compile(r"\]\((?:<[^>]*>|[^()\s]|\([^()]*\))*(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"),
+    re.compile(r"\]\[[^\[\]]*\]"),                                      # reference labels
+    re.compile(r"\[\^[^\[\]\s]+\]:?"),                                  # footnote labels
+    re.compile(r"^[ ]{0,3}\[[^\[\]]+\]:[ \t]*\S+.*$", re.M),           # link definitions
+    re.compile(r"(?:https?|ftp)://[^\s<>\"'`）]+|www\.[^\s<>\"'`）]+"),  # bare URLs
+]
+# LaTeX commands whose argument is text, where Chinese belongs
+_TEXT_COMMANDS = re.compile(r"\\(?:text|mbox|hbox|fbox|textrm|textbf|textit|textsf|texttt|"
+                            r"textnormal|textup|textmd|emph|tag\*?|operatorname\*?|"
+                            r"mathrm|intertext|shortintertext|label)\s*\{")
+_ENV_OPEN = re.compile(r"\\begin\{([A-Za-z]+\*?)\}")
+_BLANK = re.compile(r"(?:\r\n|\n|\r)[ \t]*(?:\r\n|\n|\r)")     # a blank line, any ending
+
+
+@dataclass
+class PlainProblem:
+    line: int                    # 1-based line in the English (0: none there)
+    message: str
+    source_line: int = 0         # 1-based line in the source, for math the English lost
+    kind: str = "math"           # math | chinese
+
+
+def _verbatim_lines(lines: list[str]) -> list[bool]:
+    """Lines copied byte for byte whatever the parser says: front matter, fenced code,
+    HTML blocks (to a blank line, or a comment to its end) and indented code after a
+    blank line."""
+    out = [False] * len(lines)
+    k = 0
+    if lines and lines[0].rstrip("\r\n") in ("---", "+++"):
+        end = next((j for j in range(1, len(lines))
+                    if lines[j].rstrip("\r\n") in ("---", "...", "+++")), None)
+        if end is not None:
+            for j in range(end + 1):
+                out[j] = True
+            k = end + 1
+    blank_before = True
+    while k < len(lines):
+        body = lines[k].rstrip("\r\n")
+        inner = body[_PREFIX.match(body).end():] if body.strip() else ""
+        fence = _FENCE.match(inner)
+        if fence:
+            mark = fence.group(1)
+            j = k + 1
+            while j < len(lines):
+                other = lines[j].rstrip("\r\n")
+                other = other[_PREFIX.match(other).end():]
+                if other.lstrip(" ").startswith(mark[0] * len(mark)) \
+                        and not other.strip().strip(mark[0]):
+                    break
+                j += 1
+            for m in range(k, min(j + 1, len(lines))):
+                out[m] = True
+            k, blank_before = j + 1, False
+            continue
+        if _HTML_START.match(inner):
+            comment = inner.lstrip().startswith("<!--")
+            j = k
+            while j < len(lines) and lines[j].strip() and not (
+                    comment and "-->" in lines[j] and j > k or comment and j == k
+                    and "-->" in inner[inner.index("<!--") + 4:]):
+                j += 1
+            for m in range(k, min(j + 1, len(lines))):
+                out[m] = True
+            k, blank_before = j + 1, False
+            continue
+        if blank_before and (body.startswith("    ") or body.startswith("\t")) and body.strip():
+            j = k
+            while j < len(lines) and (not lines[j].strip() or lines[j].startswith(("    ", "\t"))):
+                out[j] = bool(lines[j].strip())
+                j += 1
+            k, blank_before = j, True
+            continue
+        blank_before = not body.strip()
+        k += 1
+    return out
+
+
+def plain_math(text: str) -> list[tuple[int, int]]:
+    """Math spans as pandoc delimits them, in plain text: ``\\begin{env}…\\end{env}`` (the
+    matching end), ``$$…$$``, ``$…$`` (non-space inside both dollars, no digit after the
+    closing one, no blank line inside). Escaped dollars and backslash pairs are skipped."""
+    spans, pos, n = [], 0, len(text)
+    while pos < n:
+        ch = text[pos]
+        if ch == "\\":
+            env = _ENV_OPEN.match(text, pos)
+            if env:
+                name = re.escape(env.group(1))
+                depth, end = 0, None
+                for mark in re.finditer(rf"\\(begin|end)\{{{name}\}}", text[pos:]):
+                    depth += 1 if mark.group(1) == "begin" else -1
+                    if depth == 0:
+                        end = pos + mark.end()
+                        break
+                if end is not None and not _BLANK.search(text, pos, end):
+                    spans.append((pos, end))
+                    pos = end
+                    continue
+            pos += 2
+            continue
+        if ch == "$":
+            end = _plain_dollar(text, pos)
+            if end is not None:
+                spans.append((pos, end))
+                pos = end
+                continue
+        pos += 1
+    return spans
+
+
+def _plain_dollar(text: str, pos: int) -> int | None:
+    if text.startswith("$$", pos):
+        close = text.find("$$", pos + 2)
+        while close > 0 and text[close - 1] == "\\":
+            close = text.find("$$", close + 1)
+        if close < 0 or close == pos + 2 or _BLANK.search(text, pos, close):
+            return None
+        return close + 2
+    if pos + 1 >= len(text) or text[pos + 1].isspace():
+        return None
+    k = pos + 1
+    while k < len(text):
+        if text[k] == "\\":
+            k += 2
+            continue
+        if text[k] == "$":
+            if text[k - 1].isspace() or _BLANK.search(text, pos, k) or \
+                    (k + 1 < len(text) and text[k + 1].isdigit()):
+                return None
+            return k + 1
+        k += 1
+    return None
+
+
+def _outside_text_commands(math: str) -> str:
+    """``math`` with the arguments of text-mode commands (``\\text{中文}``) blanked."""
+    out, pos = [], 0
+    for command in _TEXT_COMMANDS.finditer(math):
+        if command.start() < pos:
+            continue
+        out.append(math[pos:command.end()])
+        depth, k = 1, command.end()
+        while k < len(math) and depth:
+            depth += {"{": 1, "}": -1}.get(math[k], 0) if math[k - 1] != "\\" else 0
+            k += 1
+        out.append(" " * (k - command.end()))
+        pos = k
+    out.append(math[pos:])
+    return "".join(out)
+
+
+def _plain_view(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """``text`` with everything the reading exempts blanked (newlines kept), and its math
+    spans (blanked too)."""
+    lines = text.splitlines(keepends=True)
+    verbatim = _verbatim_lines(lines)
+    chars, pos = list(text), 0
+    for line, skip in zip(lines, verbatim):
+        if skip:
+            chars[pos:pos + len(line)] = [c if c in "\r\n" else " " for c in line]
+        pos += len(line)
+    view = "".join(chars)
+    for pattern in _PLAIN_HIDE:
+        view = pattern.sub(lambda m: re.sub(r"[^\r\n]", " ", m.group(0)), view)
+    spans = plain_math(view)
+    chars = list(view)
+    for start, end in spans:
+        chars[start:end] = [c if c in "\r\n" else " " for c in view[start:end]]
+    return "".join(chars), spans
+
+
+def second_reading(source: str, english: str, unrendered: str = "",
+                   parser_prose=None) -> list[PlainProblem]:
+    """What a reading without the Markdown parser finds wrong in ``english`` (the body of
+    x.en.md) against ``source`` (the note): math lost, changed or added; Chinese in the
+    English's math outside ``\\text{…}`` that the source's math did not hold; Chinese left
+    outside math, code, HTML and link targets, except characters in ``unrendered``.
+
+    ``parser_prose``: a function giving the parser's prose view of ``english`` (same
+    length, non-prose blanked); when given, Chinese the parser reads as prose is left to
+    the first reading, and only what it hides (its blind spot) is reported here."""
+    problems: list[PlainProblem] = []
+    _, src_spans = _plain_view(source)
+    out_view, out_spans = _plain_view(english)
+    index = _Lines(english)
+    have = Counter(source[s:e] for s, e in src_spans)
+    found = Counter(english[s:e] for s, e in out_spans)
+    for start, end in out_spans:
+        math = english[start:end]
+        if found[math] > have[math]:
+            found[math] -= 1
+            problems.append(PlainProblem(index.line(start), f"math {_show(math)} is not in the "
+                                         "source (read without the Markdown parser)"))
+        elif _HAN.search(_outside_text_commands(math)) and math not in have:
+            problems.append(PlainProblem(index.line(start), f"Chinese inside math {_show(math)} "
+                                         "outside \\text{…}"))
+    lost = have - Counter(english[s:e] for s, e in out_spans)
+    src_index = _Lines(source)
+    for math, n in lost.items():
+        at = next(s for s, e in src_spans if source[s:e] == math)
+        problems.append(PlainProblem(0, f"math {_show(math)} of the source is missing from the "
+                                        "English" + (f" ×{n}" if n > 1 else ""),
+                                     src_index.line(at)))
+    left: dict[int, list[str]] = {}
+    runs = [m for m in re.finditer(f"(?:{_HAN.pattern})+", out_view)
+            if any(ch not in unrendered for ch in m.group(0))]
+    prose = parser_prose() if runs and parser_prose is not None else None
+    for match in runs:
+        run = "".join(ch for k, ch in enumerate(match.group(0), match.start())
+                      if ch not in unrendered and (prose is None or prose[k] != ch))
+        if run:
+            left.setdefault(index.line(match.start()), []).append(run)
+    for line, found_runs in left.items():
+        shown = "、".join(found_runs)
+        problems.append(PlainProblem(line, "Chinese left in the English (read without the "
+                                           f"Markdown parser): {shown[:30]}"
+                                           + ("…" if len(shown) > 30 else ""), kind="chinese"))
+    return problems
+
+
+class _Lines:
+    """1-based line numbers of offsets (any line ending)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\n|\r", text)]
+
+    def line(self, offset: int) -> int:
+        import bisect
+
+        return bisect.bisect_right(self.starts, offset)

@@ -7,12 +7,13 @@ glossary line and the other line it is about (a note's, or another entry's).
   says it twice (``workgroup (WG) (WGs)``);
 * ``term-repeats-latin`` — a term whose locked English repeats the Latin text beside it
   in a note (GPU显存 → ``GPU GPU memory``);
-* ``forbid-too-broad`` — a `forbid` that is right English elsewhere: a sense CC-CEDICT
-  gives the term's own Chinese (量化 *quantification*: 不确定性量化 is uncertainty
-  quantification), a technical sense of another Chinese word (*operand* is 操作数),
-  or English the notes themselves write; a forbid is matched in every sentence of every
-  note, so it bans that English everywhere (``forbid-conflict``, which finds a forbid
-  another entry's `en` holds, is extended here to inflected forms);
+* ``forbid-too-broad`` — a `forbid` that is right English where its term is: a sense
+  CC-CEDICT gives the term's own Chinese (量化 *quantification*: 不确定性量化 holds 量化 and
+  is uncertainty quantification), a technical term of its own (*operand*: 算子的操作数), or
+  English the notes write in a sentence that holds the term (the translation copies it, so
+  that sentence can never pass). A forbid is matched in the English of every sentence
+  whose source holds its term (terms.forbidden); ``forbid-conflict``, which finds a forbid
+  another entry's `en` holds, is extended here to inflected forms;
 * ``note-form-rejected`` — a `note` asking for a form of the term (*quantize*,
   *mixed-precision X*) that the output check does not count as the term;
 * ``same-concept`` (info) — two entries that look like one concept: one Chinese form is
@@ -62,7 +63,7 @@ def abbreviation_in_en(ctx: CheckContext) -> Iterable[Finding]:
     seen: dict[str, list[tuple[str, int, str]]] = {}
     for note in ctx.notes:
         index = None
-        for match in ctx.glossary.matcher.finditer(note.prose):
+        for match in ctx.glossary.find_prose(note.prose):
             term = match.term
             if term.zh not in with_abbr:
                 continue
@@ -81,7 +82,7 @@ def abbreviation_in_en(ctx: CheckContext) -> Iterable[Finding]:
     latin = "\n".join(n.prose for n in ctx.notes)
     for note in ctx.notes:
         index = None
-        for match in ctx.glossary.matcher.finditer(note.prose):
+        for match in ctx.glossary.find_prose(note.prose):
             if match.term.zh in with_abbr and match.term.zh not in seen:
                 index = index or LineIndex(note.text)
                 uses.setdefault(match.term.zh, []).append(
@@ -132,7 +133,7 @@ def term_repeats_latin(ctx: CheckContext) -> Iterable[Finding]:
     terms: dict[str, Term] = {}
     for note in ctx.notes:
         index = None
-        for match in ctx.glossary.matcher.finditer(note.prose):
+        for match in ctx.glossary.find_prose(note.prose):
             en_words = words(split_abbreviation(match.term.en)[0])
             if not en_words:
                 continue
@@ -187,10 +188,26 @@ def _is_sense(phrase: str, senses: list[str]) -> str | None:
     return None
 
 
-def _latin_text(notes) -> str:
-    """The notes' own English: their Latin runs of two or more letters, one string."""
-    return "\n".join(" ".join(re.findall(r"[A-Za-z][A-Za-z0-9\- ]*[A-Za-z0-9]", n.prose))
-                     for n in notes)
+_SENTENCE_END = re.compile(r"[。！？；\n]+")
+
+
+def _sentences_with_latin(ctx: CheckContext) -> list[tuple[str, str, set[str]]]:
+    """(note:line, sentence, entries it holds) for each sentence of the notes that has
+    Latin text: where a forbid would meet English the translation copies."""
+    out = []
+    for note in ctx.notes:
+        index = None
+        pos = 0
+        for piece in _SENTENCE_END.split(note.prose):
+            start = note.prose.find(piece, pos)
+            pos = start + len(piece)
+            if not re.search(r"[A-Za-z]{2}", piece):
+                continue
+            held = {m.term.zh for m in ctx.glossary.find_prose(piece)}
+            if held:
+                index = index or LineIndex(note.text)
+                out.append((f"{note.display}:{index.position(start)[0]}", piece, held))
+    return out
 
 
 @check("forbid-too-broad", "warning", "glossary")
@@ -226,22 +243,28 @@ def forbid_too_broad(ctx: CheckContext) -> Iterable[Finding]:
                        None) if len(words(phrase)) == 1 else None
             if own is not None:
                 why = (f"CC-CEDICT gives {own[1]!r} as a sense of {own[0]} itself, so wherever "
-                       f"{own[0]} means that, the right English is banned")
+                       f"{own[0]} means that (alone or in a longer word), the right English "
+                       "is banned")
             elif term_key(phrase) in (technical := technical or
                                       frozenset(term_key(p) for p in technical_phrases())):
-                why = f"{phrase!r} is a technical term of its own (CC-CEDICT), right wherever it is meant"
+                why = (f"{phrase!r} is a technical term of its own (CC-CEDICT), right in any "
+                       f"sentence that also means it")
             else:
                 if english is None:
-                    english = _latin_text(ctx.notes)
-                at = pattern.search(english)
+                    english = _sentences_with_latin(ctx)
+                at = next(((place, m) for place, sentence, held in english
+                           if term.zh in held and (m := pattern.search(sentence))), None)
                 if at is not None:
-                    why = f"the notes themselves write {at.group(0)!r} as English"
+                    why = (f"the notes write {at[1].group(0)!r} in a sentence that holds "
+                           f"{term.zh} ({at[0]}), and the translation copies it, so that "
+                           "sentence can never pass")
             if why is None:
                 continue
             yield Finding("forbid-too-broad", "warning",
                           f"{term.zh} forbids {phrase!r} (line {fline}; `en` {term.en!r} at line "
-                          f"{_en_line(term)}): a forbid is matched in every sentence of every "
-                          f"note, and {why}; drop it, or forbid the wrong phrase in full",
+                          f"{_en_line(term)}): a forbid is matched in the English of every "
+                          f"sentence that holds {term.zh}, and {why}; drop it, or forbid the "
+                          "wrong phrase in full",
                           ctx.glossary.path, fline, None,
                           {"zh": term.zh, "forbidden": phrase, "lines": [fline, _en_line(term)]})
 
@@ -283,14 +306,14 @@ def prescribed_forms(note: str) -> list[str]:
 @check("note-form-rejected", "warning", "glossary")
 def note_form_rejected(ctx: CheckContext) -> Iterable[Finding]:
     """A `note` prescribing a form of the term the output check does not count as it."""
-    from ..validate import term_rendered
+    from .. import terms as rendering
 
     for term in ctx.glossary.terms:
         if not term.note:
             continue
         en = split_abbreviation(term.en)[0]
         rejected = [f for f in prescribed_forms(term.note)
-                    if _related(f, en) and not term_rendered(f, term.en)
+                    if _related(f, en) and not rendering.count(term, f)
                     and not re.search(rf"(?:never|not|no)\W+\W?{re.escape(f)}", term.note,
                                       re.IGNORECASE)]
         if not rejected:

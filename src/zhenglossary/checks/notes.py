@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..bilingual import Parenthetical, note_sightings
+from .. import terms
 from ..findings import Finding
 from ..glossary import Match, Term
 from ..markdown import MAX_NESTING, unread_nesting
@@ -25,7 +26,7 @@ def usage_counts(ctx: CheckContext) -> dict[str, dict[str, int]]:
     if not ctx.usage:
         usage: dict[str, dict[str, int]] = {t.zh: {} for t in ctx.glossary.terms}
         for note in ctx.notes:
-            for match in ctx.glossary.matcher.finditer(note.prose):
+            for match in ctx.glossary.find_prose(note.prose):
                 per_file = usage.setdefault(match.term.zh, {})
                 per_file[note.display] = per_file.get(note.display, 0) + 1
         ctx.usage = usage
@@ -82,6 +83,9 @@ def agrees(par: Parenthetical, term: Term) -> bool:
     if par.abbr and en_abbr and normalize_abbreviation(par.abbr) != normalize_abbreviation(en_abbr):
         return False
     if par.english:
+        if terms.says(term, par.english):       # one of its forms (terms.py)
+            return True
+        # English compared as English (english.py): case, hyphens, inflections
         return same_term(par.english, en_words) or contains_term(par.english, en_words) \
             or contains_term(en_words, par.english)
     return True
@@ -194,7 +198,7 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
         return
     reported: set[tuple[str, str]] = set()
     for note in ctx.notes:
-        matches = list(ctx.glossary.matcher.finditer(note.prose))
+        matches = ctx.glossary.find_prose(note.prose)
         if not matches:
             continue
         index = LineIndex(note.text)
@@ -260,7 +264,7 @@ def term_overlap(ctx: CheckContext) -> Iterable[Finding]:
         longest: dict[int, Match] = {}          # start → the longest occurrence there
         for occurrence in matcher.occurrences(note.prose):
             longest.setdefault(occurrence.start, occurrence)
-        for match in matcher.finditer(note.prose):
+        for match in ctx.glossary.find_prose(note.prose):
             for p in range(match.start + 1, match.end):
                 there = longest.get(p)
                 if there is None or there.end <= match.end or there.term is match.term:

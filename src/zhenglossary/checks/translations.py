@@ -18,11 +18,12 @@ import re
 from typing import Iterable
 
 from ..findings import Finding
-from ..parallel import Pair, PairStatus, english_edits, split_english
+from .. import terms
+from ..parallel import Pair, PairStatus, english_body, english_edits, split_english
 from ..prose import prose_view
 from ..sentences import align
-from ..textutil import CJK_CLASS, CJK_RE, LineIndex
-from ..validate import check_block, facts, note_env
+from ..textutil import CJK_CLASS, CJK_RE, LineIndex, whole_phrase_re
+from ..validate import check_block, facts, note_env, second_reading
 from .registry import CheckContext, check
 
 SNIPPET = 40
@@ -66,53 +67,89 @@ def _left_in_chinese(pair: Pair) -> str:
 
 @check("term-missing", "error", "translations")
 def term_missing(ctx: CheckContext) -> Iterable[Finding]:
-    """A glossary term in the source, its `en` absent from the English (a term left in
-    Chinese is the block's one `untranslated` finding, not one of these)."""
+    """A glossary term in the source, its `en` (in any of its forms) absent from the English
+    (a term left in Chinese is the block's one `untranslated` finding, not one of these)."""
     for pair in _translated(ctx):
-        english = pair.english.lower()
+        english = " ".join(pair.english.split())
         left = _left_in_chinese(pair)
-        missing = []
+        needed: dict[str, int] = {}
+        first: dict[str, object] = {}
         for match in pair.terms:
             if left and any(form in left for form in match.term.forms):
                 continue                  # untranslated: said once for the block
-            if match.term.en.lower() not in english and match.term not in missing:
-                missing.append(match.term)
-        for term in missing:
-            yield _finding("term-missing", "error",
-                           f"{term.zh} must be rendered {term.en!r}, which the English "
-                           f"{_short(pair.english)!r} lacks", pair, zh=term.zh, en=term.en)
+            needed[match.term.en] = needed.get(match.term.en, 0) + 1
+            first.setdefault(match.term.en, match.term)
+        for en, n in needed.items():
+            term = first[en]
+            if terms.count(term, english) == 0:
+                yield _finding("term-missing", "error",
+                               f"{term.zh} must be rendered {term.en!r}, which the English "
+                               f"{_short(pair.english)!r} lacks", pair, zh=term.zh, en=term.en)
+
+
+def _scopes(source: str, english: str) -> list[tuple[str, str, int]]:
+    """(source, English, offset of that English in ``english``): the aligned sentences of a
+    block when their counts agree, else the whole block."""
+    aligned = align(source.replace("\n", ""), english.replace("\n", " "))
+    if aligned is None or len(aligned) < 2:
+        return [(source, english, 0)]
+    out, pos = [], 0
+    flat = english.replace("\n", " ")
+    for zh, en in aligned:
+        at = flat.find(en, pos)
+        at = pos if at < 0 else at
+        out.append((zh, english[at:at + len(en)], at))
+        pos = at + len(en)
+    return out
 
 
 @check("term-forbidden", "error", "translations")
 def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
-    """A `forbid` rendering appears in the English."""
-    patterns = ctx.glossary.forbidden
+    """A `forbid` rendering in the English of a sentence (or block) whose source holds its
+    term, or one of the glossary's corpus-wide `forbid` list anywhere."""
+    glossary = ctx.glossary
     for pair in _translated(ctx):
         english = prose_view(pair.english)
-        for term, phrase, pattern in patterns:
-            match = pattern.search(english)
-            if match and not pattern.search(pair.source):
-                yield _finding("term-forbidden", "error",
-                               f"{match.group(0)!r} is forbidden for {term.zh}; write {term.en!r} "
-                               f"(glossary line {term.line})", pair,
-                               at=LineIndex(english).position(match.start()), zh=term.zh,
-                               en=term.en, forbidden=phrase)
-    # x.en.md itself, when no parallel file covers it or it was changed by hand
+        reported: set[str] = set()
+        for zh, en, offset in _scopes(prose_view(pair.source), english):
+            for term, phrase in glossary.forbids(m.term for m in glossary.find_prose(zh)):
+                pattern = whole_phrase_re(phrase)
+                match = pattern.search(en)
+                if match and not pattern.search(pair.source) and phrase not in reported:
+                    reported.add(phrase)
+                    yield _forbidden(term, phrase, match.group(0), glossary, pair=pair,
+                                     at=LineIndex(english).position(offset + match.start()))
+    # x.en.md itself, when no parallel file covers it or it was changed by hand: the forbids
+    # of the terms its note holds
     changed = hand_changed(ctx)
     with_pairs = {p.note for p in ctx.pairs}
+    sources = {note.display: note.prose for note in ctx.notes}
     for note, (display, text) in ctx.translations.items():
         if note in with_pairs and note not in changed:
             continue
         prose = prose_view(text)
         index = LineIndex(text)
-        for term, phrase, pattern in patterns:
-            for match in pattern.finditer(prose):
+        held = (m.term for m in glossary.find_prose(sources.get(note, "")))
+        for term, phrase in glossary.forbids(held):
+            for match in whole_phrase_re(phrase).finditer(prose):
                 line, column = index.position(match.start())
-                yield Finding("term-forbidden", "error",
-                              f"{match.group(0)!r} is forbidden for {term.zh}; write "
-                              f"{term.en!r} (glossary line {term.line})",
-                              display, line, column,
-                              {"zh": term.zh, "en": term.en, "forbidden": phrase})
+                yield _forbidden(term, phrase, match.group(0), glossary, file=display,
+                                 line=line, column=column)
+
+
+def _forbidden(term, phrase: str, seen: str, glossary, *, pair: Pair | None = None, at=None,
+               file: str = "", line: int = 0, column: int = 0) -> Finding:
+    if term is None:
+        message = (f"{seen!r} is banned in every note (the glossary's top-level `forbid`, "
+                   f"{glossary.path})")
+        data = {"forbidden": phrase}
+    else:
+        message = (f"{seen!r} is forbidden for {term.zh}; write {term.en!r} (glossary line "
+                   f"{term.line})")
+        data = {"zh": term.zh, "en": term.en, "forbidden": phrase}
+    if pair is not None:
+        return _finding("term-forbidden", "error", message, pair, at=at, **data)
+    return Finding("term-forbidden", "error", message, file, line, column, data)
 
 
 @check("untranslated", "error", "translations")
@@ -149,6 +186,38 @@ def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
                 shown = "; ".join(problems[:4]) + (" …" if len(problems) > 4 else "")
                 yield _finding("protected-changed", "error", f"the English changed: {shown}",
                                pair, missing=problems)
+
+
+@check("plain-reading", "error", "translations")
+def plain_reading(ctx: CheckContext) -> Iterable[Finding]:
+    """x.en.md read without the Markdown parser: math lost, changed or added, or Chinese
+    left where the parser saw none (math, code or HTML it misread)."""
+    texts = {note.display: note.text for note in ctx.notes}
+    unrendered = {note.note: "".join(u for p in note.pairs for u in p.unrendered)
+                  for note in ctx.pairs}
+    for note, (display, text) in ctx.translations.items():
+        if note not in texts:
+            continue
+        body = english_body(text)
+        above = len(re.findall(r"\r\n|\n|\r", text[:len(text) - len(body)]))
+        problems = second_reading(texts[note], body, unrendered.get(note, ""),
+                                  parser_prose=lambda body=body: prose_view(body))
+        if any(p.kind == "math" for p in problems) and _parser_sees_math_change(texts[note], body):
+            problems = [p for p in problems if p.kind != "math"]    # protected-changed says it
+        for problem in problems:
+            yield Finding("plain-reading", "error",
+                          f"{problem.message}; the Markdown parser misses this — check the "
+                          f"math and Markdown of {note}" + (f":{problem.source_line}"
+                                                            if problem.source_line else ""),
+                          display, problem.line + above if problem.line else None, None,
+                          {"note": note, "note_line": problem.source_line or None})
+
+
+def _parser_sees_math_change(source: str, english: str) -> bool:
+    def math(text: str):
+        return sorted(v for (kind, v), n in facts(text).protected.items() if kind == "math"
+                      for _ in range(n))
+    return math(source) != math(english)
 
 
 @check("english-edited", "info", "translations")

@@ -42,6 +42,11 @@ def out_dir_option():
                         "(default: beside each note).")
 
 
+def encoding_option():
+    return typer.Option(None, "--encoding",
+                        help="Read notes in this encoding (e.g. gb18030; default UTF-8).")
+
+
 def glossary_option():
     return typer.Option(None, "--glossary", "-g",
                         help="glossary.yaml to use (default: found upwards from here).")
@@ -90,14 +95,22 @@ err = _Err()
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
+def shown(text: str) -> str:
+    """``text`` safe on a terminal: a control character, a line break or a bidirectional
+    override in it (a hostile file name) is written as an escape, never sent raw."""
+    from ..textutil import printable
+
+    return printable(text)
+
+
 def say(message: str) -> None:
     """One plain line on stdout (no markup, no highlighting)."""
-    out.print(message, markup=False, highlight=False)
+    out.print(shown(message), markup=False, highlight=False)
 
 
 def note(message: str) -> None:
     """One plain line on stderr (progress and summaries of commands that write to stdout)."""
-    err.print(message, markup=False, highlight=False)
+    err.print(shown(message), markup=False, highlight=False)
 
 
 def warn(message: str) -> None:
@@ -125,8 +138,8 @@ def concise_line(f) -> str:
     """``path:line:col: severity check-id message`` (gcc/ruff), the source named after it."""
     where = f"{f.file or '.'}:{f.line or 1}:{f.column or 1}"
     source = _source_of(f)
-    return (f"{where}: {f.severity} {f.check} {' '.join(f.message.split())}"
-            + (f" (source {source})" if source else ""))
+    return shown(f"{where}: {f.severity} {f.check} {' '.join(f.message.split())}"
+                 + (f" (source {source})" if source else ""))
 
 
 _GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
@@ -165,8 +178,8 @@ def findings_table(findings):
     table.add_column("message", overflow="fold", ratio=1, min_width=30)
     for f in findings:
         source = _source_of(f)
-        where = f.where + (f"\n(source {source})" if source else "")
-        table.add_row(f.severity, f.check, where, f.message, style=STYLE[f.severity])
+        where = shown(f.where) + (f"\n(source {shown(source)})" if source else "")
+        table.add_row(f.severity, f.check, where, shown(f.message), style=STYLE[f.severity])
     return table
 
 
@@ -192,7 +205,7 @@ def handle_errors(fn):
             return fn(*args, **kwargs)
         except ZhenError as exc:
             err.print("error: ", style="bold red", end="")
-            err.print(str(exc), markup=False, highlight=False)
+            err.print(shown(str(exc)), markup=False, highlight=False)
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             err.print("interrupted", style="bold red")

@@ -15,7 +15,8 @@ from typing import List, Optional
 
 import typer
 
-from .console import (CheckFormat, glossary_option, handle_errors, note, out_dir_option,
+from .console import (CheckFormat, encoding_option, glossary_option, handle_errors, note,
+                      out_dir_option,
                       print_json, warn)
 
 
@@ -52,12 +53,13 @@ def export_pairs(
     out: Optional[Path] = _out_opt(),
     glossary: Optional[Path] = glossary_option(),
     out_dir: Optional[Path] = out_dir_option(),
+    encoding: Optional[str] = encoding_option(),
 ) -> None:
     """Export the translated block pairs as a translation memory (TMX) or XLIFF for CAT tools."""
     from ..api import export_project_pairs
 
     result = export_project_pairs(paths, glossary, format.value, warn=warn,
-                                  out_dir=out_dir)
+                                  out_dir=out_dir, encoding=encoding)
     _emit(result.text, out)
     detail = ", ".join(f"{n} {s}" for s, n in result.counts.items() if n) or "nothing translated"
     note(f"exported {result.units} pair(s) ({detail}) from {result.notes} note(s) as "

@@ -12,7 +12,8 @@ from typing import List, Optional
 
 import typer
 
-from .console import (STYLE, FindingsFormat, Table, err, glossary_option, handle_errors,
+from .console import (STYLE, FindingsFormat, Table, encoding_option, err, glossary_option,
+                      handle_errors,
                       note, out, out_dir_option, print_findings, print_json, warn)
 
 glossary_app = typer.Typer(help="Check the glossary and the notes; suggest new terms.",
@@ -42,6 +43,7 @@ def glossary_check(
     usage: bool = typer.Option(False, "--usage", help="Print how often each term is used per note."),
     list_checks: bool = typer.Option(False, "--list-checks", help="List every check and exit."),
     out_dir: Optional[Path] = out_dir_option(),
+    encoding: Optional[str] = encoding_option(),
 ) -> None:
     """Check the glossary, the notes and their translations for terminology problems."""
     from ..api import check_project, list_checks as registered_checks
@@ -59,7 +61,7 @@ def glossary_check(
             out.print(table)
         raise typer.Exit(0)
 
-    report = check_project(paths, glossary, out_dir=out_dir)
+    report = check_project(paths, glossary, out_dir=out_dir, encoding=encoding)
     for message in report.notices:
         warn(message)
     code = exit_code_for(report.findings, strict=strict)
@@ -105,12 +107,13 @@ def glossary_suggest(
     out_file: Optional[Path] = typer.Option(
         None, "--out", help="Write a candidates file to review, then `zhen glossary import` it.",
         show_default=False),
+    encoding: Optional[str] = encoding_option(),
 ) -> None:
     """Suggest terms the glossary lacks, ready to paste as v1 YAML."""
     from ..api import suggest_project, suggest_summary, write_candidates
     from ..suggest import to_yaml
 
-    suggestions, problems = suggest_project(paths, glossary, limit)
+    suggestions, problems = suggest_project(paths, glossary, limit, encoding=encoding)
     for problem in problems:
         err.print(f"warning: {problem.where}: {problem.message}", markup=False)
     if out_file is not None:

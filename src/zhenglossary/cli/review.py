@@ -14,7 +14,7 @@ from typing import List, Optional
 
 import typer
 
-from .console import glossary_option, handle_errors, out_dir_option, say, warn
+from .console import encoding_option, glossary_option, handle_errors, out_dir_option, say, warn
 
 DEFAULT_OUT = Path("review.html")
 
@@ -28,13 +28,14 @@ def review(
                              "the current directory."),
     glossary: Optional[Path] = glossary_option(),
     out_dir: Optional[Path] = out_dir_option(),
+    encoding: Optional[str] = encoding_option(),
 ) -> None:
     """Write an HTML page to review translations: source and English side by side,
     glossary terms highlighted, findings at their blocks, filters."""
     from ..api import review_page
 
     page = review_page(paths, glossary, generated=time.strftime("%Y-%m-%d %H:%M"),
-                       out_dir=out_dir)
+                       out_dir=out_dir, encoding=encoding)
     for problem in page.inputs.glossary.errors[:1]:
         warn(f"the glossary has errors ({problem.where}: {problem.message}); "
              "the page lists them — run `zhen glossary check`")

@@ -13,8 +13,8 @@ from typing import List, Optional
 
 import typer
 
-from .console import (CheckFormat, Table, error_line, glossary_option, handle_errors, out,
-                      out_dir_option, print_json, say, warn)
+from .console import (CheckFormat, Table, encoding_option, error_line, glossary_option, handle_errors, out,
+                      out_dir_option, print_json, say, shown, warn)
 
 COLUMNS = ("machine", "reviewed", "edited", "stale", "invalid", "pending", "orphaned")
 
@@ -24,8 +24,7 @@ def status(
         None, help="Notes: .md files or directories (default: notes/).", show_default=False),
     glossary: Optional[Path] = glossary_option(),
     out_dir: Optional[Path] = out_dir_option(),
-    encoding: Optional[str] = typer.Option(None, "--encoding",
-                                           help="Read notes in this encoding (e.g. gb18030)."),
+    encoding: Optional[str] = encoding_option(),
     fail_on: str = typer.Option("", "--fail-on",
                                 help="Exit 1 if any block has one of these statuses "
                                      "(comma separated, e.g. stale,invalid)."),
@@ -50,7 +49,7 @@ def status(
             (error_line if note.parallel else warn)(f"{note.note}: {note.problem}")
             if not note.counts:
                 continue
-        table.add_row(note.note, *(str(note.counts.get(c, 0)) for c in COLUMNS))
+        table.add_row(shown(note.note), *(str(note.counts.get(c, 0)) for c in COLUMNS))
     table.add_row("total", *(str(report.total[c]) for c in COLUMNS), style="bold")
     out.print(table)
     if wanted and report.exit_code:
@@ -71,6 +70,7 @@ def mark(
                             help="reviewed, or machine to take a review back."),
     glossary: Optional[Path] = glossary_option(),
     out_dir: Optional[Path] = out_dir_option(),
+    encoding: Optional[str] = encoding_option(),
 ) -> None:
     """Mark blocks reviewed: their English stays as it is, `zhen translate` keeps it and
     never sends it to the engine, until the source or a glossary entry it uses changes."""
@@ -86,7 +86,7 @@ def mark(
     if not numbers and not every:
         raise UsageError("name the blocks to mark (e.g. `zhen mark notes/x.md 3 7`), or pass --all")
     report = mark_blocks(note, numbers, as_, glossary_option=glossary, out_dir=out_dir,
-                         every=every)
+                         every=every, encoding=encoding)
     for index, why in report.skipped:
         warn(f"block {index}: not marked — {why}")
     if report.marked:

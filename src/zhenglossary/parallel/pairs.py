@@ -119,7 +119,7 @@ def pairs_for(note_path: Path, display: str, note_text: str, parallel: Path,
             status = state.status
         pairs.append(Pair(display, str(parallel), block.index, block.lines, block.source,
                           block.english, status, block.source_sha, block.en_line, still,
-                          glossary.find(prose_view(block.source)), block.unrendered,
+                          glossary.find_prose(prose_view(block.source)), block.unrendered,
                           block.was if status is PairStatus.STALE else None,
                           state.problems if state is not None else ()))
     return NotePairs(display, str(parallel), pairs, old.engine, carry.orphans,

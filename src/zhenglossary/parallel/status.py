@@ -50,8 +50,10 @@ def context_hash(source_sha: str, source: str, glossary: Glossary) -> str:
     """What a block's English depends on: its source (by hash) and the glossary entries its
     prose uses (Chinese forms, English, forbidden renderings). A review or an edit lasts
     while this stays the same."""
-    entries = sorted({m.term.rendering_key() for m in glossary.find(prose_view(source))})
-    data = json.dumps([source_sha, entries], ensure_ascii=False, separators=(",", ":"))
+    entries = sorted({m.term.rendering_key() for m in glossary.find_prose(prose_view(source))})
+    banned = list(glossary.forbid)              # the corpus-wide forbid list, when there is one
+    data = json.dumps([source_sha, entries] + ([banned] if banned else []), ensure_ascii=False,
+                      separators=(",", ":"))
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
 
 
