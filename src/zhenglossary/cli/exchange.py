@@ -86,7 +86,7 @@ def glossary_export(
 def glossary_import(
     file: Path = typer.Argument(..., help="A TBX, TSV, CSV or YAML glossary (DeepL, Amazon "
                                 "Translate, `zhen glossary export`, the candidates `zhen glossary "
-                                "suggest --out` writes).", show_default=False),
+                                "suggest --out FILE` writes).", show_default=False),
     glossary: Optional[Path] = typer.Option(
         None, "--glossary", "-g",
         help="glossary.yaml to add to (default: found upwards from here); a path that does not "

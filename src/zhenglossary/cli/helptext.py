@@ -58,7 +58,7 @@ HELP: dict[str, tuple[str, list[str]]] = {
         "zhen glossary export --format tsv > deepl.tsv",
     ]),
     "glossary import": ("Add entries from a TBX, TSV, CSV or YAML glossary; report conflicts.", [
-        "zhen glossary import candidates.yaml   # after reviewing `zhen glossary suggest --out`",
+        "zhen glossary import candidates.yaml   # after reviewing `zhen glossary suggest --out candidates.yaml`",
         "zhen glossary import terms.tsv --dry-run",
         "zhen glossary import termbase.tbx",
     ]),
