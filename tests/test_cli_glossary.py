@@ -298,3 +298,32 @@ def test_yaml_import_refuses_what_is_not_a_glossary(runner, tmp_path, monkeypatc
     write(tmp_path / "y.yaml", "terms:\n  - zh: 组调度\n    en: gang scheduling\n    colour: red\n")
     result = invoke(runner, "glossary", "import", "y.yaml")
     assert result.exit_code == 2 and "unknown key 'colour'" in result.stderr and "y.yaml:4" in result.stderr
+
+
+def test_interactive_review_one_key_each(runner, tmp_path, monkeypatch):
+    """suggest --interactive: each candidate with its evidence; a accepts, e edits the
+    English, s skips, q stops; the accepted ones are appended below a comment."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "glossary.yaml", MINI_GLOSSARY)
+    write(tmp_path / "notes" / "a.md", "# 调度\n\n组调度（gang scheduling）让进程同时运行，"
+          "工作窃取（work stealing）让空闲线程拿任务，回填（backfilling）填满空档。\n")
+    found = [s["zh"] for s in json.loads(invoke(runner, "glossary", "suggest", "--format",
+                                                "json").stdout)["suggestions"]]
+    assert found[:3] == sorted(found[:3], key=found.index) and len(found) == 3
+    # first accepted as it is, second edited, third skipped ("x" is no key: ignored)
+    result = runner.invoke(app, ["glossary", "suggest", "--interactive"],
+                           input="xa" + "e" + "task stealing\n" + "s")
+    assert result.exit_code == 0, result.output
+    assert "1/3" in result.stdout and "1 parenthetical(s): notes/a.md:3" in result.stdout
+    assert "[a]ccept  [e]dit  [s]kip  [q]uit: skip" in result.stdout
+    text = (tmp_path / "glossary.yaml").read_text("utf-8")
+    assert text.startswith(MINI_GLOSSARY)
+    added = text[len(MINI_GLOSSARY):]
+    assert added.startswith("  # --- accepted in `zhen glossary suggest --interactive` ---\n")
+    assert f"  - zh: {found[0]}\n" in added and "    en: task stealing\n" in added
+    assert found[2] not in added
+    # q stops at once; nothing accepted leaves the file as it is
+    before = (tmp_path / "glossary.yaml").read_text("utf-8")
+    result = runner.invoke(app, ["glossary", "suggest", "--interactive"], input="q")
+    assert result.exit_code == 0 and "nothing accepted" in result.stderr
+    assert (tmp_path / "glossary.yaml").read_text("utf-8") == before

@@ -321,6 +321,29 @@ def import_glossary_file(file: Path, glossary_option: Path | None,
                           written, not text)
 
 
+def accept_suggestions(accepted: list[tuple[str, str, tuple[str, ...]]],
+                       glossary_option: Path | None) -> GlossaryImport:
+    """`zhen glossary suggest --interactive`: append the (zh, en, variants) a curator accepted
+    to glossary.yaml, as `glossary import` does (below a comment, every byte above it
+    kept; conflicts reported, never applied)."""
+    from .exchange import apply_merge, load_for_merge, merge
+    from .exchange.entries import make_candidate
+    from .glossary import find_glossary
+
+    path = glossary_option if glossary_option is not None else find_glossary()
+    gloss, text = load_for_merge(path)
+    where = "zhen glossary suggest --interactive"
+    candidates = [make_candidate(zh, en, where, i + 1, variants=variants)
+                  for i, (zh, en, variants) in enumerate(accepted)]
+    report = merge(gloss, candidates)
+    written = False
+    if report.added:
+        apply_merge(path, text, report, glossary=gloss,
+                    comment="--- accepted in `zhen glossary suggest --interactive` ---")
+        written = True
+    return GlossaryImport(path, "suggest", report, report.warnings, written, not text)
+
+
 @dataclass
 class ReviewPage:
     inputs: object             # review.ReviewInputs
