@@ -19,7 +19,7 @@ from zhenglossary.locking import plan_document
 from zhenglossary.memory import NoMemory
 from zhenglossary.parallel import read_parallel, render_parallel
 from zhenglossary.render import leaf_texts, render_english
-from zhenglossary.translate import _Runner, lock_segments
+from zhenglossary.translate import Runner, lock_segments
 
 DATA = Path(__file__).parent / "data"
 GLOSSARY = load_glossary_text(MINI_GLOSSARY + "  - zh: 键值缓存\n    en: KV cache\n")
@@ -30,7 +30,7 @@ def translate_text(text: str, glossary=GLOSSARY, engine=None, name="x.md"):
     doc = parse_document(text)
     plans = plan_document(doc, glossary, name)
     segments = [s for p in plans for top in p.segments for s in top.walk()]
-    findings = lock_segments(segments, glossary, _Runner(engine, NoMemory(), 512, None), 1)
+    findings = lock_segments(segments, glossary, Runner(engine, NoMemory(), 512, None), 1)
     leaves = leaf_texts(doc, plans)
     return (render_english(doc, leaves, f"<!-- zhen: English of {name} -->"),
             render_parallel(leaves, name, engine.describe()), findings, segments)

@@ -17,7 +17,7 @@ from zhenglossary.locking import plan_document
 from zhenglossary.memory import NoMemory
 from zhenglossary.prose import prose_view
 from zhenglossary.textutil import CJK_RE
-from zhenglossary.translate import _Runner, lock_segments
+from zhenglossary.translate import Runner, lock_segments
 
 
 def gloss_engine(glossary, tmp_path, monkeypatch, request):
@@ -70,7 +70,7 @@ def test_engine_contract_on_the_notes(name, tmp_path, monkeypatch, request):
     plans = plan_document(parse_document(text), glossary, "notes.md")
     segments = [s for p in plans for top in p.segments for s in top.walk()]
     n = 1 if engine.reliable_placeholders else 4
-    findings = lock_segments(segments, glossary, _Runner(engine, NoMemory(), 128, None), n)
+    findings = lock_segments(segments, glossary, Runner(engine, NoMemory(), 128, None), n)
     failed = {f.extra["segment"] for f in findings if f.check == "lock-failed"}
     for seg in segments:
         lowered = seg.english.lower()

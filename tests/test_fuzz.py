@@ -19,7 +19,7 @@ from zhenglossary.locking import plan_document
 from zhenglossary.memory import NoMemory
 from zhenglossary.parallel import render_parallel
 from zhenglossary.render import english_body, leaf_texts, render_english
-from zhenglossary.translate import _Runner, lock_segments
+from zhenglossary.translate import Runner, lock_segments
 from zhenglossary.validate import check_document
 
 GLOSSARY = load_glossary_text(MINI_GLOSSARY + "  - zh: 推理\n    en: inference\n    forbid: [reasoning]\n")
@@ -87,7 +87,7 @@ def translate(text: str, engine, n: int):
     doc = parse_document(text)
     plans = plan_document(doc, GLOSSARY, "fuzz.md")
     segments = [s for p in plans for top in p.segments for s in top.walk()]
-    lock_segments(segments, GLOSSARY, _Runner(engine, NoMemory(), 64, None), n)
+    lock_segments(segments, GLOSSARY, Runner(engine, NoMemory(), 64, None), n)
     leaves = leaf_texts(doc, plans)
     render_parallel(leaves, "fuzz.md", engine.describe())
     return render_english(doc, leaves, "<!-- zhen: fuzz -->")

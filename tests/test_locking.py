@@ -12,7 +12,7 @@ from zhenglossary.document import parse_document
 from zhenglossary.glossary import load_glossary_text
 from zhenglossary.locking import PROTECTED, check_hypothesis, plan_document
 from zhenglossary.memory import NoMemory
-from zhenglossary.translate import _Runner, lock_segments
+from zhenglossary.translate import Runner, lock_segments
 
 GLOSSARY = load_glossary_text(MINI_GLOSSARY + """\
   - zh: 键值缓存
@@ -43,7 +43,7 @@ def run(text: str, engine, n: int = 4):
     doc = parse_document(text)
     plans = plan_document(doc, GLOSSARY, "p.md")
     segments = [s for p in plans for top in p.segments for s in top.walk()]
-    findings = lock_segments(segments, GLOSSARY, _Runner(engine, NoMemory(), 64, None), n)
+    findings = lock_segments(segments, GLOSSARY, Runner(engine, NoMemory(), 64, None), n)
     return segments, findings
 
 

@@ -249,13 +249,13 @@ def test_every_counted_term_passes_the_output_check(parts):
     from zhenglossary.document import parse_document
     from zhenglossary.locking import assemble, plan_document
     from zhenglossary.memory import NoMemory
-    from zhenglossary.translate import _Runner, lock_segments
+    from zhenglossary.translate import Runner, lock_segments
 
     glossary = load_glossary_text(GLOSSARY)
     source = "".join(c + t + f for c, t, f in parts) + "。"
     plans = plan_document(parse_document(source), glossary, "p.md")
     segments = [s for p in plans for top in p.segments for s in top.walk()]
-    findings = lock_segments(segments, glossary, _Runner(GlossEngine(glossary.form_map), NoMemory(),
+    findings = lock_segments(segments, glossary, Runner(GlossEngine(glossary.form_map), NoMemory(),
                                                          64, None), 1)
     assert [f for f in findings if f.severity == "error"] == []
     english = assemble(plans[0].segments, plans[0].separators)

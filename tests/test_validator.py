@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-import zhenglossary.translate as translate_module
+import zhenglossary.pipeline as translate_module
 from conftest import make_project
 from engines import BracketEngine
 from zhenglossary.cli import app

@@ -18,7 +18,8 @@ from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import ENGLISH_SUFFIX, collect_notes, read_note
 from .parallel import ParallelFileError, output_paths, pairs_for
-from .prose import prose_view
+from .document import parse_document
+from .prose import prose_of
 
 
 def default_note_paths(glossary_path: Path) -> list[Path]:
@@ -42,7 +43,8 @@ def load_notes(paths: list[Path], encoding: str | None = None) -> tuple[list[Not
         except NoteReadError as exc:
             findings.append(Finding("note-unreadable", "error", exc.detail, note.display))
             continue
-        notes.append(NoteText(note.path, note.display, text, prose_view(text), note.relative))
+        doc = parse_document(text)                # the one parse of the note in this command
+        notes.append(NoteText(note.path, note.display, text, prose_of(doc), note.relative, doc))
     return notes, findings
 
 
@@ -95,9 +97,9 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
         try:
             if parallel.is_file():
                 note_pairs = pairs_for(note.path, note.display, note.text, parallel,
-                                       read_note(parallel), glossary)
+                                       read_note(parallel), glossary, note.doc)
                 pairs.append(note_pairs)
-                untranslated[note.display] = _untranslated_lines(note.text, note_pairs)
+                untranslated[note.display] = _untranslated_lines(note.doc, note_pairs)
             else:
                 problems[note.display] = f"not translated yet — run `zhen translate {note.display}`"
             if en.is_file():        # always read: a forbid typed into x.en.md is found
@@ -111,7 +113,7 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
             problems[note.display] = f"cannot read its parallel file: {exc}"
     ctx = CheckContext(glossary, notes, translations, pairs=pairs,
                        untranslated_blocks=untranslated,
-                       project_notes=_project_notes(glossary_path, notes, explicit))
+                       project_notes=_project_notes(glossary_path, notes, explicit, encoding))
     findings += [f for f in glossary.findings if only is None or f.check in only]
     findings += run_checks(ctx, only)
     from .checks.notes import usage_counts
@@ -121,7 +123,8 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                        problems, notices)
 
 
-def _project_notes(glossary_path: Path, notes: list[NoteText], explicit: bool):
+def _project_notes(glossary_path: Path, notes: list[NoteText], explicit: bool,
+                   encoding: str | None = None):
     """Every note of the project (``notes/`` here or beside the glossary) when only some were
     asked for: a term another note uses is not unused (term-unused). None: ``notes`` are
     the project."""
@@ -129,25 +132,25 @@ def _project_notes(glossary_path: Path, notes: list[NoteText], explicit: bool):
         return None
     beside = glossary_path.parent / "notes"
     try:
-        project, _ = load_notes([beside] if beside.is_dir() else default_note_paths(glossary_path))
+        project, _ = load_notes([beside] if beside.is_dir() else default_note_paths(glossary_path),
+                                encoding)
     except (PathNotFound, ZhenError):
         return None
     checked = {n.path.resolve() for n in notes}
     return notes + [n for n in project if n.path.resolve() not in checked]
 
 
-def _untranslated_lines(text: str, note_pairs) -> list[tuple[int, int]]:
+def _untranslated_lines(doc, note_pairs) -> list[tuple[int, int]]:
     """(line, block number) of the note's Chinese blocks that its parallel file does not
     hold."""
-    from .document import parse_document
+    from .prose import leaf_prose
     from .textutil import has_cjk
 
     known = {p.source_sha for p in note_pairs.pairs}
-    doc = parse_document(text)
     out = []
     for number, leaf in enumerate(doc.leaves, start=1):
-        block = doc.leaf_text(leaf)
-        if doc.leaf_hash(leaf) not in known and leaf.kind != "code" and has_cjk(prose_view(block)):
+        if doc.leaf_hash(leaf) not in known and leaf.kind != "code" and \
+                has_cjk(leaf_prose(doc, leaf)):
             out.append((leaf.start_line + 1, number))
     return out
 

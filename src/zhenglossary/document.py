@@ -370,9 +370,16 @@ class Leaf:
 
 @dataclass
 class Document:
+    """A note parsed once: its leaf blocks located byte-exactly, the parser's env (link
+    reference definitions, footnotes), and — once asked, by :func:`prose.prose_of` — its
+    prose view. Every reader of a note in one command takes this object rather than parse
+    the text again."""
+
     text: str
     line_starts: list[int]
     leaves: list[Leaf]
+    env: dict = field(default_factory=dict, repr=False)     # shared: never change it
+    prose: str | None = field(default=None, repr=False)     # prose.prose_of's cache
 
     def line_text(self, line: int) -> str:
         start = self.line_starts[line]
@@ -554,7 +561,7 @@ def parse_document(text: str) -> Document:
         i += 1
     # footnote definitions come last in the token stream: put every leaf in line order
     leaves.sort(key=lambda leaf: leaf.start_line)
-    return Document(text, starts, leaves)
+    return Document(text, starts, leaves, env)
 
 
 def _atx_region(text, starts, line, env) -> Region:

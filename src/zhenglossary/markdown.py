@@ -365,6 +365,9 @@ def display_parser():
     return _syntax(MarkdownIt("commonmark", {"html": False})).use(tasklists_plugin)
 
 
+_DEEP_PREFIX = re.compile(r"^[>\s*+\-.)0-9]{%d,}" % (MAX_NESTING // 2 - 10), re.M)
+
+
 def unread_nesting(text: str) -> list[tuple[int, int, int]]:
     """Where the parser's nesting limit hid text: (first line, last line, Chinese characters)
     of each container (block quote, list item, footnote) it opened at the limit but did not
@@ -373,6 +376,11 @@ def unread_nesting(text: str) -> list[tuple[int, int, int]]:
     no children and counts the Chinese in their lines of the raw text."""
     from .textutil import CJK_RE
 
+    # every container costs its opening line at least one character of prefix (a `>`, a
+    # list marker, indentation): a note without a line opening with MAX_NESTING // 2 - 10
+    # such characters cannot reach the limit, and is not parsed again for it
+    if not _DEEP_PREFIX.search(text):
+        return []
     tokens, _ = parse_note(text)
     lines = text.splitlines()
     out: list[tuple[int, int, int]] = []

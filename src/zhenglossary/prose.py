@@ -134,8 +134,20 @@ def prose_view(text: str) -> str:
 
 
 def _parsed_view(text: str) -> str:
+    return prose_of(parse_document(text))
+
+
+def prose_of(doc) -> str:
+    """:func:`prose_view` of a note already parsed (a :class:`document.Document`), computed
+    once per document; a leaf's prose is its slice (:func:`leaf_prose`)."""
+    if doc.prose is not None:
+        return doc.prose
+    text = doc.text
+    if not text or _SYNTAX.search(text) is None:
+        doc.prose = _plain_view(text) if text else text
+        return doc.prose
     chars = [ch if ch in "\r\n" else " " for ch in text]
-    for leaf in parse_document(text).leaves:
+    for leaf in doc.leaves:
         for region in leaf.regions:
             if region.error:
                 _show_unaligned(chars, text, region)
@@ -143,4 +155,11 @@ def _parsed_view(text: str) -> str:
             for start, end in zip(region.starts, region.ends):
                 _show(chars, text, start, end)
             _hide_protected(chars, region, _absolute(region), region.nodes)
-    return "".join(chars)
+    doc.prose = "".join(chars)
+    return doc.prose
+
+
+def leaf_prose(doc, leaf) -> str:
+    """The prose of one leaf block of ``doc``, as the whole note's view shows it."""
+    start, end = doc.span(leaf.start_line, leaf.end_line)
+    return prose_of(doc)[start:end]

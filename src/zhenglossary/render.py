@@ -86,7 +86,7 @@ def leaf_texts(doc: Document, plans: list[RegionPlan],
     return out
 
 
-def _front_matter_end(doc: Document) -> int:
+def front_matter_end(doc: Document) -> int:
     """Offset just after a leading YAML front matter block (0 when the note has none): zhen's
     header and banner go after it, since front matter must be the note's first lines."""
     if doc.leaves and doc.leaves[0].kind == "front_matter" and doc.leaves[0].start_line == 0:
@@ -108,7 +108,7 @@ def render_english(doc: Document, leaves: list[LeafText], header: str, banner: s
     body = "".join(parts)
     first = re.search(r"\r\n|\n|\r", doc.text)
     newline = first.group(0) if first else "\n"
-    cut = _front_matter_end(doc)          # front matter is copied verbatim: same offset
+    cut = front_matter_end(doc)           # front matter is copied verbatim: same offset
     front, body = body[:cut], body[cut:]
     if front and not front.endswith(("\n", "\r")):
         front += newline

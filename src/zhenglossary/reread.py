@@ -17,7 +17,7 @@ from .document import Document
 from .findings import Finding
 from .markdown import unread_nesting
 from .prose import prose_view
-from .render import LeafText, english_body, render_english
+from .render import LeafText, english_body, front_matter_end, render_english
 from .validate import second_reading
 
 _ENDS = re.compile(r"\r\n|\n|\r")
@@ -33,7 +33,7 @@ def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
     note's line. Blocks already reported (``skip``) are not reported again."""
     for _ in range(3):
         english = render_english(doc, leaves, header, banner)
-        body = english_body(english)
+        body = english_body(english, front_matter_end(doc))
         problems = second_reading(doc.text, body, "".join(unrendered.values()),
                                   parser_prose=lambda: prose_view(body))
         if not problems:

@@ -26,14 +26,16 @@ _EN_END = re.compile(rf"(?:[.!?;]|…+)+[{_CLOSERS}]*(?=\s|$)")
 _NOT_AN_END = re.compile(r"(?i)(?:^|[\s(])(?:[A-Za-z]|e\.g|i\.e|et al|vs|etc|cf|Fig|Eq|No|Sec)\.$")
 
 
-def split_sentences(text: str, lang: str) -> list[str]:
+def split_sentences(text: str, lang: str, view: str | None = None) -> list[str]:
     """The sentences of ``text`` (``lang`` "zh" or "en"), each with its own trailing
     punctuation and without the whitespace between them; their concatenation with that
-    whitespace is ``text``."""
+    whitespace is ``text``. ``view``: ``text``'s prose view when the caller has it (same
+    length; :func:`prose.prose_view` otherwise reads it)."""
     pattern = _ZH_END if lang == "zh" else _EN_END
     out: list[str] = []
     pos = 0
-    for match in pattern.finditer(prose_view(text)):       # never inside code or a URL
+    view = view if view is not None and len(view) == len(text) else prose_view(text)
+    for match in pattern.finditer(view):                    # never inside code or a URL
         if lang == "en" and match.group(0) == "." and _NOT_AN_END.search(text[pos:match.end()]):
             continue
         piece = text[pos:match.end()]
@@ -45,10 +47,12 @@ def split_sentences(text: str, lang: str) -> list[str]:
     return out
 
 
-def align(source: str, english: str) -> list[tuple[str, str]] | None:
-    """Sentence pairs of a source and its English, or None when the counts differ."""
-    zh = split_sentences(source, "zh")
-    en = split_sentences(english, "en")
+def align(source: str, english: str, views: tuple[str, str] | None = None
+          ) -> list[tuple[str, str]] | None:
+    """Sentence pairs of a source and its English, or None when the counts differ;
+    ``views``: their prose views, when the caller has them."""
+    zh = split_sentences(source, "zh", views[0] if views else None)
+    en = split_sentences(english, "en", views[1] if views else None)
     if len(zh) != len(en):
         return None
     return list(zip(zh, en))

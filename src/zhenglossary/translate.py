@@ -1,26 +1,21 @@
 """``zhen translate``: notes in, ``x.en.md`` and ``x.zh-en.md`` out. No printing here.
 
-One pass over all files: parse → carry over what a person did in the last outputs (the
-``parallel`` package decides each block's status; a person's English is never sent to the
-engine) → segment and mask → look every engine input up in the translation memory →
-translate the misses of *all* files in large batches (the model loads only if something
-misses) → verify each segment's term lock, falling back to other hypotheses and then to
-piece-wise translation → render → verify the output → write atomically.
-
-Why this module is long: it is the whole pipeline — the runner through the memory, the
-term-lock ladder, the output check's loop and the per-note flow — kept in one place while
-they share the run's state; the next step is a ``pipeline/`` package (plan, runner, lock,
-verify, io) with a pure ``translate_note``.
+Notes go through in windows (:func:`_windows`): read each note and what lies beside it,
+prepare it (``pipeline.prepare_note``: parse, plan, carry over what a person did — a
+person's English is never sent to the engine), look every machine segment of the window
+up in the translation memory and translate the misses in large batches (the model loads
+only if something misses), verify each segment's term lock, falling back to other
+hypotheses and then to piece-wise translation (:func:`lock_segments`), then finish each
+note (``pipeline.finish_note``: render, the output check) and write it atomically before
+the next window is read. :func:`translate_note` is the same for one text, with no I/O.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .checks.notes import nesting_findings
-from .document import Document, parse_document
 from .engines import EngineContext, create_engine
 from .engines.base import Engine, EngineOutput
 from .errors import GlossaryNotFound, NoteReadError, OutputError, UsageError
@@ -28,18 +23,13 @@ from .fileio import write_atomic
 from .findings import Finding
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, join_pieces,
-                      plan_document, restore, split_pieces)
+                      restore, split_pieces)
 from .memory import Memory, NoMemory, memory_key
 from .notes import NoteFile, collect_notes, is_generated, read_note
-from .paths import state_dir
-from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFileError, carry_over,
-                       edit_check, english_body, english_header, output_paths,
-                       read_parallel_file, render_parallel, seal_english)
+from .parallel import ORDER, ParallelFile, ParallelFileError, output_paths
 from .parallel.prior import read_prior
-from .parallel.report import state_findings
-from .render import LeafText, leaf_texts, render_english, unrendered_pieces
-from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
-from .reread import read_again
+from .paths import state_dir
+from .pipeline import NoteResult, Prepared, finish_note, prepare_note
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
@@ -90,118 +80,9 @@ class TranslateReport:
                 "notices": self.notices}
 
 
-@dataclass
-class Verified:
-    english: str                 # x.en.md as it is written
-    findings: list[Finding]
-    checked: int                 # translated blocks validated
-    invalid: int                 # machine blocks that failed (written as their source)
-    persons: dict[int, list[str]] = field(default_factory=dict)
-    # leaf index → problems: a person's English that fails in its place in the note; the
-    # caller translates these blocks and verifies again
-
-
-def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, display: str,
-           header: str, banner: str = "") -> Verified:
-    """Render ``x.en.md`` and check it with the independent validator (validate.py).
-
-    The source and the English are each parsed whole, so every block is judged in its
-    real context. A machine block whose English breaks the block structure, a protected
-    span, a term, or leaves Chinese is written as its source (never broken) and reported.
-    A person's English that fails is put aside too (its source stands in) and returned in
-    ``persons``: the caller gets machine English for it and verifies again, so one bad
-    block costs that block, never the note. If the structure still differs (a renderer
-    bug), the note is written as its source.
-    """
-    unrendered = {i: "".join(pieces) for i, pieces in unrendered_pieces(plans).items()}
-    by_line = {leaf.start_line: i for i, leaf in enumerate(doc.leaves)}
-    source = parse_blocks(doc.text)
-    findings: list[Finding] = []
-    reverted: set[int] = set()
-    persons: dict[int, list[str]] = {}
-    invalid = 0
-    env: dict | None = None
-
-    def reject(i: int, problems: list[str]) -> bool:
-        """Put leaf ``i``'s source in place of its English; report it if the machine wrote
-        it, hand it back to the caller if a person did."""
-        nonlocal invalid
-        leaf = leaves[i]
-        if leaf.human:
-            persons[i] = problems
-        else:
-            invalid += 1
-            findings.append(Finding(
-                "output-invalid", "error",
-                f"block {leaf.index}: the English failed the output check ({'; '.join(problems)}); "
-                "the source is written in its place — translate it in the parallel file",
-                display, leaf.first_line,
-                extra={"segment": f"b{leaf.index}", "source": leaf.source.strip(),
-                       "english": leaf.english.strip(), "problems": problems}))
-        leaf.english = leaf.source
-        leaf.unrendered = []              # nothing is left out of the source itself
-        reverted.add(i)
-        return True
-
-    checked = sum(1 for leaf in leaves if leaf.translated)
-    for _ in range(len(leaves) + 1):
-        english = render_english(doc, leaves, header, banner)
-        out = parse_blocks(english_body(english))
-        k = first_difference(source, out)
-        if k is None:
-            break
-        # the block where the structure first differs, or the translated one before it
-        culprit = next((by_line[b.line] for b in reversed(source.blocks[:k + 1])
-                        if b.line in by_line and leaves[by_line[b.line]].translated
-                        and by_line[b.line] not in reverted), None)
-        env = env if env is not None else note_env(doc.text)
-
-        def alone(i: int) -> list[str]:
-            return check_block(leaves[i].source, leaves[i].english, env=env,
-                               what=frozenset({"structure", "protected"}))
-
-        if culprit is not None and alone(culprit):
-            reject(culprit, ["block structure changed"] + alone(culprit))
-            continue
-        # damage that shows elsewhere (a broken footnote reference drops its definition):
-        # each translated block on its own
-        offenders = [(i, problems) for i, leaf in enumerate(leaves)
-                     if leaf.translated and i not in reverted
-                     for problems in [alone(i)] if problems]
-        for i, problems in offenders:
-            reject(i, problems)
-        if not offenders and culprit is not None:
-            reject(culprit, ["block structure changed"])
-        elif not offenders:
-            findings.append(Finding(
-                "output-invalid", "error",
-                f"the rendered English changes the note's block structure near line "
-                f"{source.blocks[min(k, len(source.blocks) - 1)].line + 1 if source.blocks else 1}; "
-                f"the note's source is written instead", display, 1))
-            english = _with_header(doc.text, header)
-            return Verified(english, findings, checked, invalid + 1, persons)
-    else:
-        return Verified(_with_header(doc.text, header), findings, checked, invalid + 1, persons)
-    for src_block, out_block in zip(source.blocks, out.blocks):
-        i = by_line.get(src_block.line)
-        if i is None or not leaves[i].translated or i in reverted:
-            continue
-        problems = compare_facts(src_block.facts, out_block.facts, glossary, unrendered.get(i, ""))
-        if problems:
-            reject(i, problems)
-    outside = compare_facts(source.outside, out.outside, what=frozenset({"protected"}))
-    if outside:
-        findings.append(Finding("output-invalid", "error",
-                                f"the rendered English changed {'; '.join(outside)}; the note's "
-                                "source is written instead", display, 1))
-        return Verified(_with_header(doc.text, header), findings, checked, invalid + 1, persons)
-    skip = {p.leaf for p in plans if p.region.error} | reverted
-    english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
-    return Verified(english, findings, checked, invalid, persons)
-
-
-class _Runner:
-    """Engine calls through the memory, counting hits and misses."""
+class Runner:
+    """Engine calls through the memory, counting hits and misses: what every translation
+    goes through (``translate_note``, ``zhen translate``, the benchmarks)."""
 
     def __init__(self, engine: Engine, memory, batch_size: int, progress: Progress | None):
         self.engine = engine
@@ -267,7 +148,7 @@ class _Runner:
                 for text, result in results if not result.fallback]
 
 
-def lock_segments(segments: list[Segment], glossary: Glossary, runner: _Runner, n: int) -> list[Finding]:
+def lock_segments(segments: list[Segment], glossary: Glossary, runner: Runner, n: int) -> list[Finding]:
     """Translate, verify and restore every segment; fall back where the lock broke.
 
     Three phases: choose a hypothesis for each segment (or mark it for the piece-wise
@@ -359,6 +240,28 @@ class Notices(list):
         return self
 
 
+def translate_note(text: str, glossary: Glossary, engine: Engine, *,
+                   last: ParallelFile | None = None, name: str = "x.md", memory=None,
+                   num_hypotheses: int = 4, validate: bool = True) -> NoteResult:
+    """One note's text in, both outputs' text out: no files read or written. ``last``: the
+    note's last parallel file, whose edits and reviews are carried over; ``memory``: a
+    translation memory to read and fill (none by default)."""
+    base = name[:-3] if name.endswith(".md") else name
+    item = prepare_note(name, text, glossary, last=last, source_name=name,
+                        en_name=f"{base}.en.md", parallel=f"{base}.zh-en.md")
+    n = 1 if engine.reliable_placeholders else max(1, num_hypotheses)
+    runner = Runner(engine, memory if memory is not None else NoMemory(), 128, None)
+
+    def lock(segments):
+        return lock_segments(segments, glossary, runner, n)
+
+    found = lock(item.machine_segments())
+    result = finish_note(item, glossary, lock, engine_name=engine.name,
+                         describe=engine.describe(), missed=runner.missed, validate=validate)
+    result.findings = found + result.findings
+    return result
+
+
 def translate_paths(paths: list[Path], glossary_option: Path | None,
                     options: TranslateOptions | None = None,
                     progress: Progress | None = None, engine: Engine | None = None,
@@ -389,25 +292,6 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
         memory.close()
 
 
-def _with_header(body: str, header: str) -> str:
-    newline = "\r\n" if "\r\n" in body else "\n"
-    return header + newline + body
-
-
-@dataclass
-class _Note:
-    """One note on its way through a run."""
-
-    note: NoteFile
-    result: FileResult
-    doc: Document
-    plans: list
-    en_path: Path
-    par_path: Path
-    carry: Carry
-    findings: list[Finding]
-
-
 def _outputs(notes: list[NoteFile], out_dir: Path | None) -> dict[int, tuple[Path, Path]]:
     """Each note's outputs; two notes that would write one file stop the run before anything
     is written."""
@@ -424,9 +308,9 @@ def _outputs(notes: list[NoteFile], out_dir: Path | None) -> dict[int, tuple[Pat
     return out
 
 
-def _prepare(note: NoteFile, paths, glossary: Glossary, options: TranslateOptions
-             ) -> _Note | FileResult:
-    """Read, parse and plan a note, and carry over what a person did in its outputs."""
+def _read(note: NoteFile, paths, glossary: Glossary, options: TranslateOptions
+          ) -> Prepared | FileResult:
+    """Read a note and what lies beside it (I/O), then prepare it (pure)."""
     result = FileResult(note.display)
     if is_generated(note.path):
         result.error = f"{note.display} is a generated translation; translate its source note"
@@ -442,115 +326,98 @@ def _prepare(note: NoteFile, paths, glossary: Glossary, options: TranslateOption
     except ParallelFileError as exc:
         result.error = f"{exc}; nothing was written for {note.display}"
         return result
-    doc = parse_document(text)
-    plans = plan_document(doc, glossary, note.display)
-    findings = list(prior.findings) + nesting_findings(text, note.display)  # unread by the parser
-    for plan in plans:
-        if plan.region.error:
-            findings.append(Finding("unparsed", "warning",
-                                    f"could not locate this block's text ({plan.region.error}); "
-                                    "it is copied untranslated", note.display, plan.region.line + 1))
-    carry = carry_over(doc, prior.parallel, glossary, edit_check(doc, glossary))
-    return _Note(note, result, doc, plans, en_path, par_path, carry, findings)
+    return prepare_note(note.display, text, glossary, last=prior.parallel,
+                        findings=prior.findings, source_name=note.path.name,
+                        en_name=en_path.name, parallel=str(par_path))
 
 
-def _segments(item: _Note, leaves: set[int] | None = None, skip: set[int] = frozenset()):
-    return [s for plan in item.plans if plan.leaf not in skip
-            and (leaves is None or plan.leaf in leaves)
-            for top in plan.segments for s in top.walk()]
+WINDOW_CHARS = 4_000_000     # notes prepared, translated and written together (a window)
+WINDOW_NOTES = 512
+
+
+def _windows(notes: list[NoteFile]):
+    """The notes in windows of at most WINDOW_CHARS characters (their size on disk) or
+    WINDOW_NOTES notes: a window's segments go to the engine in large batches across its
+    notes, and its outputs are written before the next window is read, so a run's memory
+    does not grow with the number of notes."""
+    window, size = [], 0
+    for k, note in enumerate(notes):
+        try:
+            weight = note.path.stat().st_size
+        except OSError:
+            weight = 0
+        if window and (size + weight > WINDOW_CHARS or len(window) >= WINDOW_NOTES):
+            yield window
+            window, size = [], 0
+        window.append(k)
+        size += weight
+    if window:
+        yield window
+
+
+_SUMMED = ("segments", "from_memory", "translated", "kept_by_person", "terms_locked",
+           "lock_fallbacks", "lock_failures", "copied", "orphaned_edits", "validated_blocks",
+           "invalid_blocks")
 
 
 def _translate(notes, outputs, glossary, engine, memory, options, progress, notices
                ) -> TranslateReport:
-    files: list[FileResult] = []
+    files: list[FileResult] = [FileResult(note.display) for note in notes]
     findings: list[Finding] = []
-    items: list[_Note] = []
-    for k, note in enumerate(notes):
-        item = _prepare(note, outputs[k], glossary, options)
-        files.append(item if isinstance(item, FileResult) else item.result)
-        if isinstance(item, _Note):
-            items.append(item)
-
-    # a person's English is never sent to the engine
-    segments = [s for item in items for s in _segments(item, skip=item.carry.owned())]
-    saved = sum(1 for item in items for s in _segments(item, leaves=item.carry.owned())
-                if s.needs_mt)
     n = 1 if engine.reliable_placeholders else max(1, options.num_hypotheses)
-    runner = _Runner(engine, memory, options.batch_size, progress)
+    runner = Runner(engine, memory, options.batch_size, progress)
     notices += getattr(engine, "notices", [])          # what resolving the engine found
-    findings += lock_segments(segments, glossary, runner, n)
-
     describe = engine.describe()
-    validated = invalid = 0
+    totals = {key: 0 for key in _SUMMED}
     counts = {str(s): 0 for s in ORDER}
-    for item in items:
-        note, doc, carry = item.note, item.doc, item.carry
-        header = english_header(note.path.name, describe, item.par_path.name)
-        banner = GLOSS_BANNER if engine.name == "gloss" else ""
-        empty = not doc.text.strip()          # an empty note gives empty outputs
-        for _ in range(3):
-            persons = {i: s.english for i, s in carry.states.items() if s.status.owned}
-            leaves = leaf_texts(doc, item.plans, persons)
-            if not options.validate or empty:
-                english = "" if empty else render_english(doc, leaves, header, banner)
-                checks: list[Finding] = []
-                break
-            verified = verify(doc, leaves, item.plans, glossary, note.display, header, banner)
-            english, checks = verified.english, verified.findings
-            if not verified.persons:
-                break
-            # a person's English that fails in its place: machine English for it, then again
-            for i, problems in verified.persons.items():
-                state = carry.states[i]
-                state.status, state.problems = PairStatus.INVALID, tuple(problems)
-            more = _segments(item, leaves=set(verified.persons))
-            findings += lock_segments(more, glossary, runner, n)
-            segments += more
-        validated += verified.checked if options.validate and not empty else 0
-        invalid += verified.invalid if options.validate and not empty else 0
-        item.result.segments = len(_segments(item))
-        # an emptied note still keeps the edits it had (its parallel file holds them)
-        parallel = "" if empty and not carry.orphans else \
-            render_parallel(leaves, note.path.name, describe, carry)
-        checks += state_findings(carry, leaves, parallel, item.par_path, item.en_path.name,
-                                 note.display)
-        findings += item.findings + checks
-        for state in carry.states.values():
-            if state.status is not PairStatus.SAME and str(state.status) in counts:
-                after = PairStatus.MACHINE if state.status is PairStatus.PENDING else state.status
-                counts[str(after)] += 1
-        try:
-            write_atomic(item.en_path, seal_english(english))
-            write_atomic(item.par_path, parallel)
-        except OutputError as exc:
-            item.result.error = str(exc)
-            continue
-        item.result.english, item.result.parallel = str(item.en_path), str(item.par_path)
 
-    statuses = [s.status for s in segments]
-    fresh = sum(1 for s in segments if s.needs_mt and (
-        s.masked in runner.missed or any(p.strip() in runner.missed for p in split_pieces(s)
-                                         if s.status in ("pieces", "failed"))))
+    def lock(segments):
+        return lock_segments(segments, glossary, runner, n)
+
+    for window in _windows(notes):
+        items: list[tuple[int, Prepared]] = []
+        for k in window:
+            item = _read(notes[k], outputs[k], glossary, options)
+            if isinstance(item, FileResult):
+                files[k] = item
+            else:
+                items.append((k, item))
+        # a person's English is never sent to the engine
+        findings += lock([s for _, item in items for s in item.machine_segments()])
+        for k, item in items:
+            result = finish_note(item, glossary, lock, engine_name=engine.name,
+                                 describe=describe, missed=runner.missed,
+                                 validate=options.validate)
+            findings += result.findings
+            files[k].segments = result.stats["segments"]
+            for key in _SUMMED:
+                totals[key] += result.stats[key]
+            for key, value in result.stats["blocks"].items():
+                counts[key] += value
+            en_path, par_path = outputs[k]
+            try:
+                write_atomic(en_path, result.english)
+                write_atomic(par_path, result.parallel)
+            except OutputError as exc:
+                files[k].error = str(exc)
+                continue
+            files[k].english, files[k].parallel = str(en_path), str(par_path)
+
     stats = {
         "files": sum(1 for f in files if not f.error),
         "failed_files": sum(1 for f in files if f.error),
-        "segments": len(segments) + saved,
-        "from_memory": sum(1 for s in segments if s.needs_mt) - fresh,
-        "translated": fresh,
+        **{key: totals[key] for key in ("segments", "from_memory", "translated")},
         "engine_calls": runner.misses,
-        "kept_by_person": saved,
-        "terms_locked": sum(1 for s in segments for slot in s.slots if slot.kind == "term"),
-        "lock_fallbacks": sum(st in ("hypothesis", "pieces") for st in statuses),
-        "lock_failures": statuses.count("failed"),
-        "copied": statuses.count("copied"),
+        **{key: totals[key] for key in ("kept_by_person", "terms_locked", "lock_fallbacks",
+                                        "lock_failures", "copied")},
         "blocks": counts,
         "kept_edits": counts["edited"],
         "reviewed_blocks": counts["reviewed"],
         "stale_edits": counts["stale"],
-        "orphaned_edits": sum(len(item.carry.orphans) for item in items),
+        "orphaned_edits": totals["orphaned_edits"],
         "carried_from_english": sum(1 for f in findings if f.check == "english-carried"),
-        "validated_blocks": validated,
-        "invalid_blocks": invalid,
+        "validated_blocks": totals["validated_blocks"],
+        "invalid_blocks": totals["invalid_blocks"],
         "invalid_edits": sum(1 for f in findings if f.check == "edit-invalid"),
         "engine": describe,
         "model": runner.identity,

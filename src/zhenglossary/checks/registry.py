@@ -43,6 +43,7 @@ class NoteText:
     text: str
     prose: str            # prose_view(text): code, URLs and HTML blanked out
     relative: Path | None = None   # from the folder it was found in (for --out-dir)
+    doc: object = None    # the note parsed once (document.Document), for every reader
 
 
 @dataclass

@@ -23,7 +23,7 @@ from ..parallel import Pair, PairStatus, english_body, english_edits, split_engl
 from ..prose import prose_view
 from ..sentences import align
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex, whole_phrase_re
-from ..validate import check_block, facts, note_env, second_reading
+from ..validate import compare_facts, dedent, facts, note_env, second_reading
 from .registry import CheckContext, check
 
 SNIPPET = 40
@@ -90,7 +90,8 @@ def term_missing(ctx: CheckContext) -> Iterable[Finding]:
 def _scopes(source: str, english: str) -> list[tuple[str, str, int]]:
     """(source, English, offset of that English in ``english``): the aligned sentences of a
     block when their counts agree, else the whole block."""
-    aligned = align(source.replace("\n", ""), english.replace("\n", " "))
+    zh, en = source.replace("\n", ""), english.replace("\n", " ")
+    aligned = align(zh, en, (zh, en))           # prose views already: their own views
     if aligned is None or len(aligned) < 2:
         return [(source, english, 0)]
     out, pos = [], 0
@@ -111,7 +112,7 @@ def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
     for pair in _translated(ctx):
         english = prose_view(pair.english)
         reported: set[str] = set()
-        for zh, en, offset in _scopes(prose_view(pair.source), english):
+        for zh, en, offset in _scopes(_source_prose(ctx, pair), english):
             for term, phrase in glossary.forbids(m.term for m in glossary.find_prose(zh)):
                 pattern = whole_phrase_re(phrase)
                 match = pattern.search(en)
@@ -152,12 +153,43 @@ def _forbidden(term, phrase: str, seen: str, glossary, *, pair: Pair | None = No
     return Finding("term-forbidden", "error", message, file, line, column, data)
 
 
+def _source_prose(ctx: CheckContext, pair: Pair) -> str:
+    """The prose of a pair's source: a slice of its note's one parse when the note still
+    has the block, else the block read on its own."""
+    memo = ctx.__dict__.get("_leaf_prose")
+    if memo is None:
+        from ..prose import leaf_prose
+
+        memo = ctx.__dict__["_leaf_prose"] = {
+            (note.display, note.doc.leaf_hash(leaf)): leaf_prose(note.doc, leaf)
+            for note in ctx.notes if note.doc is not None for leaf in note.doc.leaves}
+    found = memo.get((pair.note, pair.source_sha)) if pair.current else None
+    return found if found is not None else prose_view(pair.source)
+
+
+def _envs(ctx: CheckContext) -> dict:
+    """note display → its env (footnotes, link definitions), from the one parse of it."""
+    return {note.display: (note.doc.env if note.doc is not None else note_env(note.text))
+            for note in ctx.notes}
+
+
+def _english_facts(ctx: CheckContext, pair: Pair, env: dict | None):
+    """The validator's reading of a pair's English (the block on its own, in its note's
+    footnote context), read once for every check that asks."""
+    memo = ctx.__dict__.setdefault("_english_facts", {})
+    key = (pair.parallel, pair.index, pair.english)
+    if key not in memo:
+        memo[key] = facts(dedent(pair.english), env)
+    return memo[key]
+
+
 @check("untranslated", "error", "translations")
 def untranslated(ctx: CheckContext) -> Iterable[Finding]:
     """Chinese left in the English prose (the parser's inline text: code, math, link
     destinations and titles, HTML and roles are copied from the source, Chinese or not)."""
+    envs = _envs(ctx)
     for pair in _translated(ctx):
-        left = re.findall(f"[{CJK_CLASS}]+", facts(pair.english).text)
+        left = re.findall(f"[{CJK_CLASS}]+", _english_facts(ctx, pair, envs.get(pair.note)).text)
         if left:
             joined = "\u3000".join(left)
             terms = list(dict.fromkeys(m.term.zh for m in pair.terms
@@ -174,14 +206,15 @@ def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
     """Code, math, a link or image destination, an autolink, HTML, a role or a footnote
     label of the source is missing or altered in the English, or the block structure
     changed (the same validator `zhen translate` runs)."""
-    envs = {note.display: note_env(note.text) for note in ctx.notes}
+    envs = _envs(ctx)
     for note in ctx.pairs:
         env = envs.get(note.note)
         for pair in note.pairs:
             if pair.status == PairStatus.SAME:
                 continue
-            problems = check_block(pair.source, pair.english, env=env,
-                                   what=frozenset({"structure", "protected"}))
+            problems = compare_facts(facts(dedent(pair.source), env),
+                                     _english_facts(ctx, pair, env),
+                                     what=frozenset({"structure", "protected"}))
             if problems:
                 shown = "; ".join(problems[:4]) + (" …" if len(problems) > 4 else "")
                 yield _finding("protected-changed", "error", f"the English changed: {shown}",
@@ -287,7 +320,8 @@ def _norm_en(text: str) -> str:
 def _sentences(pair: Pair) -> list[tuple[str, str, str]]:
     """(source sentence, English sentence, id), aligned when the counts agree, else the
     whole block as one."""
-    aligned = align(pair.source.replace("\n", ""), pair.english.replace("\n", " "))
+    views = (prose_view(pair.source).replace("\n", ""), prose_view(pair.english).replace("\n", " "))
+    aligned = align(pair.source.replace("\n", ""), pair.english.replace("\n", " "), views)
     if aligned is not None and len(aligned) > 1:
         return [(z, e, f"{pair.id}.s{i + 1}") for i, (z, e) in enumerate(aligned)]
     return [(pair.source, pair.english, pair.id)]

@@ -66,8 +66,11 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
                check: Callable[[int, str], list[str]] | None = None) -> Carry:
     """Each block's state after the note changed from what ``old`` was written for.
     ``check(leaf, english)`` is the output check of a person's English for that leaf."""
+    from ..prose import leaf_prose
+
     blocks = note_blocks(doc)
-    bases = {i: context_hash(sha, text, glossary) for i, sha, text in blocks}
+    bases = {i: context_hash(sha, leaf_prose(doc, doc.leaves[i]), glossary)
+             for i, sha, _ in blocks}
     old_blocks = list(old.blocks) if old is not None else []
     orphans = list(old.orphans) if old is not None else []
     wanted = {k for k, b in enumerate(old_blocks) if persons_english(b) is not None}

@@ -115,8 +115,10 @@ class EnglishFile:
         return not self.sha or body_hash(self.body) != self.sha
 
 
-def split_english(text: str) -> EnglishFile:
-    cut = _front_matter_end(text)
+def split_english(text: str, front: int | None = None) -> EnglishFile:
+    """``x.en.md`` split at its header (``front``: where a leading front matter block ends,
+    when the caller knows; else found by parsing)."""
+    cut = _front_matter_end(text) if front is None else front
     rest = text[cut:]
     if not rest.startswith(ENGLISH_HEADER_START):
         return EnglishFile("", text, "")
@@ -127,20 +129,22 @@ def split_english(text: str) -> EnglishFile:
     return EnglishFile(line, text[:cut] + after, sha.group(1) if sha else "")
 
 
-def seal_english(text: str) -> str:
+def seal_english(text: str, front: int | None = None) -> str:
     """``text`` (x.en.md as rendered, its header without ``sha=``) with ``sha=`` in it."""
-    parts = split_english(text)
+    cut = _front_matter_end(text) if front is None else front
+    parts = split_english(text, cut)
     if not parts.header:
         return text
-    cut = _front_matter_end(text)
     sealed = parts.header[:-len(" -->")] + f" sha={body_hash(parts.body)} -->"
     return text[:cut] + sealed + text[cut + len(parts.header):]
 
 
-def english_body(text: str) -> str:
+def english_body(text: str, front: int | None = None) -> str:
     """``x.en.md`` without what zhen puts above the note: the header line and the gloss
-    banner, found at the top or right after a leading front matter block (which is kept)."""
-    cut = _front_matter_end(text)
+    banner, found at the top or right after a leading front matter block (which is kept).
+    ``front``: where that front matter ends, when the caller knows it (zhen copies the
+    note's front matter verbatim), so the text need not be parsed to find it."""
+    cut = _front_matter_end(text) if front is None else front
     front, text = text[:cut], text[cut:]
     if text.startswith("<!-- zhen:"):
         end = _NEWLINE.search(text)

@@ -77,14 +77,10 @@ def edit_check(doc: Document, glossary: Glossary):
     """The output check of a person's English, block by block (``carry_over``'s ``check``):
     structure, protected spans, terms and Chinese left, the block parsed on its own in the
     note's footnote context."""
-    from ..validate import check_block, note_env
-
-    env: list[dict] = []
+    from ..validate import check_block
 
     def check(leaf: int, english: str) -> list[str]:
-        if not env:
-            env.append(note_env(doc.text))
-        return check_block(doc.leaf_text(doc.leaves[leaf]), english, glossary, env=env[0])
+        return check_block(doc.leaf_text(doc.leaves[leaf]), english, glossary, env=doc.env)
     return check
 
 
@@ -98,14 +94,17 @@ def status_counts(carry: Carry) -> dict[str, int]:
 
 
 def pairs_for(note_path: Path, display: str, note_text: str, parallel: Path,
-              parallel_text: str, glossary: Glossary) -> NotePairs:
-    """The pairs of ``parallel_text`` (``x.zh-en.md`` of the note ``note_text``), each with
-    the status :func:`.status.decide` gives it against the note as it is now."""
+              parallel_text: str, glossary: Glossary, doc: Document | None = None) -> NotePairs:
+    """The pairs of ``parallel_text`` (``x.zh-en.md`` of the note ``note_text``, parsed as
+    ``doc`` when the caller has it), each with the status :func:`.status.decide` gives it
+    against the note as it is now."""
+    from ..prose import leaf_prose
+
     old = read_parallel_file(parallel_text, str(parallel))
-    doc = parse_document(note_text)
+    doc = doc if doc is not None else parse_document(note_text)
     carry = carry_over(doc, old, glossary, edit_check(doc, glossary))
     by_old = {id(s.old): s for s in carry.states.values() if s.old is not None}
-    current = {doc.leaf_hash(leaf) for leaf in doc.leaves}
+    current = {doc.leaf_hash(leaf): leaf for leaf in doc.leaves}
     pairs = []
     for block in old.blocks:
         state = by_old.get(id(block))
@@ -119,7 +118,9 @@ def pairs_for(note_path: Path, display: str, note_text: str, parallel: Path,
             status = state.status
         pairs.append(Pair(display, str(parallel), block.index, block.lines, block.source,
                           block.english, status, block.source_sha, block.en_line, still,
-                          glossary.find_prose(prose_view(block.source)), block.unrendered,
+                          glossary.find_prose(leaf_prose(doc, current[block.source_sha])
+                                              if still else prose_view(block.source)),
+                          block.unrendered,
                           block.was if status is PairStatus.STALE else None,
                           state.problems if state is not None else ()))
     return NotePairs(display, str(parallel), pairs, old.engine, carry.orphans,

@@ -15,7 +15,6 @@ from enum import StrEnum
 from typing import Callable
 
 from ..glossary import Glossary
-from ..prose import prose_view
 from .format import ParallelBlock
 
 
@@ -46,11 +45,11 @@ ORDER = (PairStatus.MACHINE, PairStatus.REVIEWED, PairStatus.EDITED, PairStatus.
          PairStatus.INVALID, PairStatus.PENDING)
 
 
-def context_hash(source_sha: str, source: str, glossary: Glossary) -> str:
+def context_hash(source_sha: str, prose: str, glossary: Glossary) -> str:
     """What a block's English depends on: its source (by hash) and the glossary entries its
-    prose uses (Chinese forms, English, forbidden renderings). A review or an edit lasts
-    while this stays the same."""
-    entries = sorted({m.term.rendering_key() for m in glossary.find_prose(prose_view(source))})
+    prose (:func:`prose.leaf_prose`) uses (Chinese forms, English, plurals, forbidden
+    renderings). A review or an edit lasts while this stays the same."""
+    entries = sorted({m.term.rendering_key() for m in glossary.find_prose(prose)})
     banned = list(glossary.forbid)              # the corpus-wide forbid list, when there is one
     data = json.dumps([source_sha, entries] + ([banned] if banned else []), ensure_ascii=False,
                       separators=(",", ":"))

@@ -1,0 +1,281 @@
+"""One note through the pipeline, with no I/O: the pure core of ``zhen translate``.
+
+:func:`prepare_note` parses and plans a note and carries over what a person did in its
+last outputs (the ``parallel`` package decides each block's status); its machine segments
+(:func:`machine_segments`) go to the engine — a person's English never does — through a
+caller's runner, batched across notes; :func:`finish_note` renders ``x.en.md``, checks it
+with the independent validator (:func:`verify`), and returns both outputs' text, the
+findings and the counts as a :class:`NoteResult`. ``translate.translate_note`` runs all
+three for one text; ``translate._translate`` runs them over many notes and does the I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .checks.notes import nesting_findings
+from .document import Document, parse_document
+from .findings import Finding
+from .glossary import Glossary
+from .locking import Segment, plan_document, split_pieces
+from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFile, carry_over,
+                       edit_check, english_body, english_header, render_parallel, seal_english)
+from .parallel.report import state_findings
+from .render import LeafText, front_matter_end, leaf_texts, render_english, unrendered_pieces
+from .reread import read_again
+from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
+
+
+@dataclass
+class Prepared:
+    """A note parsed and planned, with what a person did in its last outputs carried over."""
+
+    display: str                     # the note, as findings name it
+    doc: Document
+    plans: list
+    carry: Carry
+    findings: list[Finding]
+    source_name: str                 # x.md, as the headers name it
+    en_name: str                     # x.en.md
+    parallel: str                    # the parallel file, as findings name it
+
+    def segments(self, leaves: set[int] | None = None, skip: set[int] = frozenset()
+                 ) -> list[Segment]:
+        return [s for plan in self.plans if plan.leaf not in skip
+                and (leaves is None or plan.leaf in leaves)
+                for top in plan.segments for s in top.walk()]
+
+    def machine_segments(self) -> list[Segment]:
+        """What the engine translates: every segment but those of a person's English."""
+        return self.segments(skip=self.carry.owned())
+
+    def kept_segments(self) -> int:
+        """Segments a person's English stands for (never sent to the engine)."""
+        return sum(1 for s in self.segments(leaves=self.carry.owned()) if s.needs_mt)
+
+
+def prepare_note(display: str, text: str, glossary: Glossary, *,
+                 last: ParallelFile | None = None, findings: list[Finding] | None = None,
+                 source_name: str = "x.md", en_name: str = "x.en.md",
+                 parallel: str = "x.zh-en.md") -> Prepared:
+    """Parse, plan and carry over: ``last`` is the note's last parallel file (with any
+    x.en.md changes taken in), ``findings`` what reading it found."""
+    doc = parse_document(text)
+    plans = plan_document(doc, glossary, display)
+    found = list(findings or []) + nesting_findings(text, display)   # what the parser did not read
+    for plan in plans:
+        if plan.region.error:
+            found.append(Finding("unparsed", "warning",
+                                 f"could not locate this block's text ({plan.region.error}); "
+                                 "it is copied untranslated", display, plan.region.line + 1))
+    carry = carry_over(doc, last, glossary, edit_check(doc, glossary))
+    return Prepared(display, doc, plans, carry, found, source_name, en_name, parallel)
+
+
+@dataclass
+class NoteResult:
+    """A note's outputs and what was found on the way."""
+
+    display: str
+    english: str                     # x.en.md, sealed (its header holds the hash of the rest)
+    parallel: str                    # x.zh-en.md
+    findings: list[Finding]
+    stats: dict = field(default_factory=dict)    # this note's share of the run's summary
+
+
+Lock = Callable[[list[Segment]], list[Finding]]
+
+
+def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, engine_name: str,
+                describe: str, missed: set[str] = frozenset(), validate: bool = True
+                ) -> NoteResult:
+    """Render and verify a note whose machine segments are translated. ``lock`` translates
+    more segments (a person's English that fails the output check in its place needs
+    machine English); ``missed``: texts the engine translated in this run (the rest came
+    from the memory)."""
+    doc, carry = item.doc, item.carry
+    header = english_header(item.source_name, describe, item.parallel.rsplit("/", 1)[-1])
+    banner = GLOSS_BANNER if engine_name == "gloss" else ""
+    empty = not doc.text.strip()          # an empty note gives empty outputs
+    findings: list[Finding] = []
+    translated = item.machine_segments()
+    validated = invalid = 0
+    for _ in range(3):
+        persons = {i: s.english for i, s in carry.states.items() if s.status.owned}
+        leaves = leaf_texts(doc, item.plans, persons)
+        if not validate or empty:
+            english = "" if empty else render_english(doc, leaves, header, banner)
+            checks: list[Finding] = []
+            break
+        verified = verify(doc, leaves, item.plans, glossary, item.display, header, banner)
+        english, checks = verified.english, verified.findings
+        validated, invalid = verified.checked, verified.invalid
+        if not verified.persons:
+            break
+        # a person's English that fails in its place: machine English for it, then again
+        for i, problems in verified.persons.items():
+            state = carry.states[i]
+            state.status, state.problems = PairStatus.INVALID, tuple(problems)
+        more = item.segments(leaves=set(verified.persons))
+        findings += lock(more)
+        translated += more
+    # an emptied note still keeps the edits it had (its parallel file holds them)
+    parallel = "" if empty and not carry.orphans else \
+        render_parallel(leaves, item.source_name, describe, carry)
+    checks += state_findings(carry, leaves, parallel, Path(item.parallel), item.en_name,
+                             item.display)
+    findings = item.findings + findings + checks
+    counts = {str(s): 0 for s in ORDER}
+    for state in carry.states.values():
+        if state.status is not PairStatus.SAME and str(state.status) in counts:
+            after = PairStatus.MACHINE if state.status is PairStatus.PENDING else state.status
+            counts[str(after)] += 1
+    statuses = [s.status for s in translated]
+    fresh = sum(1 for s in translated if s.needs_mt and (
+        s.masked in missed or any(p.strip() in missed for p in split_pieces(s)
+                                  if s.status in ("pieces", "failed"))))
+    kept = item.kept_segments()
+    stats = {
+        "segments": len(translated) + kept,
+        "from_memory": sum(1 for s in translated if s.needs_mt) - fresh,
+        "translated": fresh,
+        "kept_by_person": kept,
+        "terms_locked": sum(1 for s in translated for slot in s.slots if slot.kind == "term"),
+        "lock_fallbacks": sum(st in ("hypothesis", "pieces") for st in statuses),
+        "lock_failures": statuses.count("failed"),
+        "copied": statuses.count("copied"),
+        "blocks": counts,
+        "orphaned_edits": len(carry.orphans),
+        "validated_blocks": validated,
+        "invalid_blocks": invalid,
+    }
+    english = seal_english(english, front_matter_end(doc)) if english else english
+    return NoteResult(item.display, english, parallel, findings, stats)
+
+
+def _with_header(doc: Document, header: str) -> str:
+    """The note's source as x.en.md, when no block can be trusted: zhen's header after a
+    leading front matter block (which must stay first), as for any x.en.md."""
+    body, cut = doc.text, front_matter_end(doc)
+    newline = "\r\n" if "\r\n" in body else "\n"
+    front = body[:cut] if not cut or body[:cut].endswith(("\n", "\r")) else body[:cut] + newline
+    return front + header + newline + body[cut:]
+
+
+
+
+# --------------------------------------------------------------------------- the output check
+
+@dataclass
+class Verified:
+    english: str                 # x.en.md as it is written
+    findings: list[Finding]
+    checked: int                 # translated blocks validated
+    invalid: int                 # machine blocks that failed (written as their source)
+    persons: dict[int, list[str]] = field(default_factory=dict)
+    # leaf index → problems: a person's English that fails in its place in the note; the
+    # caller translates these blocks and verifies again
+
+
+def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, display: str,
+           header: str, banner: str = "") -> Verified:
+    """Render ``x.en.md`` and check it with the independent validator (validate.py).
+
+    The source and the English are each parsed whole, so every block is judged in its
+    real context. A machine block whose English breaks the block structure, a protected
+    span, a term, or leaves Chinese is written as its source (never broken) and reported.
+    A person's English that fails is put aside too (its source stands in) and returned in
+    ``persons``: the caller gets machine English for it and verifies again, so one bad
+    block costs that block, never the note. If the structure still differs (a renderer
+    bug), the note is written as its source.
+    """
+    unrendered = {i: "".join(pieces) for i, pieces in unrendered_pieces(plans).items()}
+    by_line = {leaf.start_line: i for i, leaf in enumerate(doc.leaves)}
+    front = front_matter_end(doc)         # x.en.md's front matter is the note's, verbatim
+    source = parse_blocks(doc.text)
+    findings: list[Finding] = []
+    reverted: set[int] = set()
+    persons: dict[int, list[str]] = {}
+    invalid = 0
+    env: dict | None = None
+
+    def reject(i: int, problems: list[str]) -> bool:
+        """Put leaf ``i``'s source in place of its English; report it if the machine wrote
+        it, hand it back to the caller if a person did."""
+        nonlocal invalid
+        leaf = leaves[i]
+        if leaf.human:
+            persons[i] = problems
+        else:
+            invalid += 1
+            findings.append(Finding(
+                "output-invalid", "error",
+                f"block {leaf.index}: the English failed the output check ({'; '.join(problems)}); "
+                "the source is written in its place — translate it in the parallel file",
+                display, leaf.first_line,
+                extra={"segment": f"b{leaf.index}", "source": leaf.source.strip(),
+                       "english": leaf.english.strip(), "problems": problems}))
+        leaf.english = leaf.source
+        leaf.unrendered = []              # nothing is left out of the source itself
+        reverted.add(i)
+        return True
+
+    checked = sum(1 for leaf in leaves if leaf.translated)
+    for _ in range(len(leaves) + 1):
+        english = render_english(doc, leaves, header, banner)
+        out = parse_blocks(english_body(english, front))
+        k = first_difference(source, out)
+        if k is None:
+            break
+        # the block where the structure first differs, or the translated one before it
+        culprit = next((by_line[b.line] for b in reversed(source.blocks[:k + 1])
+                        if b.line in by_line and leaves[by_line[b.line]].translated
+                        and by_line[b.line] not in reverted), None)
+        env = env if env is not None else note_env(doc.text)
+
+        def alone(i: int) -> list[str]:
+            return check_block(leaves[i].source, leaves[i].english, env=env,
+                               what=frozenset({"structure", "protected"}))
+
+        if culprit is not None and alone(culprit):
+            reject(culprit, ["block structure changed"] + alone(culprit))
+            continue
+        # damage that shows elsewhere (a broken footnote reference drops its definition):
+        # each translated block on its own
+        offenders = [(i, problems) for i, leaf in enumerate(leaves)
+                     if leaf.translated and i not in reverted
+                     for problems in [alone(i)] if problems]
+        for i, problems in offenders:
+            reject(i, problems)
+        if not offenders and culprit is not None:
+            reject(culprit, ["block structure changed"])
+        elif not offenders:
+            findings.append(Finding(
+                "output-invalid", "error",
+                f"the rendered English changes the note's block structure near line "
+                f"{source.blocks[min(k, len(source.blocks) - 1)].line + 1 if source.blocks else 1}; "
+                f"the note's source is written instead", display, 1))
+            english = _with_header(doc, header)
+            return Verified(english, findings, checked, invalid + 1, persons)
+    else:
+        return Verified(_with_header(doc, header), findings, checked, invalid + 1, persons)
+    for src_block, out_block in zip(source.blocks, out.blocks):
+        i = by_line.get(src_block.line)
+        if i is None or not leaves[i].translated or i in reverted:
+            continue
+        problems = compare_facts(src_block.facts, out_block.facts, glossary, unrendered.get(i, ""))
+        if problems:
+            reject(i, problems)
+    outside = compare_facts(source.outside, out.outside, what=frozenset({"protected"}))
+    if outside:
+        findings.append(Finding("output-invalid", "error",
+                                f"the rendered English changed {'; '.join(outside)}; the note's "
+                                "source is written instead", display, 1))
+        return Verified(_with_header(doc, header), findings, checked, invalid + 1, persons)
+    skip = {p.leaf for p in plans if p.region.error} | reverted
+    english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
+    return Verified(english, findings, checked, invalid, persons)
+
+
