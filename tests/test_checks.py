@@ -267,15 +267,12 @@ def test_untranslated_block_is_one_finding_not_one_per_term(tmp_path):
     from zhenglossary.checks.registry import CheckContext
     from zhenglossary.glossary import load_glossary_text
 
-    class P:                       # a pair, as parallel.pairs reads it
-        status = "edited"
-        id, note, line, parallel, en_line, unrendered, was = "b1", "a.md", 3, "a.zh-en.md", 7, (), None
+    from zhenglossary.parallel import Pair
 
     glossary = load_glossary_text(GLOSSARY, "g.yaml")
-    pair = P()
-    pair.source = "我们用混合精度训练数据集。"
-    pair.english = "We train 混合精度 on the dataset."
-    pair.terms = glossary.find(pair.source)
+    source = "我们用混合精度训练数据集。"
+    pair = Pair("a.md", "a.zh-en.md", 1, "L3", source, "We train 混合精度 on the dataset.",
+                "edited", "0" * 12, en_line=7, terms=glossary.find(source))
 
     class Note:
         pairs = [pair]

@@ -71,20 +71,19 @@ def term_missing(ctx: CheckContext) -> Iterable[Finding]:
     (a term left in Chinese is the block's one `untranslated` finding, not one of these)."""
     for pair in _translated(ctx):
         english = " ".join(pair.english.split())
-        left = _left_in_chinese(pair)
         needed: dict[str, int] = {}
         first: dict[str, object] = {}
         for match in pair.terms:
-            if left and any(form in left for form in match.term.forms):
-                continue                  # untranslated: said once for the block
             needed[match.term.en] = needed.get(match.term.en, 0) + 1
             first.setdefault(match.term.en, match.term)
-        for en, n in needed.items():
-            term = first[en]
-            if terms.count(term, english) == 0:
-                yield _finding("term-missing", "error",
-                               f"{term.zh} must be rendered {term.en!r}, which the English "
-                               f"{_short(pair.english)!r} lacks", pair, zh=term.zh, en=term.en)
+        missing = [first[en] for en in needed if terms.count(first[en], english) == 0]
+        left = _left_in_chinese(pair) if missing and CJK_RE.search(pair.english) else ""
+        for term in missing:
+            if left and any(form in left for form in term.forms):
+                continue                  # untranslated: said once for the block
+            yield _finding("term-missing", "error",
+                           f"{term.zh} must be rendered {term.en!r}, which the English "
+                           f"{_short(pair.english)!r} lacks", pair, zh=term.zh, en=term.en)
 
 
 def _scopes(source: str, english: str) -> list[tuple[str, str, int]]:
