@@ -27,7 +27,7 @@ def test_an_old_database_migrates_and_keeps_no_second_copy_of_edits(tmp_path):
     memory = Memory(path)
     tables = {row[0] for row in memory.conn.execute("SELECT name FROM sqlite_master")}
     assert "approved" not in tables and "mt" in tables       # migrations 3 and 4 ran
-    assert memory.conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 4
+    assert memory.conn.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
     assert not hasattr(memory, "approved")                   # never read again …
     assert list(memory.conn.execute("SELECT source, english FROM approved_before_v2")) == [
         ("源文本", "kept English")]                            # … but not thrown away

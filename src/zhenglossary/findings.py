@@ -34,6 +34,15 @@ class Finding:
                 out += f":{self.column}"
         return out
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Finding":
+        """The finding :meth:`to_json` wrote."""
+        data = dict(data)
+        core = {k: data.pop(k, None) for k in ("check", "severity", "message", "file", "line",
+                                               "column")}
+        return cls(core["check"], core["severity"], core["message"], core["file"],
+                   core["line"], core["column"], data)
+
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         extra = data.pop("extra")

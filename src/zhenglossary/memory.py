@@ -84,6 +84,20 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE approved RENAME TO approved_before_v2;
     """,
+    # 5: what zhen last wrote for each note, and from what (manifest.py): an unchanged note
+    # is skipped whole on the next run. A cache like mt: losing it costs one full run.
+    """
+    CREATE TABLE notes (
+        key      TEXT PRIMARY KEY,   -- the note's x.en.md, resolved
+        state    TEXT NOT NULL,      -- JSON, manifest.NoteState
+        created  REAL NOT NULL
+    );
+    CREATE TABLE glossaries (
+        id       TEXT PRIMARY KEY,   -- manifest.glossary_id
+        entries  TEXT NOT NULL,      -- JSON: the entries' rendering keys
+        created  REAL NOT NULL
+    );
+    """,
 ]
 
 
@@ -103,7 +117,9 @@ def transaction(conn: sqlite3.Connection) -> Iterator[None]:
 
 # the columns each table has after the last migration (anything else: rebuilt)
 COLUMNS = {"mt": ["key", "engine", "source", "output", "created"],
-           "approved_before_v2": ["source_hash", "file", "source", "english", "created"]}
+           "approved_before_v2": ["source_hash", "file", "source", "english", "created"],
+           "notes": ["key", "state", "created"],
+           "glossaries": ["id", "entries", "created"]}
 
 
 def valid_output(raw: object) -> dict | None:
@@ -286,6 +302,34 @@ class Memory:
             with transaction(self.conn):
                 self.conn.executemany("INSERT OR REPLACE INTO mt VALUES (?, ?, ?, ?, ?)", data)
 
+    def get_state(self, table: str, key: str) -> object | None:
+        """A row of ``notes`` or ``glossaries`` as JSON data; None when there is none, or
+        it cannot be read (dropped: a cache)."""
+        column, value = {"notes": ("key", "state"), "glossaries": ("id", "entries")}[table]
+        try:
+            row = self.conn.execute(f"SELECT {value} FROM {table} WHERE {column} = ?",
+                                    (key,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return None
+        if row is None:
+            return None
+        try:
+            return json.loads(row[0]) if isinstance(row[0], str) else None
+        except (ValueError, RecursionError):
+            self._drop(table, column, [key], f"a {table} row that is not JSON")
+            return None
+
+    def put_state(self, table: str, key: str, data: object) -> None:
+        if table not in ("notes", "glossaries"):
+            raise ValueError(table)
+        row = (key, json.dumps(data, ensure_ascii=False), time.time())
+        try:
+            with transaction(self.conn):
+                self.conn.execute(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)", row)
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+
     def close(self) -> None:
         self.conn.close()
 
@@ -299,6 +343,12 @@ class NoMemory:
         return {}
 
     def put_many(self, rows):
+        pass
+
+    def get_state(self, table, key):
+        return None
+
+    def put_state(self, table, key, data):
         pass
 
     def close(self):

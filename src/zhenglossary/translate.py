@@ -24,6 +24,7 @@ from .findings import Finding
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, join_pieces,
                       restore, split_pieces)
+from .manifest import Manifest, NoteState, run_key
 from .memory import Memory, NoMemory, memory_key
 from .notes import NoteFile, collect_notes, is_generated, read_note
 from .parallel import ORDER, ParallelFile, ParallelFileError, output_paths
@@ -58,6 +59,7 @@ class FileResult:
     parallel: str | None = None
     segments: int = 0
     error: str | None = None
+    unchanged: bool = False      # nothing changed since the last run: skipped whole
 
 
 @dataclass
@@ -308,27 +310,32 @@ def _outputs(notes: list[NoteFile], out_dir: Path | None) -> dict[int, tuple[Pat
     return out
 
 
-def _read(note: NoteFile, paths, glossary: Glossary, options: TranslateOptions
-          ) -> Prepared | FileResult:
-    """Read a note and what lies beside it (I/O), then prepare it (pure)."""
+def _read(note: NoteFile, paths, glossary: Glossary, options: TranslateOptions,
+          manifest: Manifest) -> tuple[Prepared | FileResult | NoteState, str]:
+    """Read a note and what lies beside it (I/O), then prepare it (pure) — or, when nothing
+    changed since the last run, the state that run recorded."""
     result = FileResult(note.display)
     if is_generated(note.path):
         result.error = f"{note.display} is a generated translation; translate its source note"
-        return result
+        return result, ""
     try:
         text = read_note(note.path, options.encoding)
     except NoteReadError as exc:
         result.error = str(exc)
-        return result
+        return result, ""
     en_path, par_path = paths
+    if not options.force:
+        state = manifest.unchanged(text, en_path, par_path)
+        if state is not None:
+            return state, text
     try:
         prior = read_prior(en_path, par_path, options.force)
     except ParallelFileError as exc:
         result.error = f"{exc}; nothing was written for {note.display}"
-        return result
+        return result, ""
     return prepare_note(note.display, text, glossary, last=prior.parallel,
                         findings=prior.findings, source_name=note.path.name,
-                        en_name=en_path.name, parallel=str(par_path))
+                        en_name=en_path.name, parallel=str(par_path)), text
 
 
 WINDOW_CHARS = 4_000_000     # notes prepared, translated and written together (a window)
@@ -374,26 +381,43 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
     def lock(segments):
         return lock_segments(segments, glossary, runner, n)
 
+    def count(stats: dict) -> None:
+        for key in _SUMMED:
+            totals[key] += stats.get(key, 0)
+        for key, value in stats.get("blocks", {}).items():
+            counts[key] = counts.get(key, 0) + value
+
+    manifest = Manifest(memory, glossary, run_key(
+        runner.identity, describe, {"n": n, "validate": options.validate,
+                                    "gloss_banner": engine.name == "gloss"}))
+    unchanged = 0
     for window in _windows(notes):
-        items: list[tuple[int, Prepared]] = []
+        items: list[tuple[int, Prepared, str]] = []
         for k in window:
-            item = _read(notes[k], outputs[k], glossary, options)
+            item, text = _read(notes[k], outputs[k], glossary, options, manifest)
             if isinstance(item, FileResult):
                 files[k] = item
+            elif isinstance(item, NoteState):            # nothing changed: said again
+                unchanged += 1
+                findings += item.found()
+                count({**item.stats, "translated": 0,
+                       "from_memory": item.stats.get("from_memory", 0)
+                       + item.stats.get("translated", 0)})
+                en_path, par_path = outputs[k]
+                files[k] = FileResult(notes[k].display, str(en_path), str(par_path),
+                                      item.stats.get("segments", 0), unchanged=True)
             else:
-                items.append((k, item))
+                items.append((k, item, text))
         # a person's English is never sent to the engine
-        findings += lock([s for _, item in items for s in item.machine_segments()])
-        for k, item in items:
+        found = lock([s for _, item, _ in items for s in item.machine_segments()])
+        findings += found
+        for k, item, text in items:
             result = finish_note(item, glossary, lock, engine_name=engine.name,
                                  describe=describe, missed=runner.missed,
                                  validate=options.validate)
             findings += result.findings
             files[k].segments = result.stats["segments"]
-            for key in _SUMMED:
-                totals[key] += result.stats[key]
-            for key, value in result.stats["blocks"].items():
-                counts[key] += value
+            count(result.stats)
             en_path, par_path = outputs[k]
             try:
                 write_atomic(en_path, result.english)
@@ -402,10 +426,15 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
                 files[k].error = str(exc)
                 continue
             files[k].english, files[k].parallel = str(en_path), str(par_path)
+            # the segment-level findings of this note (lock, engine fallback) stay with it
+            mine = [f for f in found if f.file == item.display]
+            manifest.record(text, en_path, result.english, result.parallel,
+                            mine + result.findings, result.stats)
 
     stats = {
         "files": sum(1 for f in files if not f.error),
         "failed_files": sum(1 for f in files if f.error),
+        "unchanged_files": unchanged,
         **{key: totals[key] for key in ("segments", "from_memory", "translated")},
         "engine_calls": runner.misses,
         **{key: totals[key] for key in ("kept_by_person", "terms_locked", "lock_fallbacks",

@@ -74,9 +74,11 @@ def translate(
         print_findings(report.findings)
     s = report.stats
     for f in report.files:
-        if not f.error:
+        if not f.error and not f.unchanged:
             say(f"wrote {f.english} and {f.parallel}")
-    say(f"{s['files']} file(s), {s['segments']} segments: {s['from_memory']} from memory, "
+    say(f"{s['files']} file(s)" + (f" ({s['unchanged_files']} unchanged since the last run, "
+                                  "not read again)" if s["unchanged_files"] else "")
+        + f", {s['segments']} segments: {s['from_memory']} from memory, "
         f"{s['translated']} translated, {s['copied']} copied; {s['terms_locked']} terms locked, "
         f"{s['lock_fallbacks']} lock fallbacks, {s['lock_failures']} lock failures; "
         f"{s['validated_blocks']} blocks validated, {s['invalid_blocks']} failed"
