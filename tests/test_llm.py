@@ -92,7 +92,7 @@ def test_malformed_answers_are_rejected_whole(content, problem):
 
 def test_prompt_carries_only_the_batchs_terms_and_their_forbids():
     glossary = load_glossary(GLOSSARY)
-    mixed, pipe = term(glossary, "混合精度"), term(glossary, "流水线并行")
+    mixed, pipe = term(glossary, "混合精度"), term(glossary, "流水线")
     items = [_Item(0, "我们用ZX1推理ZX2。", {1: mixed}), _Item(1, "没有术语。", {})]
     system, user = build_messages(items, retry=False)
     payload = json.loads(user["content"])
