@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zhenglossary.bilingual import common_suffix, find_parentheticals
+from zhenglossary.prose import prose_view
 
 
 def one(text, forms=()):
@@ -143,3 +144,48 @@ def test_sightings_point_at_their_text(pieces):
         assert par.zh and (par.english or par.abbr)
         assert text[par.offset:par.offset + len(par.zh)] == par.zh
         assert par.raw and text.endswith(par.raw, 0, par.end)
+
+
+# ------------------------------------------------------------------ issue 22: round two
+
+@pytest.mark.parametrize("text, expected", [
+    # mismatched brackets, a remark after the abbreviation, three pieces
+    ("热点方法交给即时编译器（just-in-time compiler, JIT)处理。", None),
+    ("我们在中间表示（intermediate representation, IR, 见第 3 节）上分析。",
+     ("中间表示", "intermediate representation", "IR")),
+    ("高带宽内存（High Bandwidth Memory，HBM，第三代）与芯片相连。", ("高带宽内存", "high bandwidth memory", "HBM")),
+    # the part CC-CEDICT cannot gloss, from the English's structure
+    ("有向无环图（DAG）描述了依赖。", ("有向无环图", "", "DAG")),
+    ("操作系统采用抢占式调度（preemptive scheduling）。", ("抢占式调度", "preemptive scheduling", "")),
+    ("该框架采用先定义后执行（define-and-run）的方式。", ("先定义后执行", "define-and-run", "")),
+    ("常量传播和死代码消除（dead code elimination）交替执行。", ("死代码消除", "dead code elimination", "")),
+    ("最小权限原则（Principle of Least Privilege）要求很严。", ("最小权限原则", "principle of least privilege", "")),
+    ("片上网络（Network-on-Chip，NoC）连接核心。", ("片上网络", "network-on-chip", "NoC")),
+    # Title Case and new words CC-CEDICT lacks, normalised
+    ("调度器关注吞吐量（Throughput）。", ("吞吐量", "throughput", "")),
+    ("芯粒（chiplet）设计提高了良率。", ("芯粒", "chiplet", "")),
+    # a name beside a word CC-CEDICT knows otherwise is an example
+    ("计算框架（Spark）很流行。", None),
+])
+def test_round_two_shapes(text, expected):
+    found = [(p.zh, p.english, p.abbr) for p in find_parentheticals(prose_view(text), source=text)]
+    if expected is None:
+        assert all(zh != "计算框架" for zh, _, _ in found)
+        if "JIT" in text:
+            assert [abbr for _, _, abbr in found] == ["JIT"]      # the slip of ) is read
+    else:
+        assert expected in found, found
+
+
+def test_math_between_term_and_parenthesis_and_link_destinations():
+    text = "作业的平均周转时间 $T_{turn}$（turnaround time）很长。\n\n我们提供[垃圾收集器](garbage collector)和[寄存器](register)。\n"
+    found = {(p.zh, p.english) for p in find_parentheticals(prose_view(text), source=text)}
+    assert ("周转时间", "turnaround time") in found
+    assert ("垃圾收集器", "garbage collector") in found and ("寄存器", "register") in found
+    # a gap that is not math is not read across
+    assert not find_parentheticals("周转时间      （turnaround time）", source="周转时间 `code` （turnaround time）")
+
+
+def test_document_parts_are_not_terms():
+    text = "本节小结（Summary）之后是相关工作（Related Work）。示例（Example）：一个集群。"
+    assert find_parentheticals(prose_view(text), source=text) == []

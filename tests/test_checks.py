@@ -212,3 +212,72 @@ def test_term_overlap_finds_what_the_character_loop_found(forms, data):
     found = [(f.extra["zh"], f.extra["other"]) for f in
              term_overlap(CheckContext(glossary=glossary, notes=[note]))]
     assert found == _overlaps_by_loop(glossary, text)
+
+
+# ---------------------------------------------------------------- issue 22: checks that earn their place
+
+def test_term_in_word_needs_dictionary_evidence(tmp_path):
+    glossary = ("source: zh\ntarget: en\nterms:\n  - zh: 数据集\n    en: dataset\n"
+                "  - zh: 数据库\n    en: database\n  - zh: 调度\n    en: scheduling\n"
+                "  - zh: 数组\n    en: array\n  - zh: 确信度\n    en: confidence\n"
+                "  - zh: 端到端\n    en: end-to-end\n  - zh: 加密\n    en: encryption\n")
+    report = run(tmp_path, {"a.md": (
+        "# 测试\n\n数据集成是这一层的任务。从数据集中读取样本。数据库存储引擎很快。\n\n"
+        "系统的协调度很高。这些数组成一个集合。数组成员按顺序存放。\n\n"
+        "端到端的延迟很低。当预测的确信度高于阈值时退出。加密钥匙要妥善保管。\n")}, glossary)
+    found = {(f.extra["zh"], f.extra["word"]) for f in of(report, "term-in-word")}
+    # 集成 (integrate), 协调 (coordinate), 组成 (form): the term really cuts a word; 数据集中,
+    # 数据库存储, 端到端的, 的确信度, 加密钥匙 are one jieba cut, not evidence
+    assert found == {("数据集", "集成"), ("调度", "协调"), ("数组", "组成")}
+
+
+def test_term_unused_counts_inside_longer_terms_and_the_whole_project(tmp_path):
+    glossary = GLOSSARY + "  - zh: 协同设计\n    en: co-design\n  - zh: 软硬件协同设计\n" \
+        "    en: software-hardware co-design\n  - zh: 磁盘阵列\n    en: disk array\n"
+    write(tmp_path / "glossary.yaml", glossary)
+    write(tmp_path / "notes" / "a.md", "软硬件协同设计很重要。\n")
+    write(tmp_path / "notes" / "b.md", "磁盘阵列很贵。\n")
+    report = check_project([tmp_path / "notes" / "a.md"], tmp_path / "glossary.yaml")
+    unused = {f.message.split(" ")[0] for f in of(report, "term-unused")}
+    # 协同设计 is inside 软硬件协同设计; 磁盘阵列 is used in b.md, which was not checked
+    assert "协同设计" not in unused and "磁盘阵列" not in unused
+    assert "量子比特" in unused and "软硬件协同设计" not in unused
+    assert "of the project's 2 notes" in next(f.message for f in of(report, "term-unused"))
+
+
+def test_overlap_whose_english_reads_on_is_quiet(tmp_path):
+    glossary = GLOSSARY + "  - zh: 输入序列\n    en: input sequence\n  - zh: 序列长度\n" \
+        "    en: sequence length\n"
+    report = run(tmp_path, {"a.md": "输入序列长度是 1M。\n"}, glossary)
+    assert of(report, "term-overlap") == []
+
+
+def test_inflected_renderings_are_one_and_glossary_terms_are_the_glossarys(tmp_path):
+    report = run(tmp_path, {"a.md": "# 缓存\n\n页缓存（Page Caching）很常见。\n",
+                            "b.md": "# 缓存\n\n页缓存（page cache）很常见。\n数据集（data sets）和"
+                                    "数据集（corpus）。\n"})
+    # Page Caching = page cache; 数据集 is a glossary term: its disagreement is named by
+    # parenthetical-disagrees, not again by inconsistent-rendering
+    assert of(report, "inconsistent-rendering") == []
+    assert [f.extra["note_en"] for f in of(report, "parenthetical-disagrees")] == ["corpus"]
+
+
+def test_untranslated_block_is_one_finding_not_one_per_term(tmp_path):
+    from zhenglossary.checks.translations import term_missing, untranslated
+    from zhenglossary.checks.registry import CheckContext
+    from zhenglossary.glossary import load_glossary_text
+
+    from zhenglossary.parallel import Pair
+
+    glossary = load_glossary_text(GLOSSARY, "g.yaml")
+    source = "我们用混合精度训练数据集。"
+    pair = Pair("a.md", "a.zh-en.md", 1, "L3", source, "We train 混合精度 on the dataset.",
+                "edited", "0" * 12, en_line=7, terms=glossary.find(source))
+
+    class Note:
+        pairs = [pair]
+
+    ctx = CheckContext(glossary, [], pairs=[Note()])
+    assert list(term_missing(ctx)) == []
+    [f] = list(untranslated(ctx))
+    assert f.extra["terms"] == ["混合精度"] and "混合精度" in f.message

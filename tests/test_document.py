@@ -19,7 +19,7 @@ from zhenglossary.locking import plan_document
 from zhenglossary.memory import NoMemory
 from zhenglossary.parallel import read_parallel, render_parallel
 from zhenglossary.render import leaf_texts, render_english
-from zhenglossary.translate import Runner, lock_segments
+from zhenglossary.runner import Runner, lock_segments
 
 DATA = Path(__file__).parent / "data"
 GLOSSARY = load_glossary_text(MINI_GLOSSARY + "  - zh: 键值缓存\n    en: KV cache\n")
@@ -142,7 +142,11 @@ def test_align_inline_offsets():
 
 
 def test_abbreviation_given_twice_is_said_once():
-    glossary = load_glossary(NOTES.parent / "glossary.yaml")
+    from zhenglossary.glossary import load_glossary_text
+
+    glossary = load_glossary_text(
+        "terms:\n  - zh: 可并行张量集合\n    en: parallelizable tensor collection (PTC)\n"
+        "  - zh: 数据传输节点\n    en: data transfer node (DTN)\n", "g.yaml")
     english, _, _, _ = translate_text(
         "Tenplex通过引入可并行张量集合（PTC）来实现这一点。\n\n数据传输节点 DTN 是关键设施。\n", glossary)
     assert english.count("(PTC)") == 1 and "parallelizable tensor collection (PTC)" in english

@@ -17,7 +17,7 @@ from zhenglossary.locking import plan_document
 from zhenglossary.memory import NoMemory
 from zhenglossary.prose import prose_view
 from zhenglossary.textutil import CJK_RE
-from zhenglossary.translate import Runner, lock_segments
+from zhenglossary.runner import Runner, lock_segments
 
 
 def gloss_engine(glossary, tmp_path, monkeypatch, request):

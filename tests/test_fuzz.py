@@ -19,7 +19,7 @@ from zhenglossary.locking import plan_document
 from zhenglossary.memory import NoMemory
 from zhenglossary.parallel import render_parallel
 from zhenglossary.render import english_body, leaf_texts, render_english
-from zhenglossary.translate import Runner, lock_segments
+from zhenglossary.runner import Runner, lock_segments
 from zhenglossary.validate import check_document
 
 GLOSSARY = load_glossary_text(MINI_GLOSSARY + "  - zh: 推理\n    en: inference\n    forbid: [reasoning]\n")

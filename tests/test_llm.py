@@ -115,13 +115,14 @@ def test_prompt_shows_terms_as_chinese_with_only_the_batchs_entries():
     its sentences (zh, en, forbid, note) and no other; protected spans stay tokens,
     numbered from 1 in what the model sees."""
     glossary = load_glossary(GLOSSARY)
-    mixed, pipe = term(glossary, "混合精度"), term(glossary, "流水线并行")
+    mixed, pipe = term(glossary, "混合精度"), term(glossary, "流水线")
     items = [Sentence(0, "我们在ZX1上用ZX2推理ZX3。", {2: mixed}), Sentence(1, "没有术语。", {})]
     system, user = build_messages(items)
     payload = json.loads(user["content"])
+    entry = {"zh": "混合精度", "en": "mixed precision", "forbid": ["hybrid precision"],
+             **({"note": mixed.note} if mixed.note else {})}
     assert payload == {
-        "glossary": [{"zh": "混合精度", "en": "mixed precision", "forbid": ["hybrid precision"],
-                      "note": mixed.note}],
+        "glossary": [entry],
         "blocks": [{"sentences": [{"id": 1, "zh": "我们在ZX1上用混合精度推理ZX2。"}]},
                    {"sentences": [{"id": 2, "zh": "没有术语。"}]}]}
     assert pipe.forbid[0] not in user["content"]            # not used by this batch

@@ -12,7 +12,7 @@ from zhenglossary.document import parse_document
 from zhenglossary.glossary import load_glossary_text
 from zhenglossary.locking import PROTECTED, check_hypothesis, plan_document
 from zhenglossary.memory import NoMemory
-from zhenglossary.translate import Runner, lock_segments
+from zhenglossary.runner import Runner, lock_segments
 
 GLOSSARY = load_glossary_text(MINI_GLOSSARY + """\
   - zh: 键值缓存

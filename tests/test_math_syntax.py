@@ -153,12 +153,21 @@ def _plugin_wraps_around(text: str) -> bool:
     return False
 
 
+def _escaped_backslash_before_a_dollar(text: str) -> bool:
+    """Where the plugin and pandoc differ on escapes: the plugin takes a ``$`` after any
+    backslash as escaped, pandoc (and ours) only after an odd run of them (``\\\\$``
+    is a literal backslash, then a dollar that may open math)."""
+    import re
+
+    return any(len(m.group(1)) % 2 == 0 for m in re.finditer(r"(\\+)\$", text))
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="$$$ab1 \\\n`中{}", max_size=24))
 def test_dollars_agree_with_the_plugin_where_pandoc_agrees(text):
     if _digit_next_to_a_dollar(text) or "\\begin" in text:
         return
-    if _plugin_wraps_around(text):
+    if _plugin_wraps_around(text) or _escaped_backslash_before_a_dollar(text):
         return
     plugin, ours = _plugin(), _ours()
     assert ours.render(text) == plugin.render(text)

@@ -77,10 +77,12 @@ def test_ranking_is_by_evidence_not_by_source():
 def test_dictionary_guess_is_marked_and_never_the_entry():
     found = {s.zh: s for s in suggest(Glossary([]), notes(CHAPTER_A, CHAPTER_B))}
     guess = found["多步预测"]
-    assert guess.en == "" and guess.en_guess
+    # no English of the notes agrees with a reading of 多 + 步 + 预测: no guess at all
+    assert guess.en == "" and guess.en_guess == ""
+    guess.en_guess = "multi-step prediction"
     text = to_yaml([guess])
     assert "en: ''" in text and "CC-CEDICT dictionary guess" in text
-    assert dictionary_guess("梯度") == "gradient"
+    assert dictionary_guess("梯度") == "gradient"          # one sense, a noun
 
 
 def test_glossary_terms_are_not_suggested_again():
@@ -94,3 +96,57 @@ def test_log_likelihood_sign_and_size():
     assert log_likelihood(50, 10_000, 300, 60_000_000) > 15.13     # a term of the notes
     assert log_likelihood(2, 10_000, 3_000, 60_000_000) < 15.13    # a general word
     assert log_likelihood(1, 10_000, 60_000, 60_000_000) < 0       # rarer than usual
+
+
+# ------------------------------------------------------------------ issue 22: round two
+
+CLUSTER = """\
+# 集群
+
+登录节点只用来提交作业，计算节点负责运行作业。每个计算节点有 8 块 GPU，登录节点没有 GPU。
+作业提交后，调度器把它放到空闲的计算节点上；节点之间用高速网络相连。节点故障时作业会重新排队。
+一个节点上可以跑多个作业，节点的内存由这些作业共享。我们为每个节点配置了本地磁盘。
+在图算法里，节点（vertices）之间的边代表依赖，但这只是本文的一个例子。
+"""
+
+
+def test_a_parenthetical_against_the_dominant_use_comes_with_a_warning():
+    glossary = load_glossary_text(
+        "source: zh\ntarget: en\nterms:\n  - zh: 登录节点\n    en: login node\n"
+        "  - zh: 计算节点\n    en: compute node\n")
+    [node] = [s for s in suggest(glossary, notes(CLUSTER)) if s.zh == "节点"]
+    assert node.en == "vertex"
+    assert any("render it 'node'" in w and "登录节点" in w for w in node.warnings)
+    assert any("used" in e and "more time(s)" in e for e in node.evidence)
+    text = to_yaml([node])
+    assert "# WARNING: the notes' parenthetical says 'vertex'" in text
+    # evidence against it halves its rank
+    from zhenglossary.suggest import evidence_score
+
+    full = evidence_score(node.occurrences, len(node.files), 0.5 + 0.5 * node.alignment)
+    assert abs(node.score - full / 2) < 1e-9
+    # with no glossary, the many other uses are the evidence against it
+    bare = [s for s in suggest(Glossary([]), notes(CLUSTER)) if s.zh == "节点"][0]
+    assert bare.warnings and bare.warnings[0].startswith("one rendering from 1 parenthetical")
+
+
+def test_dictionary_guess_only_where_the_notes_english_agrees():
+    from collections import Counter
+
+    from zhenglossary.suggest import notes_english
+
+    english = notes_english(notes("# 算法\n\nThe algorithm uses a sparse matrix.\n"))
+    assert dictionary_guess("算法", english) == "algorithm"           # not "arithmetic"
+    assert dictionary_guess("矩阵", english) == "matrix"              # not "array"
+    assert dictionary_guess("算法", Counter()) == ""                   # several senses: none
+    assert dictionary_guess("子图", english) == ""                     # no "son diagram"
+
+
+def test_document_parts_and_fragments_are_never_candidates():
+    text = ("# 调度\n\n## 小结\n\n本章讨论了长期优化和后期优化。调度器的长期优化很重要，后期优化也很重要。"
+            "预期优化有时失败。\n\n## 示例\n\n示例：一个调度器。另一个示例是回填队列。回填队列让小作业先运行。"
+            "我们把回填队列放在内存里。\n\n## 章节安排\n\n章节安排如下。回填队列的长度有限。小结（Summary）"
+            "之后是相关工作（Related Work）。\n")
+    found = {s.zh for s in suggest(Glossary([]), notes(text, text))}
+    assert "回填队列" in found
+    assert not found & {"小结", "示例", "章节", "章节安排", "期优化", "相关工作"}

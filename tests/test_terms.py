@@ -249,7 +249,7 @@ def test_every_counted_term_passes_the_output_check(parts):
     from zhenglossary.document import parse_document
     from zhenglossary.locking import assemble, plan_document
     from zhenglossary.memory import NoMemory
-    from zhenglossary.translate import Runner, lock_segments
+    from zhenglossary.runner import Runner, lock_segments
 
     glossary = load_glossary_text(GLOSSARY)
     source = "".join(c + t + f for c, t, f in parts) + "。"

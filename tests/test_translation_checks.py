@@ -217,3 +217,13 @@ def test_chinese_the_source_protects_is_not_left_untranslated(runner, tmp_path, 
     code, data = check(runner)
     [left] = of(data, "untranslated")
     assert code == 1 and left["chinese"] == ["倾角"]
+
+
+def test_a_list_nested_with_tabs_is_no_protected_change(runner, tmp_path, monkeypatch):
+    """issue 22: a tab-indented nested list item, read back pair by pair, parses as the list
+    item it is in the note, not as indented code (no protected-changed on machine English)."""
+    translated_project(runner, tmp_path, monkeypatch, {"a.md": (
+        "# 列表\n\n-\t第一项很快\n\t-\t嵌套的第二项\n\t\t-\t更深的第三项\n-\t第四项\n\n1.\t编号的一项\n")})
+    code, data = check(runner)
+    assert code == 0, data
+    assert [f["check"] for f in data["findings"] if f["severity"] != "info"] == []

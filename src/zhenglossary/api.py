@@ -1,6 +1,11 @@
 """The façade: every `zhen` command calls one function here (sqlite-utils' one-object idea,
 as plain functions). Paths and options in, reports out; no printing, no exiting. The CLI
-formats what these return and nothing else."""
+formats what these return and nothing else.
+
+Why this module is long: one small function per command, and each command's report type
+beside it; they share the path, glossary and notes resolution at the top. Splitting it by
+command would spread that shared resolution over many modules.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .checks import CheckContext, NoteText, run_checks
-from .errors import NoteReadError, PathNotFound
+from .errors import NoteReadError, PathNotFound, ZhenError
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import ENGLISH_SUFFIX, collect_notes, read_note
@@ -78,6 +83,7 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     glossary_path = resolve_glossary(glossary_option)
     glossary = load_glossary(glossary_path)
     notices: list[str] = []
+    explicit = bool(paths)
     if not paths:
         try:
             paths = default_note_paths(glossary_path)
@@ -106,7 +112,8 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                                     exc.line))
             problems[note.display] = f"cannot read its parallel file: {exc}"
     ctx = CheckContext(glossary, notes, translations, pairs=pairs,
-                       untranslated_blocks=untranslated)
+                       untranslated_blocks=untranslated,
+                       project_notes=_project_notes(glossary_path, notes, explicit, encoding))
     findings += [f for f in glossary.findings if only is None or f.check in only]
     findings += run_checks(ctx, only)
     from .checks.notes import usage_counts
@@ -114,6 +121,23 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     return CheckReport(glossary, notes, sort_findings(findings), usage_counts(ctx),
                        len(set(translations) | {p.note for p in pairs}), {p.note: p for p in pairs},
                        problems, notices)
+
+
+def _project_notes(glossary_path: Path, notes: list[NoteText], explicit: bool,
+                   encoding: str | None = None):
+    """Every note of the project (``notes/`` here or beside the glossary) when only some were
+    asked for: a term another note uses is not unused (term-unused). None: ``notes`` are
+    the project."""
+    if not explicit:
+        return None
+    beside = glossary_path.parent / "notes"
+    try:
+        project, _ = load_notes([beside] if beside.is_dir() else default_note_paths(glossary_path),
+                                encoding)
+    except (PathNotFound, ZhenError):
+        return None
+    checked = {n.path.resolve() for n in notes}
+    return notes + [n for n in project if n.path.resolve() not in checked]
 
 
 def _untranslated_lines(doc, note_pairs) -> list[tuple[int, int]]:
@@ -141,6 +165,15 @@ def suggest_project(paths: list[Path] | None, glossary_option: Path | None,
         paths = default_note_paths(glossary_path)
     notes, findings = load_notes(paths, encoding)
     return suggest(glossary, notes, limit=limit), findings
+
+
+def write_candidates(path: Path, suggestions) -> None:
+    """`zhen glossary suggest --out FILE`: the candidates file a curator reviews and then
+    imports (``zhen glossary import FILE``)."""
+    from .fileio import write_atomic
+    from .suggest import to_yaml
+
+    write_atomic(path, to_yaml(suggestions, candidates_file=True))
 
 
 def engine_statuses(overrides: dict | None = None):
@@ -291,6 +324,29 @@ def import_glossary_file(file: Path, glossary_option: Path | None,
         written = True
     return GlossaryImport(path, imported.format, report, imported.warnings + report.warnings,
                           written, not text)
+
+
+def accept_suggestions(accepted: list[tuple[str, str, tuple[str, ...]]],
+                       glossary_option: Path | None) -> GlossaryImport:
+    """`zhen glossary suggest --interactive`: append the (zh, en, variants) a curator accepted
+    to glossary.yaml, as `glossary import` does (below a comment, every byte above it
+    kept; conflicts reported, never applied)."""
+    from .exchange import apply_merge, load_for_merge, merge
+    from .exchange.entries import make_candidate
+    from .glossary import find_glossary
+
+    path = glossary_option if glossary_option is not None else find_glossary()
+    gloss, text = load_for_merge(path)
+    where = "zhen glossary suggest --interactive"
+    candidates = [make_candidate(zh, en, where, i + 1, variants=variants)
+                  for i, (zh, en, variants) in enumerate(accepted)]
+    report = merge(gloss, candidates)
+    written = False
+    if report.added:
+        apply_merge(path, text, report, glossary=gloss,
+                    comment="--- accepted in `zhen glossary suggest --interactive` ---")
+        written = True
+    return GlossaryImport(path, "suggest", report, report.warnings, written, not text)
 
 
 @dataclass

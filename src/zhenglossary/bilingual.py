@@ -35,6 +35,12 @@ a Title-Cased phrase is lowered except for the words CC-CEDICT marks as names
 (*Fast Fourier Transform* → *fast Fourier transform*), capitals the writer chose inside
 a lower-case phrase are kept (*Bloom filter*), acronyms and CamelCase are kept, and the
 head noun is made singular. The form seen in the note is kept as ``english_seen``.
+
+Why this module is long: the finder's shapes (the regular expressions and what each body
+may hold), the term boundary (alignment, then the prefix recovered from the English's
+structure: :func:`_extend_left`) and the English normalisation change together whenever a
+shape is added, and the gold sets measure them together. The next split is the term
+boundary (``term_span`` and ``_extend_left``) into a module of its own.
 """
 
 from __future__ import annotations
@@ -42,19 +48,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .align import (EN_FUNCTION, align_letters, align_words, english_words, gloss,
-                    is_general, singular)
+from .align import (EN_FUNCTION, align_letters, align_words, english_links, english_words,
+                    gloss, is_general, singular, word_pieces)
 from .textutil import (CJK_CLASS, is_abbreviation, normalize_abbreviation,
                        normalize_english)
 
-_CLOSE = {"（": "））", "(": ")）"}
+_CLOSE = {"（": "）)", "(": ")）"}     # mismatched pairs are typing slips: （Just-In-Time, JIT)
 _MARK_PAIRS = {"*": "*", "**": "**", "***": "***", "_": "_", "__": "__", "”": "“",
-               "」": "「", "』": "『", '"': '"', "’": "‘", "》": "《"}
+               "」": "「", "』": "『", '"': '"', "’": "‘", "》": "《", "]": "["}
 
 # CJK run, optional closing mark (emphasis or quote), optional space, optional Latin
 # phrase (中文 English（ABBR）), then a parenthesis
 PAREN_RE = re.compile(
-    rf"(?P<zh>[{CJK_CLASS}]+)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》])?(?P<sp>[ \t]?)"
+    rf"(?P<zh>[{CJK_CLASS}]+)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
     r"(?P<latin>[A-Za-z][A-Za-z0-9\- ]*[A-Za-z0-9] ?)?"
     r"(?P<open>[（(])(?P<body>[^（）()\n]{1,120})(?P<close>[）)])"
 )
@@ -122,11 +128,21 @@ def _is_name(piece: str) -> bool:
         and not (len(words) == 1 and is_abbreviation(piece))
 
 
+def _annotation(piece: str) -> bool:
+    """A remark after the term's English in its parenthesis: Chinese, or a reference
+    with digits (RFC 5280, 2019, §3)."""
+    return bool(_CJK.search(piece)) or bool(re.search(r"\d", piece)) and len(piece.split()) <= 3
+
+
 def split_body(body: str) -> tuple[str, str] | None:
     """(english, abbreviation) of a parenthesis body, or None when it is not a term."""
     body = body.strip().strip("*_").strip()
     pieces = [p.strip().strip("*_").strip() for p in re.split(r"[,，;；、]", body)]
     pieces = [p for p in pieces if p]
+    # a third piece (or a second after the abbreviation) may annotate the term: a
+    # reference, a year, a remark in Chinese (IR, 见第 3 节; HBM，第三代; PKI, RFC 5280)
+    while len(pieces) > 1 and _annotation(pieces[-1]) and len(pieces) <= 4:
+        pieces = pieces[:-1]
     if not pieces or len(pieces) > 2:
         return None
     english = abbr = ""
@@ -154,13 +170,21 @@ def canonical_english(phrase: str, proper: frozenset[str] = frozenset(),
     """The English as a careful writer puts it in a glossary.
 
     ``proper`` holds lower-case English words known to be names (from CC-CEDICT)."""
+    from .english import parts_of_speech
+
     words = phrase.split()
     if not words:
         return phrase
     titled = [w for w in words if w[:1].isupper() and w[1:] == w[1:].lower() and w.isalpha()
-              or (w[:1].isupper() and "-" in w and all(p[:1].isupper() for p in w.split("-")))]
+              or (w[:1].isupper() and "-" in w
+                  and all(p[:1].isupper() and p[1:] == p[1:].lower() or p.lower() in EN_FUNCTION
+                          for p in w.split("-")))]
     content = [w for w in words if w.lower() not in EN_FUNCTION]
     all_title = len(content) > 1 and all(w in titled for w in content)
+    # one Title-Case word the dictionary knows as a common word (Throughput, Preemption)
+    all_title = all_title or (len(content) == 1 and content[0] in titled
+                              and all(parts_of_speech(p) for p in content[0].lower().split("-")
+                                      if p not in EN_FUNCTION))
     lower_first = sentence_start and len(words) >= 1 and words[0] in titled
     out = []
     for i, word in enumerate(words):
@@ -279,7 +303,9 @@ def term_span(run: str, english: str, abbr: str,
     # a common single character spells an abbreviation letter only when it also aligns
     # to the English (即 would spell the E of EE-DNN; 零 spells the Z of ZeRO)
     weak = blocked | frozenset(i for i, w in enumerate(words)
-                               if len(w) == 1 and is_general(w) and not en_links[i])
+                               if (len(w) == 1 and is_general(w)
+                                   or units[i][1].startswith("m") and len(w) > 1)
+                               and not en_links[i])
     n_en = len(english_words(english)) if english else 0
     letters = abbreviation_letters(abbr) if abbr else ""
     n = len(units)
@@ -319,18 +345,134 @@ def term_span(run: str, english: str, abbr: str,
             start = i
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole = best
-    # the start of the first English word has no Chinese yet (*eventual* of eventual
-    # consistency, *back* of backpropagation; not *overfitting*, whose *over* is there)
-    en_first = english_words(english)[0] if n_en else ""
-    first_open = n_en and not any(i == 0 and (not part or en_first.startswith(part))
-                                  for i, part in set().union(*en_links[start:]))
-    if start > 0 and (first_open or (not n_en and matched < len(letters))) \
-            and not edge_stop(start - 1) and (units[start - 1][1][:1] in "nabd"
-                                              or units[start - 1][1] == "vn"
-                                              or not is_general(units[start - 1][0])):
-        start -= 1                        # the first English word is not covered yet
+    start = _extend_left(units, start, en_links, english, letters, matched, forms, hard)
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
+
+
+_STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's left edge
+
+
+def _english_head(english: str) -> tuple[int, int | None]:
+    """(index among :func:`align.english_words` of the phrase's head noun, index of the
+    first word after its preposition or None): the head is the last content word before
+    a preposition (*principle* of least privilege, *network*-on-chip), else the last word."""
+    index = -1
+    for token in re.split(r"[\s\-‐‑–/_.]+", english.strip()):
+        low = token.lower().strip(".,;:'\"’")
+        if not low:
+            continue
+        if low in EN_FUNCTION:
+            if low not in ("and", "or") and index >= 0:
+                return index, index + 1
+            continue
+        index += len(english_words(token)) or 0
+    return index, None
+
+
+def _mostly_verb(word: str) -> bool:
+    """CC-CEDICT reads ``word`` as a verb ("to …") in at least half of its senses (来自,
+    说服, 降低), unlike 反向 *reverse*, or a word it lacks (舍入)."""
+    from .align import dictionary_index
+
+    senses = [s for e in dictionary_index().entries(word) if not e.proper for s in e.senses]
+    return bool(senses) and 2 * sum(s.startswith("to ") for s in senses) >= len(senses)
+
+
+def _extend_left(units, start: int, en_links, english: str, letters: str, matched: int,
+                 forms: frozenset[str], hard) -> int:
+    """Recover the part of the term the dictionary cannot gloss, from the English's own
+    structure: English words (or abbreviation letters) that no Chinese word aligned to
+    are said by the words just left of the aligned span (死 of 死代码消除 *dead*, 最小 of
+    最小权限原则 *least*, 有向无 of 有向无环图 *DAG*). About two characters per English
+    word are taken, never across a conjunction, particle or pronoun, nor a common verb
+    of two characters or more (采用, 需要: the clause's verb); a preposition or locality
+    word is taken only where the clause begins within that reach (有|向|无环图 at the
+    start of a sentence). A unit aligned only through its end (式调度, aligned by 调度)
+    holds a bound morpheme, so the word before it is taken too (抢占式调度). And a frame
+    of two one-character adverbs (先…后, 边…边) around the English's own connective
+    (*define-and-run*, *define-by-run*) is taken whole."""
+    en = english_words(english) if english else []
+    # an English word is said once a Chinese word aligns to all of it or to its start
+    # (*vector* of vectorized); *back* of backpropagation is not said by 传播
+    from .align import stem
+
+    covered = {i for k in range(start, len(units)) for i, part in en_links[k]
+               if not part or en[i].startswith((part, stem(part)))}
+    # the English head noun, uncovered, is said by the Chinese head (模型 *networks*), not
+    # by a word on the left; its modifiers are (after of/on: Principle of *Least* …)
+    # and an English word between two said ones is said by a Chinese word between them
+    # (退出 *exit* in 早期退出模型), so only words left of the first one said, or after a
+    # preposition, ask for more on the left
+    head, after_prep = _english_head(english) if en else (-1, None)
+    first = min(covered) if covered else len(en)
+    if len(en) == 1:
+        uncovered = 0 if 0 in covered else 1       # backpropagation: its start, 反向
+    elif en:
+        uncovered = len([i for i in range(len(en)) if i not in covered and i != head
+                         and (i < first or (after_prep is not None and i >= after_prep))])
+    else:
+        uncovered = max(0, len(letters) - matched)
+    words = [w for w, _ in units]
+    budget = 2 * uncovered
+    if start > 0 and en and en_links[start] and len(words[start]) > 1 \
+            and not gloss(words[start]).known:
+        from .segment import posseg
+
+        pieces = word_pieces(words[start])
+        left_links = en_links[start - 1]
+        # the unit starts with a suffix (jieba tags 式, 型, 者 as k): it belongs to the
+        # word before it
+        if len(pieces) > 1 and len(pieces[0]) == 1 and posseg(pieces[0])[0][1] == "k" \
+                and not english_links(pieces[0], en) and not hard(start - 1) \
+                and not units[start - 1][1].startswith(_STOP_FLAGS) \
+                and not (left_links and all(k in covered for k, _ in left_links)):
+            start -= 1                    # 抢占 + 式调度
+            budget -= len(words[start])
+
+    def stops(i: int, left: int) -> bool:
+        """May unit ``i`` not be taken, with ``left`` characters of reach?"""
+        word, flag = units[i]
+        if word in forms or any(k not in covered for k, _ in en_links[i]):
+            return len(word) > left       # it says an English word not yet said
+        if len(word) > left or flag.startswith(_STOP_FLAGS) or flag == "uj":
+            return True
+        if flag.startswith("m") and len(word) > 1:
+            return True                   # 一棵, 两个: a count, not part of the term
+        if len(word) > 1 and flag in _VERB_FLAGS and not en_links[i] and _mostly_verb(word):
+            return True                   # 采用, 来自, 说服 (CC-CEDICT: "to …"): the clause's verb
+        if en_links[i] and all(k in covered for k, _ in en_links[i]):
+            return True                   # 写入 before 预写日志: says a word already said
+        if len(word) > 1 and flag[:1] == "p":
+            return True                   # 通过, 根据: a preposition opens the phrase
+        if len(word) == 1 and (flag[:1] in "pf" or hard(i)):
+            # a preposition or locality character only inside a clause start of single
+            # characters within reach (有|向|无环图), never at its left edge
+            if i == 0:
+                return True
+            before, bflag = units[i - 1]
+            glued = len(before) == 1 and left >= 2 and not bflag.startswith(_STOP_FLAGS) \
+                and bflag[:1] not in "pfu" and not en_links[i - 1]
+            return not (glued or (all(len(words[k]) == 1 for k in range(i))
+                                  and sum(len(words[k]) for k in range(i + 1)) <= left))
+        if len(word) == 1 and flag[:1] in "qs":
+            return i > 0 and stops(i - 1, left - 1)    # 片|上 at the start of a clause
+        return False
+
+    i = start - 1
+    while budget > 0 and i >= 0 and not stops(i, budget):
+        start = i
+        budget -= len(words[i])
+        i -= 1
+    # 先定义后执行 (define-and-run): a one-character adverb inside the term and one just
+    # before it frame the two verbs the English joins with a connective
+    if en and start > 0 and re.search(r"[\w]-(?:and|by|or|then|to)-[\w]", english, re.I):
+        left, lflag = units[start - 1]
+        inner = [units[k] for k in range(start + 1, len(units)) if len(units[k][0]) == 1
+                 and not en_links[k]]
+        if len(left) == 1 and lflag[:1] in "dfp" and any(f[:1] in "dfp" for _, f in inner):
+            start -= 1
+    return start
 
 
 def common_suffix(strings: list[str]) -> str:
@@ -357,12 +499,15 @@ def _proper_words(zh: str, english: str) -> frozenset[str]:
 
 
 def _unknown_word(english: str) -> bool:
-    """One lower-case word CC-CEDICT's English does not know: a variable (tscience)."""
+    """One lower-case word neither CC-CEDICT's English nor the English lemmatiser's
+    dictionary knows: a variable (tscience)."""
     from .align import english_known
+    from .english import parts_of_speech
 
     word = english.strip().lower()
     return bool(word) and " " not in word and "-" not in word \
-        and not english_known(word) and not english_known(singular(word))
+        and not english_known(word) and not english_known(singular(word)) \
+        and not parts_of_speech(word)
 
 
 def _variable(english: str) -> bool:
@@ -374,6 +519,39 @@ def _variable(english: str) -> bool:
         and any(len(word) - k >= 3 and english_known(word[k:]) for k in (1, 2))
 
 
+def _coinage(zh: str, english: str, abbr: str) -> bool:
+    """A term CC-CEDICT lacks, glossed by one English word: 吞吐量（Throughput）, 芯粒
+    （chiplet）, 可用性（Availability）. Nothing can align it, but a Chinese term the
+    dictionary does not know beside one English word that is not a variable is what a
+    writer glosses; a Chinese word CC-CEDICT knows with other English (框架（Spark）) is
+    an example, not a translation."""
+    from .align import dictionary_index
+
+    if abbr or not english or " " in english.strip() or is_general(zh) or zh in dictionary_index():
+        return False
+    word = english.strip()
+    if not word.isalpha() or (word[1:] != word[1:].lower()):
+        return False                      # PyTorch, ResNet: a name
+    return not _variable(word.lower())
+
+
+# The parts of a document a note names in its own headings and references. They are a
+# closed class of English (no field coins new ones), so the English tells that a
+# parenthetical like 小结（Summary） labels the note's structure, not a term.
+DOCUMENT_PARTS = frozenset(
+    "summary example examples chapter section subsection figure table appendix "
+    "introduction conclusion conclusions abstract overview background outline exercise "
+    "exercises preface contents references bibliography acknowledgments acknowledgements "
+    "footnote paragraph page".split())
+_DOCUMENT_PHRASES = frozenset({"related work", "future work", "case study", "further reading"})
+
+
+def document_part(english: str) -> bool:
+    """Is ``english`` a part of a document (summary, example, related work …)?"""
+    phrase = " ".join(english.lower().split())
+    return phrase in DOCUMENT_PARTS or phrase in _DOCUMENT_PHRASES
+
+
 def _sentence_start(text: str, pos: int) -> bool:
     before = text[:pos].rstrip(" \t*_#>")
     return not before or before[-1] in "\n。！？.!?：:"
@@ -381,13 +559,44 @@ def _sentence_start(text: str, pos: int) -> bool:
 
 # --------------------------------------------------------------------------- finding
 
-def find_parentheticals(text: str, forms: frozenset[str] = frozenset()) -> list[Parenthetical]:
-    """Every bilingual parenthetical in ``text`` (pass the prose view of a note)."""
+_MATH_GAP = re.compile(r"[ \t]*\$[^$\n]{1,60}\$[ \t]*")
+_LINK_RE = re.compile(rf"\[(?P<zh>[{CJK_CLASS}]{{2,16}})\]\((?P<dest>[A-Za-z][A-Za-z\-]{{1,40}})\)")
+
+
+def find_parentheticals(text: str, forms: frozenset[str] = frozenset(),
+                        source: str | None = None) -> list[Parenthetical]:
+    """Every bilingual parenthetical in ``text`` (pass the prose view of a note, and the
+    note itself as ``source``: math between a term and its parenthesis, 学习率
+    $\\eta$（learning rate）, and a link whose destination is an English term,
+    ``[寄存器](register)``, are read from it)."""
     out: list[Parenthetical] = []
     for match in PAREN_RE.finditer(text):
+        gap = match.group("sp")
+        if len(gap) > 1:
+            # only math (blanked in the prose) may stand between the term and its
+            # parenthesis
+            if source is None or match.group("latin") or match.group("mark") \
+                    or not _MATH_GAP.fullmatch(source, match.start("sp"), match.end("sp")):
+                continue
         par = _zh_first(text, match, forms)
         if par is not None:
             out.append(par)
+    if source is not None and "](" in source:
+        taken = {p.offset for p in out}
+        for link in _LINK_RE.finditer(source):
+            dest = link.group("dest")
+            if link.start("zh") in taken or text[link.start("dest"):link.end("dest")].strip():
+                continue                  # not a link (read above), or one already read
+            parts = split_body(dest)
+            if parts is None or not parts[0]:
+                continue
+            zh = link.group("zh")
+            score = term_span(zh, parts[0], "", forms)[1]
+            if not score and _unknown_word(parts[0]):
+                continue
+            out.append(Parenthetical(zh, zh, canonical_english(parts[0]), "", link.start("zh"),
+                                     link.end(), source[link.start():link.end()], parts[0],
+                                     score, "marked"))
     taken = {p.end for p in out}
     for match in EN_FIRST_RE.finditer(text):
         if match.end() in taken:
@@ -429,9 +638,12 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         start, score = term_span(run, english, abbr, forms)
         form = "zh-first"
     zh = run[start:]
-    if not marked and score == 0.0 and (english and _is_name(english) and not abbr
-                                        or is_general(zh) or _unknown_word(english)):
+    if not marked and score == 0.0 and not _coinage(zh, english, abbr) \
+            and (english and _is_name(english) and not abbr or is_general(zh)
+                 or _unknown_word(english)):
         return None          # an unaligned name, general word or variable: not a translation
+    if english and document_part(english):
+        return None          # 小结（Summary）, 示例（Example）: the note's own structure
     if english and _variable(english):
         return None          # a variable: t + wait
     if latin and zh and not term_span(zh, english, "", forms)[1]:
@@ -488,6 +700,6 @@ def note_sightings(notes, forms: frozenset[str] = frozenset()) -> list:
     out = []
     for note in notes:
         index = LineIndex(note.text)
-        for par in find_parentheticals(note.prose, forms):
+        for par in find_parentheticals(note.prose, forms, note.text):
             out.append((note, index, par))
     return out

@@ -30,6 +30,7 @@ aligner asks about, is a checked text file beside it (:func:`english_text`).
 from __future__ import annotations
 
 import gzip
+import re
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -353,6 +354,61 @@ def english_text() -> str:
         _english.clear()
         _english[path] = text
     return text
+
+
+# labels CC-CEDICT puts on senses of a technical field (``operand (computing)``,
+# ``(math.) eigenvector``)
+TECHNICAL_LABELS = ("computing", "math", "mathematics", "statistics", "electronics", "physics",
+                    "engineering", "telecommunications", "networking", "internet", "geometry",
+                    "algebra", "logic", "programming", "software")
+_TECH_LABEL = re.compile(r"\((?:" + "|".join(TECHNICAL_LABELS) + r")\.?\)", re.IGNORECASE)
+_technical: dict[Path, frozenset[str]] = {}
+
+
+def technical_path(version: str | None = None) -> Path:
+    return cache_dir() / f"{_stem(version)}-technical.txt"
+
+
+def technical_phrases() -> frozenset[str]:
+    """The English of every CC-CEDICT sense labelled with a technical field (computing,
+    math., statistics, electronics, physics …), lower case, the label and a leading "to "
+    taken off: ``operand``, ``eigenvector``, ``uninstall``. Derived once and kept beside the
+    cache, like :func:`english_text`."""
+    import hashlib
+
+    from .fileio import write_cache
+
+    path = technical_path(package_version())
+    with _lock:
+        found = _technical.get(path)
+    if found is not None:
+        return found
+    text = None
+    try:
+        header, _, body = path.read_bytes().partition(b"\n")
+        if header == b"zhen-cedict-technical %d %s" % (
+                len(body), hashlib.sha256(body).hexdigest()[:16].encode()):
+            text = body.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    if text is None:
+        phrases = set()
+        for packed in _all_packed():
+            for entry in unpack(packed):
+                for sense in entry.senses:
+                    if _TECH_LABEL.search(sense):
+                        phrase = " ".join(_TECH_LABEL.sub(" ", sense).lower().split())
+                        phrase = phrase.removeprefix("to ").strip(" ,;.")
+                        if phrase and len(phrase) < 60:
+                            phrases.add(phrase)
+        text = "\n".join(sorted(phrases))
+        body = text.encode("utf-8")
+        write_cache(path, b"zhen-cedict-technical %d %s\n" % (
+            len(body), hashlib.sha256(body).hexdigest()[:16].encode()) + body)
+    found = frozenset(text.split("\n")) - {""}
+    with _lock:
+        _technical[path] = found
+    return found
 
 
 def _all_packed() -> Iterable[str]:

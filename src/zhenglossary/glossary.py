@@ -502,6 +502,8 @@ class _Loader:
         from .terms import plural_of
 
         positions = {"en": _pos(fields["en"][1])}
+        if "note" in fields:
+            positions["note"] = _pos(fields["note"][1])
         for value, fnode in forbid:
             positions.setdefault(f"forbid:{value}", _pos(fnode))
         plurals = own_plural if own_plural is not None else plural_of(en)
@@ -617,30 +619,6 @@ def validate_terms(terms: list[Term], path: str) -> list[Finding]:
                 f"{len(same)} entries share the English {same[0].en!r}: {places}; "
                 "consider one entry with variants", same[1].line)
 
-    out.extend(_overlaps(seen, path))
-    return out
-
-
-def _overlaps(seen: dict[str, tuple[Term, int, int]], path: str) -> list[Finding]:
-    """Forms inside longer forms (info). Overlaps in running text are a notes check."""
-    out: list[Finding] = []
-    forms = sorted(seen)
-    # every substring of every form, looked up in the form set: linear in total form length
-    longer_of: dict[str, list[str]] = {}
-    for form in forms:
-        subs = {form[i:j] for i in range(len(form)) for j in range(i + 1, len(form) + 1)}
-        for sub in subs:
-            if sub != form and sub in seen and seen[sub][0] is not seen[form][0]:
-                longer_of.setdefault(sub, []).append(form)
-    for short in forms:
-        term, line, col = seen[short]
-        longer = sorted(longer_of.get(short, []))
-        if longer:
-            listed = ", ".join(f"{f} (line {seen[f][1]})" for f in longer[:6])
-            more = f" and {len(longer) - 6} more" if len(longer) > 6 else ""
-            out.append(Finding("overlapping-terms", "info",
-                               f"{short} is part of longer terms {listed}{more}; the longest "
-                               "match wins", path, line, col, {"longer": longer}))
     return out
 
 

@@ -16,15 +16,20 @@ from pathlib import Path
 from typing import Callable
 
 from .checks.notes import nesting_findings
+from .context import block_contexts
 from .document import Document, parse_document
 from .findings import Finding
 from .glossary import Glossary
 from .locking import Segment, plan_document, split_pieces
-from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFile, carry_over,
+from .notes import NoteFile
+from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFile, ParallelFileError,
+                       carry_over,
                        edit_check, english_body, english_header, render_parallel, seal_english)
+from .parallel.prior import read_prior
 from .parallel.report import state_findings
 from .render import LeafText, front_matter_end, leaf_texts, render_english, unrendered_pieces
 from .reread import read_again
+from .runner import Runner, lock_segments
 from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
 
 
@@ -164,6 +169,59 @@ def _with_header(doc: Document, header: str) -> str:
     return front + header + newline + body[cut:]
 
 
+
+
+@dataclass
+class FileResult:
+    source: str
+    english: str | None = None
+    parallel: str | None = None
+    segments: int = 0
+    error: str | None = None
+    unchanged: bool = False      # nothing changed since the last run: skipped whole
+
+
+
+def prepare(note: NoteFile, text: str, paths, glossary: Glossary, options
+            ) -> Prepared | FileResult:
+    """What lies beside a note, read with care (I/O), then the note prepared (pure)."""
+    en_path, par_path = paths
+    try:
+        prior = read_prior(en_path, par_path, options.force)
+    except ParallelFileError as exc:
+        return FileResult(note.display, error=f"{exc}; nothing was written for {note.display}")
+    return prepare_note(note.display, text, glossary, last=prior.parallel,
+                        findings=prior.findings, source_name=note.path.name,
+                        en_name=en_path.name, parallel=str(par_path))
+
+
+def contexts_of(items: list[Prepared]) -> dict[int, object]:
+    """id(segment) → the context of its block (context.py), for engines that read it."""
+    out: dict[int, object] = {}
+    for item in items:
+        by_leaf = block_contexts(item.doc, item.display)
+        for plan in item.plans:
+            for top in plan.segments:
+                for seg in top.walk():
+                    out[id(seg)] = by_leaf.get(plan.leaf)
+    return out
+
+
+def translate_prepared(items: list, glossary: Glossary, runner: Runner, n: int, engine,
+                       validate: bool):
+    """(index, NoteResult, text, the note's segment findings) for prepared notes
+    ``items`` = (index, Prepared, text): their machine segments translated in one batch."""
+    contexts = contexts_of([item for _, item, _ in items]) if runner.uses_context else None
+
+    def lock(segments):
+        return lock_segments(segments, glossary, runner, n, contexts)
+
+    found = lock([s for _, item, _ in items for s in item.machine_segments()])
+    describe = engine.describe()
+    for index, item, text in items:
+        result = finish_note(item, glossary, lock, engine_name=engine.name, describe=describe,
+                             missed=runner.missed, validate=validate)
+        yield index, result, text, [f for f in found if f.file == item.display]
 
 
 # --------------------------------------------------------------------------- the output check

@@ -26,9 +26,21 @@ Two kinds of evidence, one ranking:
 
    Their English is a CC-CEDICT **dictionary guess**, shown apart from ``en``.
 
+**Evidence** comes with every suggestion (``evidence`` lines, written as comments in the
+YAML): the sightings (``file:line``), how often the Chinese is used elsewhere in the notes
+and inside which glossary terms, and a **warning** when the parenthetical disagrees with the
+term's dominant use — 节点（vertices） once, while 节点 is used 59 times and the glossary's
+计算节点 and 登录节点 render it *node* — or with the glossary (its English is already
+another entry's).
+
 **Ranking** is by evidence, whatever the source: how often the Chinese occurs in the
 notes, in how many notes, and how sure its English is (the alignment score of its
-parentheticals; a dictionary guess counts least).
+parentheticals; a dictionary guess counts least); each warning halves the score.
+
+Why this module is long: the two sources of candidates (parentheticals and recurring runs),
+their evidence and the one ranking they share, and the candidates file; the recurring
+statistics (keyness, accessor variety, fragments) are one loop over the notes that the
+ranking reads. The next split is the recurring-term statistics into a module of their own.
 """
 
 from __future__ import annotations
@@ -62,13 +74,16 @@ class Suggestion:
     occurrences: int = 0             # times the Chinese occurs in the notes' prose
     alignment: float = 0.0           # best alignment score of its parentheticals
     en_guess: str = ""               # CC-CEDICT dictionary guess (recurring terms)
+    evidence: list[str] = field(default_factory=list)    # why: one line each
+    warnings: list[str] = field(default_factory=list)    # evidence against it
 
     def to_json(self) -> dict:
         return {"zh": self.zh, "en": self.en, "en_guess": self.en_guess,
                 "variants": self.variants, "source": self.source, "count": self.count,
                 "occurrences": self.occurrences, "files": self.files, "places": self.places,
                 "alternatives": self.alternatives, "alignment": round(self.alignment, 3),
-                "score": round(self.score, 3)}
+                "score": round(self.score, 3), "evidence": self.evidence,
+                "warnings": self.warnings}
 
 
 class _Groups:
@@ -155,9 +170,57 @@ def from_parentheticals(glossary: Glossary, notes: list[NoteText]) -> list[Sugge
         alignment = max(par.score for _, _, par in items)
         score = evidence_score(max(occurrences, len(items)), max(in_files, len(files)),
                                0.5 + 0.5 * alignment)
+        evidence, warnings = _parenthetical_evidence(zh, best or abbr, len(items), occurrences,
+                                                     places, glossary)
+        score *= 0.5 ** len(warnings)
         out.append(Suggestion(zh, en, "parenthetical", len(items), files, places, variants,
-                              alternatives, score, occurrences, alignment))
+                              alternatives, score, occurrences, alignment,
+                              evidence=evidence, warnings=warnings))
     return out
+
+
+def _parenthetical_evidence(zh: str, english: str, sightings: int, occurrences: int,
+                            places: list[str], glossary: Glossary) -> tuple[list[str], list[str]]:
+    """(evidence, warnings) of a candidate read from parentheticals."""
+    from .english import contains_term, same_term, words
+    from .textutil import split_abbreviation
+
+    evidence = [f"{sightings} parenthetical(s): " + ", ".join(places)]
+    warnings: list[str] = []
+    others = max(0, occurrences - sightings)
+    holders = [t for t in glossary.terms if any(zh in f and zh != f for f in t.forms)]
+    if others:
+        line = f"{zh} is used {others} more time(s) in the notes"
+        if holders:
+            shown = ", ".join(f"{t.zh} {t.en!r}" for t in holders[:4])
+            line += f", inside glossary terms such as {shown}"
+        evidence.append(line)
+    if english and holders:
+        # what the glossary's longer terms render the Chinese as: the English words they
+        # share (计算节点 compute node, 登录节点 login node → node)
+        from .english import lemma
+
+        counts = Counter()
+        for t in holders:
+            counts.update({lemma(x) for x in words(split_abbreviation(t.en)[0])})
+        top = counts.most_common(1)
+        said = [t for t in holders if contains_term(t.en, english)]
+        if not said and top and 2 * top[0][1] >= len(holders):
+            dominant = top[0][0]
+            warnings.append(f"the notes' parenthetical says {english!r}, but {len(holders)} "
+                            f"glossary term(s) holding {zh} render it {dominant!r} "
+                            f"({', '.join(t.zh for t in holders[:4])}); check which sense the "
+                            f"notes mean before adding it")
+    if english and others >= 5 * sightings and not warnings:
+        warnings.append(f"one rendering from {sightings} parenthetical(s) against {others} "
+                        f"other uses of {zh}: check that {english!r} is the sense they mean")
+    if english:
+        twin = next((t for t in glossary.terms if same_term(split_abbreviation(t.en)[0],
+                                                           split_abbreviation(english)[0])), None)
+        if twin is not None:
+            warnings.append(f"the glossary already renders {twin.en!r} as {twin.zh} (line "
+                            f"{twin.line}): a variant of it, or a different sense?")
+    return evidence, warnings
 
 
 # --------------------------------------------------------------------- recurring terms
@@ -200,6 +263,14 @@ def _numeral(ch: str, forms: frozenset[str]) -> bool:
     return is_cjk_char(ch) and posseg(ch, forms)[0][1] == "m"
 
 
+def _names_document_part(zh: str) -> bool:
+    """CC-CEDICT glosses ``zh`` as a part of a document (小结 *summary*, 示例 *example*,
+    章节 *chapter*): structure words, never glossary candidates."""
+    from .bilingual import document_part
+
+    return any(document_part(sense) for sense in _senses(zh))
+
+
 def log_likelihood(a: int, n1: int, b: int, n2: int) -> float:
     """Dunning's G² for a count ``a`` in ``n1`` tokens against ``b`` in ``n2``; negative
     when the word is rarer in the first corpus."""
@@ -211,39 +282,84 @@ def log_likelihood(a: int, n1: int, b: int, n2: int) -> float:
     return g2 if a / n1 > b / n2 else -g2
 
 
-def dictionary_guess(zh: str) -> str:
-    """An English form from CC-CEDICT: the word's first common sense, else its parts'."""
-    def first(word: str) -> str:
-        g = gloss(word)
-        if not g.known:
-            return ""
-        from .align import dictionary_index, PAREN_NOTE
+def notes_english(notes: list[NoteText]) -> Counter:
+    """The English words the notes themselves write (their Latin runs), counted by lemma,
+    lower case: what a dictionary guess must agree with."""
+    from .english import lemma
 
-        for entry in dictionary_index().entries(word):
-            if entry.proper:
-                continue
-            for sense in entry.senses:
-                text = PAREN_NOTE.sub("", sense).strip()
-                for article in ("to ", "a ", "an ", "the "):
-                    text = text.removeprefix(article)
-                if text and not text.startswith(("variant of", "see ", "classifier")):
-                    return text
-        return ""
+    out: Counter = Counter()
+    for note in notes:
+        for word in re.findall(r"[A-Za-z][a-z]+", note.prose):
+            out[lemma(word.lower())] += 1
+    return out
 
-    whole = first(zh)
-    if whole:
-        return whole
+
+def _senses(word: str, nouns_only: bool = False) -> list[str]:
+    """CC-CEDICT's common senses of ``word``: no names, no cross-references, the leading
+    article and the bracketed remarks taken off; the senses that are no verb ("to …")
+    first (a candidate's last word is a noun), and only those with ``nouns_only``."""
+    from .align import PAREN_NOTE, dictionary_index
+
+    nouns, verbs = [], []
+    entries = dictionary_index().entries(word)
+    common = [e for e in entries if not e.proper]
+    for entry in common or entries:      # a name only where CC-CEDICT has nothing else
+        for sense in entry.senses:
+            text = " ".join(PAREN_NOTE.sub("", sense).split())
+            verb = text.startswith("to ")
+            for article in ("to ", "a ", "an ", "the "):
+                text = text.removeprefix(article)
+            if text and not text.startswith(("variant of", "see ", "classifier", "abbr.",
+                                             "old variant", "surname")):
+                (verbs if verb else nouns).append(text)
+    return nouns if nouns_only else nouns + verbs
+
+
+def _agreeing(senses: list[str], english: Counter) -> str:
+    """The sense all of whose words the notes' English uses, the one they use most."""
+    from .english import lemma
+
+    best, best_count = "", 0
+    for sense in senses:
+        ws = [lemma(w) for w in re.findall(r"[A-Za-z]+", sense.lower()) if w not in ("of", "and")]
+        count = min((english.get(w, 0) for w in ws), default=0)
+        if count > best_count:
+            best, best_count = sense, count
+    return best
+
+
+def dictionary_guess(zh: str, english: Counter | None = None) -> str:
+    """An English form from CC-CEDICT, only where it is likely right: the sense (or, for a
+    word CC-CEDICT lacks, the senses of its parts) that the notes' own English agrees with
+    (算法: *algorithm*, not *arithmetic*; 矩阵: *matrix*, not *array*); a word with one sense
+    that is no verb gets that one; otherwise no guess (子图: no *son diagram*)."""
     from .align import word_pieces
 
-    parts = [first(p) for p in word_pieces(zh)]
-    return " ".join(parts) if all(parts) else ""
+    english = english or Counter()
+    senses = _senses(zh)
+    if senses:
+        agreed = _agreeing(senses, english)
+        if agreed:
+            return agreed
+        if len(senses) == 1 and not gloss(zh).verb_only:
+            return senses[0]
+        return ""
+    parts = []
+    for piece in word_pieces(zh):
+        agreed = _agreeing(_senses(piece, nouns_only=True), english)
+        if not agreed:
+            return ""
+        parts.append(agreed)
+    return " ".join(parts)
 
 
 def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int = 2,
                    min_count_one_file: int = 4, min_count: int = 3) -> list[Suggestion]:
+    from .align import dictionary_index
     from .segment import posseg, tokenizer_for
 
     forms = frozenset(glossary.form_map)
+    english = notes_english(notes)
     tokenizer = tokenizer_for(())
     freq, total = tokenizer.FREQ, tokenizer.total
     counts: Counter[str] = Counter()
@@ -254,6 +370,7 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
     initial: Counter[str] = Counter()      # at the start of a clause
     alone: Counter[str] = Counter()        # a whole clause: 接下来， / a heading 小结
     numeral_left: Counter[str] = Counter()
+    glued_left: Counter[str] = Counter()    # its first character ends a word before it
     words_of: dict[str, tuple[str, ...]] = {}
     tokens = 0
     for note in notes:
@@ -302,6 +419,9 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
                             alone[cand] += 1
                     elif before == "0" and text[start - 1].isdigit() or _numeral(before, forms):
                         numeral_left[cand] += 1
+                    if before is not None and len(gram[0][0]) == 1 \
+                            and before + cand[0] in dictionary_index():
+                        glued_left[cand] += 1     # 期优化 after 长: 长期 is the word
                     place = _place(note, index, start)
                     if len(places[cand]) < MAX_PLACES and place not in places[cand]:
                         places[cand].append(place)
@@ -316,6 +436,10 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
             continue                      # general Chinese (jieba's IDF table)
         if numeral_left[cand] * 2 >= count:
             continue                      # 步预测 of 1步预测, 多步预测: it needs its numeral
+        if glued_left[cand] * 2 >= count:
+            continue                      # 期优化 of 长期优化, 后期优化: a fragment
+        if _names_document_part(cand):
+            continue                      # 小结, 示例, 章节: the note's own structure
         general = freq.get(cand, 0)
         if log_likelihood(count, tokens, general, total) < KEYNESS:
             continue
@@ -352,7 +476,9 @@ def from_recurring(glossary: Glossary, notes: list[NoteText], *, min_files: int 
         score = evidence_score(occurrences, in_files, 0.0)
         out.append(Suggestion(cand, "", "recurring", kept[cand], sorted(files[cand]),
                               places[cand], score=score, occurrences=occurrences,
-                              en_guess=dictionary_guess(cand)))
+                              en_guess=dictionary_guess(cand, english),
+                              evidence=[f"recurring: {kept[cand]} time(s) in "
+                                        f"{len(files[cand])} note(s)"]))
     return out
 
 
@@ -367,21 +493,35 @@ def suggest(glossary: Glossary, notes: list[NoteText], *, limit: int | None = No
     return found[:limit] if limit else found
 
 
-def to_yaml(suggestions: list[Suggestion]) -> str:
-    """Ready to paste under ``terms:`` (entries without English need ``en`` filled in)."""
+def to_yaml(suggestions: list[Suggestion], candidates_file: bool = False) -> str:
+    """Ready to paste under ``terms:`` (entries without English need ``en`` filled in);
+    with ``candidates_file``, a whole file for the curator's review (``terms:`` and the
+    entries) that ``zhen glossary import`` reads back."""
     import yaml
 
     from .glossary import entry_yaml
     from .textutil import printable
 
-    lines = [f"# zhen glossary suggest: {len(suggestions)} candidates, best first.",
-             "# Paste the ones you accept under `terms:` in glossary.yaml; fill in every empty `en`."]
+    lines = [f"# zhen glossary suggest: {len(suggestions)} candidates, best first."]
+    if candidates_file:
+        lines += ["# Review each: delete the ones you reject, fill in or correct `en` (an entry",
+                  "# whose `en` is empty is not imported), then run",
+                  "#   zhen glossary import <this file>",
+                  "# to append them to glossary.yaml (its comments and order are kept).",
+                  "terms:"]
+    else:
+        lines.append("# Paste the ones you accept under `terms:` in glossary.yaml; fill in "
+                     "every empty `en`.")
     for s in suggestions:
         evidence = (f"in {s.count} parenthetical(s)" if s.source == "parenthetical"
                     else "recurring")
         # comments hold note names and note text: one line each, nothing unprintable
         lines.append(f"  # {evidence}, {s.occurrences}x in {len(s.files)} file(s): "
                      + printable(", ".join(s.places)))
+        for line in s.evidence[1:]:
+            lines.append("  # " + printable(line))
+        for line in s.warnings:
+            lines.append("  # WARNING: " + printable(line))
         if s.alternatives:
             lines.append("  # also written: " + printable("; ".join(s.alternatives)))
         lines.append(entry_yaml(s).rstrip("\n"))

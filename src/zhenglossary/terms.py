@@ -27,7 +27,8 @@ downloaded): it knows irregular and Latin plurals (*matrices*, *criteria*, *vert
 and mass nouns (*hardware*, *traffic*), loads in about 0.1 s and is imported only when a
 plural is needed. ``inflect`` 7 was measured at 1.5 s per import here (its typeguard
 decorators re-parse the module, jaraco/inflect#212); ``simplemma`` lemmatises but does not
-inflect. lemminflect also gives lemmas (:func:`lemma`), for comparing English words.
+inflect. Comparing two English phrases as one term (lemmas, case, hyphens) is
+:mod:`english`'s, which reads the same lemminflect.
 """
 
 from __future__ import annotations
@@ -92,16 +93,12 @@ def plural_of(phrase: str) -> tuple[str, ...]:
     return tuple(f"{before}{space}{p}" for p in noun_plurals(last))
 
 
-@lru_cache(maxsize=8192)
 def lemma(word: str) -> str:
-    """The noun lemma of an English word (*vertices* → *vertex*), lower-cased."""
-    lower = word.lower()
-    if not lower.isalpha():
-        return lower
-    from lemminflect import getLemma
+    """The lemma an English word is compared by (*vertices* → *vertex*, *caching* →
+    *cache*), lower-cased: english.py owns comparing English as English."""
+    from .english import lemma as english_lemma
 
-    found = getLemma(lower, "NOUN")
-    return found[0] if found else lower
+    return english_lemma(word)
 
 
 # --------------------------------------------------------------------------- a term's English

@@ -9,41 +9,30 @@ hypotheses and then to piece-wise translation (:func:`lock_segments`), then fini
 note (``pipeline.finish_note``: render, the output check) and write it atomically before
 the next window is read. :func:`translate_note` is the same for one text, with no I/O.
 :func:`dry_run` builds the requests an engine that can say (the llm engine) would send
-first, batched as the runner batches them, and sends nothing.
-
-Why this module is long: the runner (memory keys, what of the terms and the context an
-engine reads, batches that never split a block), the term-lock ladder, the windows and the
-dry run share the run's batching and state; the dry run must batch exactly as a run does,
-so it lives beside the runner.
+first, batched as the runner batches them (``runner.batches``), and sends nothing.
 """
 
 from __future__ import annotations
 
-import json
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from .context import block_contexts
 from .engines import EngineContext, create_engine
-from .engines.base import Engine, EngineOutput, TermSlot
+from .engines.base import Engine, TermSlot
 from .errors import GlossaryNotFound, NoteReadError, OutputError, UsageError
 from .fileio import write_atomic
 from .findings import Finding
 from .glossary import Glossary, load_glossary, resolve_glossary
-from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, join_pieces,
-                      restore, split_pieces)
 from .manifest import Manifest, NoteState, run_key
-from .memory import Memory, NoMemory, memory_key
+from .memory import Memory, NoMemory
 from .notes import NoteFile, collect_notes, is_generated, read_note
-from .parallel import ORDER, ParallelFile, ParallelFileError, output_paths
-from .parallel.prior import read_prior
+from .parallel import ORDER, ParallelFile, output_paths
 from .paths import state_dir
-from .pipeline import NoteResult, Prepared, finish_note, prepare_note
-from .textutil import has_cjk
+from .pipeline import (FileResult, NoteResult, Prepared, contexts_of, finish_note, prepare,
+                       prepare_note, translate_prepared)
+from .runner import Progress, Runner, batches, lock_segments
 
-Progress = Callable[[str, int, int], None]        # (phase, done, total)
 
 NO_GLOSSARY_NOTICE = ("no glossary.yaml here or in a parent directory, so no terms are locked; "
                       "`zhen init` writes a starter glossary.yaml")
@@ -60,16 +49,9 @@ class TranslateOptions:
     batch_size: int = 128                # segments per engine call (and per memory commit)
     validate: bool = True                # the independent output check (validate.py)
     force: bool = False                  # write over outputs zhen did not write or cannot read
-
-
-@dataclass
-class FileResult:
-    source: str
-    english: str | None = None
-    parallel: str | None = None
-    segments: int = 0
-    error: str | None = None
-    unchanged: bool = False      # nothing changed since the last run: skipped whole
+    jobs: int = 1                        # processes for engines that can run in several
+    glossary_path: Path | None = None    # resolved once by translate_paths (for --jobs)
+    root: Path = Path(".")               # the project root (for --jobs)
 
 
 @dataclass
@@ -90,196 +72,6 @@ class TranslateReport:
                 "findings": [f.to_json() for f in self.findings],
                 "summary": {**self.stats, "exit_code": self.exit_code},
                 "notices": self.notices}
-
-
-class Runner:
-    """Engine calls through the memory, counting hits and misses: what every translation
-    goes through (``translate_note``, ``zhen translate``, the benchmarks)."""
-
-    def __init__(self, engine: Engine, memory, batch_size: int, progress: Progress | None):
-        self.engine = engine
-        self.memory = memory
-        self.batch_size = getattr(engine, "preferred_batch", None) or batch_size
-        # the engine's capabilities (engines/base.py)
-        self.glossary_aware = getattr(engine, "glossary_aware", False)
-        self.terms_in_prompt = getattr(engine, "terms_in_prompt", False)
-        self.uses_context = getattr(engine, "uses_context", False)
-        self.progress = progress
-        self.identity = engine.identity()
-        self.hits = 0
-        self.misses = 0
-        self.missed: set[str] = set()         # texts the engine translated in this run
-        self.via: Counter = Counter()         # which rung gave the English (EngineOutput.via)
-
-    def _key(self, text: str, legend: dict, context, n: int) -> str:
-        if legend and self.terms_in_prompt:   # the entries are in the prompt
-            text += "\n" + "\n".join(
-                f"{k}=" + json.dumps([t.source, t.zh, t.en, list(t.forbid), t.note],
-                                     ensure_ascii=False) for k, t in sorted(legend.items()))
-        elif legend:
-            text += "\n" + "\n".join(f"{k}={t.en}" for k, t in sorted(legend.items()))
-        if context is not None:
-            text += "\ncontext=" + context.key()
-        return memory_key(self.identity, text, n)
-
-    def run(self, texts: list[str], n: int, phase: str, terms: list[dict] | None = None,
-            contexts: list | None = None) -> list[EngineOutput]:
-        """English for each text, in order. ``terms`` (per text: placeholder number →
-        TermSlot) reach glossary-aware engines and ``contexts`` (per text: its
-        context.BlockContext) context-aware ones; what the engine reads of them is part of
-        the memory key."""
-        terms = terms if self.glossary_aware and terms else [{}] * len(texts)
-        contexts = contexts if self.uses_context and contexts else [None] * len(texts)
-        keys = [self._key(t, legend, c, n) for t, legend, c in zip(texts, terms, contexts)]
-        unit = {}                             # key → (text, legend, context), first seen
-        for key, text, legend, context in zip(keys, texts, terms, contexts):
-            unit.setdefault(key, (text, legend, context))
-        cached = self.memory.get_many(unit)
-        out: dict[str, EngineOutput] = {}
-        for key in unit:
-            if key in cached:
-                out[key] = EngineOutput(cached[key]["hypotheses"], cached[key].get("unrendered", []))
-        self.hits += len(out)
-        misses = [k for k in unit if k not in out]
-        if not self.uses_context:             # similar lengths in one batch waste less padding
-            misses.sort(key=lambda k: len(unit[k][0]))
-        total = len(misses)
-        if self.progress and total:
-            self.progress(phase, 0, total)
-        done = 0
-        for batch in self._batches(misses, unit):
-            try:
-                kwargs = {}
-                if self.glossary_aware:
-                    kwargs["terms"] = [unit[k][1] for k in batch]
-                if self.uses_context:
-                    kwargs["contexts"] = [unit[k][2] for k in batch]
-                results = self.engine.translate([unit[k][0] for k in batch], num_hypotheses=n,
-                                                **kwargs)
-            except BaseException as exc:     # the part of the call the engine finished
-                finished = getattr(exc, "finished", None) or {}
-                self.memory.put_many(self._rows(unit, [(batch[i], r) for i, r in finished.items()]))
-                raise
-            for key, result in zip(batch, results):
-                out[key] = result
-                if result.fallback:
-                    self.via["fallback"] += 1
-                elif result.via:
-                    self.via[result.via] += 1
-            self.memory.put_many(self._rows(unit, zip(batch, results)))   # a killed run keeps these
-            self.misses += len(batch)
-            self.missed.update(unit[k][0] for k in batch)
-            done += len(batch)
-            if self.progress:
-                self.progress(phase, done, total)
-        return [out[key] for key in keys]
-
-    def _batches(self, misses: list[str], unit: dict) -> list[list[str]]:
-        return _calls(misses, {k: unit[k][2] for k in misses}, self.batch_size,
-                      self.uses_context)
-
-    def _rows(self, unit: dict, results) -> list[tuple[str, str, str, dict]]:
-        """Memory rows for (key, EngineOutput) pairs; another engine's stand-in (fallback)
-        is not kept, so the next run asks again."""
-        return [(key, self.identity, unit[key][0],
-                 {"hypotheses": result.hypotheses, "unrendered": result.unrendered})
-                for key, result in results if not result.fallback]
-
-
-def _calls(keys: list, context_of: dict, size: int, by_block: bool) -> list[list]:
-    """Engine calls of ``size`` texts; ``by_block``: whole blocks (a block larger than that
-    is one call of its own), so a call never splits one."""
-    if not by_block:
-        return [keys[k:k + size] for k in range(0, len(keys), size)]
-    blocks: list[list] = []
-    for key in keys:
-        block = context_of[key].block_id if context_of[key] is not None else None
-        last = context_of[blocks[-1][-1]] if blocks else None
-        if block is not None and last is not None and last.block_id == block:
-            blocks[-1].append(key)
-        else:
-            blocks.append([key])
-    calls: list[list] = []
-    for block in blocks:
-        if calls and len(calls[-1]) + len(block) <= size:
-            calls[-1].extend(block)
-        else:
-            calls.append(list(block))
-    return calls
-
-
-def lock_segments(segments: list[Segment], glossary: Glossary, runner: Runner, n: int,
-                  contexts: dict[int, object] | None = None) -> list[Finding]:
-    """Translate, verify and restore every segment; fall back where the lock broke.
-
-    Three phases: choose a hypothesis for each segment (or mark it for the piece-wise
-    fallback), translate the pieces, then restore — children (text inside emphasis and
-    links, which follow their parent in walk order) before their parents. ``contexts``:
-    id(segment) → its block's context, for engines that read it.
-    """
-    findings: list[Finding] = []
-    mt = [s for s in segments if s.needs_mt]
-    terms = [{k: TermSlot(slot.term, slot.raw) for k, slot in enumerate(s.slots, 1)
-              if slot.kind == "term"} for s in mt]
-    where = [(contexts or {}).get(id(s)) for s in mt]
-    results = runner.run([s.masked for s in mt], n, "translating", terms, where) if mt else []
-    outputs = {id(s): r for s, r in zip(mt, results)}
-    chosen: dict[int, tuple[str, bool]] = {}         # id(segment) → (English with ZXn, escape)
-    need_pieces: list[tuple[Segment, list[str], list[str]]] = []
-    for seg in segments:
-        if not seg.needs_mt:
-            continue
-        output = outputs[id(seg)]
-        seg.unrendered = list(output.unrendered)
-        if output.fallback:
-            findings.append(Finding("engine-fallback", "warning",
-                                    f"segment {seg.id}: translated by {output.fallback}; review "
-                                    "it in the parallel file", seg.file, seg.line,
-                                    extra={"segment": seg.id, "source": seg.source}))
-        reasons = []
-        for k, hypothesis in enumerate(output.hypotheses):
-            reason = check_hypothesis(seg, hypothesis, glossary, runner.terms_in_prompt)
-            if reason is None:
-                chosen[id(seg)] = (hypothesis, True)
-                seg.status = "ok" if k == 0 else "hypothesis"
-                break
-            reasons.append(reason)
-        else:
-            seg.problems = reasons
-            need_pieces.append((seg, split_pieces(seg), reasons))
-    if need_pieces:
-        pieces = [p.strip() for _, ps, _ in need_pieces for p in ps if has_cjk(p)]
-        piece_out = dict(zip(pieces, runner.run(pieces, 1, "re-translating pieces")))
-        translated = {p: o.hypotheses[0] if o.hypotheses else "" for p, o in piece_out.items()}
-        for seg, ps, reasons in need_pieces:
-            chosen[id(seg)] = (join_pieces(ps, translated), False)
-            seg.unrendered += [u for p in ps if p.strip() in piece_out
-                               for u in piece_out[p.strip()].unrendered]
-            bad = next((hit for p in ps if (hit := forbidden_in(translated.get(p.strip(), ""),
-                                                                glossary, seg))), None)
-            seg.status = "failed" if bad else "pieces"
-            if bad:
-                findings.append(Finding(
-                    "lock-failed", "error",
-                    f"segment {seg.id}: every hypothesis broke the term lock ({'; '.join(reasons)}) "
-                    f"and translating the pieces between terms still gives the forbidden {bad!r}; "
-                    "edit the English in the parallel file", seg.file, seg.line,
-                    extra={"segment": seg.id, "source": seg.source}))
-    for seg in reversed(segments):
-        if not seg.needs_mt:
-            seg.english = copy_english(seg)
-            seg.status = "copied"
-            continue
-        text, escape = chosen[id(seg)]
-        seg.english = restore(seg, text, escape=escape)
-        if not seg.english.strip(" .,;:!?\"'*_~`"):
-            # the engine gave nothing (a lone particle): keep the source, never an empty block
-            seg.english = copy_english(seg)
-            findings.append(Finding("empty-translation", "warning",
-                                    f"segment {seg.id}: the engine returned no English; the "
-                                    "source is kept — translate it in the parallel file",
-                                    seg.file, seg.line, extra={"segment": seg.id, "source": seg.source}))
-    return findings
 
 
 class Notices(list):
@@ -315,7 +107,7 @@ def translate_note(text: str, glossary: Glossary, engine: Engine, *,
                         en_name=f"{base}.en.md", parallel=f"{base}.zh-en.md")
     n = 1 if engine.reliable_placeholders else max(1, num_hypotheses)
     runner = Runner(engine, memory if memory is not None else NoMemory(), 128, None)
-    contexts = _contexts([item]) if runner.uses_context else None
+    contexts = contexts_of([item]) if runner.uses_context else None
 
     def lock(segments):
         return lock_segments(segments, glossary, runner, n, contexts)
@@ -327,17 +119,6 @@ def translate_note(text: str, glossary: Glossary, engine: Engine, *,
     return result
 
 
-def _load_glossary(glossary_option: Path | None, notices) -> tuple[Glossary, Path]:
-    try:
-        glossary_path = resolve_glossary(glossary_option)
-        return load_glossary(glossary_path, strict=True), glossary_path.parent
-    except GlossaryNotFound:
-        if glossary_option is not None:
-            raise
-        notices.append(NO_GLOSSARY_NOTICE)
-        return Glossary([], path="(no glossary)"), Path(".")
-
-
 def translate_paths(paths: list[Path], glossary_option: Path | None,
                     options: TranslateOptions | None = None,
                     progress: Progress | None = None, engine: Engine | None = None,
@@ -346,7 +127,16 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
     upwards) the notes are translated with no locked terms and one notice says so."""
     options = options or TranslateOptions()
     notices = Notices(notify)
-    glossary, root = _load_glossary(glossary_option, notices)
+    try:
+        glossary_path = resolve_glossary(glossary_option)
+        glossary = load_glossary(glossary_path, strict=True)
+        root = glossary_path.parent
+    except GlossaryNotFound:
+        if glossary_option is not None:
+            raise
+        glossary, root, glossary_path = Glossary([], path="(no glossary)"), Path("."), None
+        notices.append(NO_GLOSSARY_NOTICE)
+    options = replace(options, glossary_path=glossary_path, root=root)   # for --jobs workers
     notes = collect_notes(paths)
     outputs = _outputs(notes, options.out_dir)          # before anything is loaded or written
     if engine is None:
@@ -376,32 +166,24 @@ def _outputs(notes: list[NoteFile], out_dir: Path | None) -> dict[int, tuple[Pat
     return out
 
 
-def _read(note: NoteFile, paths, glossary: Glossary, options: TranslateOptions,
-          manifest: Manifest) -> tuple[Prepared | FileResult | NoteState, str]:
-    """Read a note and what lies beside it (I/O), then prepare it (pure) — or, when nothing
-    changed since the last run, the state that run recorded."""
+def _load(note: NoteFile, paths, options: TranslateOptions, manifest: Manifest | None
+          ) -> tuple[str, FileResult | NoteState | None]:
+    """A note's text (I/O), and a FileResult when it cannot be translated, or the state the
+    last run recorded when nothing of it changed since."""
     result = FileResult(note.display)
     if is_generated(note.path):
         result.error = f"{note.display} is a generated translation; translate its source note"
-        return result, ""
+        return "", result
     try:
         text = read_note(note.path, options.encoding)
     except NoteReadError as exc:
         result.error = str(exc)
-        return result, ""
-    en_path, par_path = paths
-    if not options.force:
-        state = manifest.unchanged(text, en_path, par_path)
+        return "", result
+    if manifest is not None and not options.force:
+        state = manifest.unchanged(text, *paths)
         if state is not None:
-            return state, text
-    try:
-        prior = read_prior(en_path, par_path, options.force)
-    except ParallelFileError as exc:
-        result.error = f"{exc}; nothing was written for {note.display}"
-        return result, ""
-    return prepare_note(note.display, text, glossary, last=prior.parallel,
-                        findings=prior.findings, source_name=note.path.name,
-                        en_name=en_path.name, parallel=str(par_path)), text
+            return text, state
+    return text, None
 
 
 WINDOW_CHARS = 4_000_000     # notes prepared, translated and written together (a window)
@@ -433,6 +215,32 @@ _SUMMED = ("segments", "from_memory", "translated", "kept_by_person", "terms_loc
            "invalid_blocks")
 
 
+def _run_window(todo, notes, outputs, glossary, engine, runner, n, options):
+    """The notes of a window that need work, in this process or in ``--jobs`` processes
+    (``workers``): (index, NoteResult or FileResult, text, segment findings), and for each
+    worker (index, its engine calls, "", [])."""
+    from . import workers
+
+    procs = workers.worth_it(options.jobs, engine, [len(text) for _, text in todo])
+    if procs == 1:
+        items = []
+        for k, text in todo:
+            item = prepare(notes[k], text, outputs[k], glossary, options)
+            if isinstance(item, FileResult):
+                yield k, item, text, []
+            else:
+                items.append((k, item, text))
+        yield from translate_prepared(items, glossary, runner, n, engine, options.validate)
+        return
+    texts = dict(todo)
+    jobs = [workers.Job([(k, notes[k], outputs[k], texts[k]) for k in chunk],
+                        options.glossary_path, options, options.root)
+            for chunk in workers.chunks([(k, len(t)) for k, t in todo], procs)]
+    for results, calls in workers.pool_run(jobs):
+        yield from results
+        yield -1, calls, "", []
+
+
 def _translate(notes, outputs, glossary, engine, memory, options, progress, notices
                ) -> TranslateReport:
     files: list[FileResult] = [FileResult(note.display) for note in notes]
@@ -444,11 +252,6 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
     describe = engine.describe()
     totals = {key: 0 for key in _SUMMED}
     counts = {str(s): 0 for s in ORDER}
-    contexts: dict[int, object] = {}                   # the window's, for engines that read it
-
-    def lock(segments):
-        return lock_segments(segments, glossary, runner, n,
-                             contexts if runner.uses_context else None)
 
     def count(stats: dict) -> None:
         for key in _SUMMED:
@@ -459,35 +262,33 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
     manifest = Manifest(memory, glossary, run_key(
         runner.identity, describe, {"n": n, "validate": options.validate,
                                     "gloss_banner": engine.name == "gloss"}))
-    unchanged = 0
+    unchanged = engine_calls = 0
     for window in _windows(notes):
-        items: list[tuple[int, Prepared, str]] = []
+        todo: list[tuple[int, str]] = []
         for k in window:
-            item, text = _read(notes[k], outputs[k], glossary, options, manifest)
-            if isinstance(item, FileResult):
-                files[k] = item
-            elif isinstance(item, NoteState):            # nothing changed: said again
+            text, state = _load(notes[k], outputs[k], options, manifest)
+            if isinstance(state, FileResult):
+                files[k] = state
+            elif isinstance(state, NoteState):           # nothing changed: said again
                 unchanged += 1
-                findings += item.found()
-                count({**item.stats, "translated": 0,
-                       "from_memory": item.stats.get("from_memory", 0)
-                       + item.stats.get("translated", 0)})
+                findings += state.found()
+                count({**state.stats, "translated": 0,
+                       "from_memory": state.stats.get("from_memory", 0)
+                       + state.stats.get("translated", 0)})
                 en_path, par_path = outputs[k]
                 files[k] = FileResult(notes[k].display, str(en_path), str(par_path),
-                                      item.stats.get("segments", 0), unchanged=True)
+                                      state.stats.get("segments", 0), unchanged=True)
             else:
-                items.append((k, item, text))
-        if runner.uses_context:
-            contexts.clear()
-            contexts.update(_contexts([item for _, item, _ in items]))
-        # a person's English is never sent to the engine
-        found = lock([s for _, item, _ in items for s in item.machine_segments()])
-        findings += found
-        for k, item, text in items:
-            result = finish_note(item, glossary, lock, engine_name=engine.name,
-                                 describe=describe, missed=runner.missed,
-                                 validate=options.validate)
-            findings += result.findings
+                todo.append((k, text))
+        for k, result, text, found in _run_window(todo, notes, outputs, glossary, engine,
+                                                  runner, n, options):
+            if isinstance(result, FileResult):
+                files[k] = result
+                continue
+            if isinstance(result, int):                  # a worker's engine calls
+                engine_calls += result
+                continue
+            findings += found + result.findings
             files[k].segments = result.stats["segments"]
             count(result.stats)
             en_path, par_path = outputs[k]
@@ -498,10 +299,8 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
                 files[k].error = str(exc)
                 continue
             files[k].english, files[k].parallel = str(en_path), str(par_path)
-            # the segment-level findings of this note (lock, engine fallback) stay with it
-            mine = [f for f in found if f.file == item.display]
             manifest.record(text, en_path, result.english, result.parallel,
-                            mine + result.findings, result.stats)
+                            found + result.findings, result.stats)
 
     notices += getattr(engine, "notices", [])[told:]   # what the engine found while working
     stats = {
@@ -509,7 +308,7 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
         "failed_files": sum(1 for f in files if f.error),
         "unchanged_files": unchanged,
         **{key: totals[key] for key in ("segments", "from_memory", "translated")},
-        "engine_calls": runner.misses,
+        "engine_calls": runner.misses + engine_calls,
         **{key: totals[key] for key in ("kept_by_person", "terms_locked", "lock_fallbacks",
                                         "lock_failures", "copied")},
         "blocks": counts,
@@ -531,18 +330,6 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
     return TranslateReport(files, findings, stats, notices)
 
 
-def _contexts(items: list[Prepared]) -> dict[int, object]:
-    """id(segment) → the context of its block (context.py), for engines that read it."""
-    out: dict[int, object] = {}
-    for item in items:
-        by_leaf = block_contexts(item.doc, item.display)
-        for plan in item.plans:
-            for top in plan.segments:
-                for seg in top.walk():
-                    out[id(seg)] = by_leaf.get(plan.leaf)
-    return out
-
-
 @dataclass
 class DryRun:
     requests: list[dict]         # {"method", "url", "server", "assumed", "body"}, in order
@@ -560,7 +347,14 @@ def dry_run(paths: list[Path], glossary_option: Path | None,
     contacting anything, for an engine that can say (``requests``: the llm engine)."""
     options = options or TranslateOptions()
     notices: list[str] = []
-    glossary, root = _load_glossary(glossary_option, notices)
+    try:
+        glossary_path = resolve_glossary(glossary_option)
+        glossary, root = load_glossary(glossary_path, strict=True), glossary_path.parent
+    except GlossaryNotFound:
+        if glossary_option is not None:
+            raise
+        glossary, root = Glossary([], path="(no glossary)"), Path(".")
+        notices.append(NO_GLOSSARY_NOTICE)
     notes = collect_notes(paths)
     outputs = _outputs(notes, options.out_dir)
     engine, engine_notices = create_engine(
@@ -569,14 +363,13 @@ def dry_run(paths: list[Path], glossary_option: Path | None,
     if not hasattr(engine, "requests"):
         raise UsageError(f"--dry-run shows the requests an engine sends to a model server "
                          f"(--engine llm); {engine.name} sends none")
-    class EveryNote:                          # a first run: no note is skipped as unchanged
-        def unchanged(self, *args):
-            return None
-
-    items = [item for k, note in enumerate(notes)
-             for item, _ in [_read(note, outputs[k], glossary, options, EveryNote())]
-             if isinstance(item, Prepared)]
-    contexts = _contexts(items)
+    items = []
+    for k, note in enumerate(notes):
+        text, state = _load(note, outputs[k], options, None)     # no note skipped
+        item = prepare(note, text, outputs[k], glossary, options) if state is None else state
+        if isinstance(item, Prepared):
+            items.append(item)
+    contexts = contexts_of(items)
     units: dict[tuple, tuple] = {}               # as the runner sends them: each once
     for seg in (s for item in items for s in item.machine_segments() if s.needs_mt):
         legend = {k: TermSlot(slot.term, slot.raw) for k, slot in enumerate(seg.slots, 1)
@@ -588,7 +381,7 @@ def dry_run(paths: list[Path], glossary_option: Path | None,
     keys = list(units)
     size = getattr(engine, "preferred_batch", None) or options.batch_size
     requests: list[dict] = []
-    for call in _calls(keys, {k: units[k][2] for k in keys}, size, True):
+    for call in batches(keys, {k: units[k][2] for k in keys}, size, True):
         requests += engine.requests([units[k][0] for k in call], [units[k][1] for k in call],
                                     [units[k][2] for k in call])
     return DryRun(requests, len(keys), notices)

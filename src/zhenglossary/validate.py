@@ -278,9 +278,28 @@ def note_env(text: str) -> dict:
     return env
 
 
+def _expand_leading_tabs(line: str) -> str:
+    """The line's leading tabs as spaces to the next multiple of 4 columns (CommonMark's
+    tab stops), the rest of the line as it is."""
+    width = 0
+    for i, ch in enumerate(line):
+        if ch == " ":
+            width += 1
+        elif ch == "\t":
+            width += 4 - width % 4
+        else:
+            return " " * width + line[i:]
+    return " " * width
+
+
 def dedent(text: str) -> str:
     """A block's lines without their common indentation and trailing blank lines (a
-    paragraph in a nested list parses as itself, not as indented code)."""
+    paragraph in a nested list parses as itself, not as indented code), a tab counted
+    as the columns it reaches (``\t-\t第二项``, a list item nested with a tab, is not
+    indented code when its block is parsed alone)."""
+    if "\t" in text:
+        text = "\n".join(_expand_leading_tabs(line) if line[:1] in " \t" else line
+                         for line in text.split("\n"))
     return dedent_block(text)[0].strip("\n")
 
 

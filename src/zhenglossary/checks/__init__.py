@@ -31,7 +31,6 @@ declare("forbid-is-en", "error", "glossary",
         "No `forbid` that is, or is part of, the entry's own `en`")
 declare("forbid-conflict", "warning", "glossary", "No `forbid` that another entry's `en` requires")
 declare("same-en", "info", "glossary", "Entries that share one English rendering")
-declare("overlapping-terms", "info", "glossary", "Terms inside or overlapping other terms")
 declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
 declare("parallel-unreadable", "error", "notes",
         "Every parallel file can be read without guessing (markers whole, UTF-8, written by zhen)")
@@ -59,7 +58,7 @@ declare("output-replaced", "warning", "translate",
 
 
 def run_checks(ctx: CheckContext, only: set[str] | None = None) -> list[Finding]:
-    from . import notes as _notes, translations as _translations  # noqa: F401  (register)
+    from . import lint as _lint, notes as _notes, translations as _translations  # noqa: F401
 
     findings: list[Finding] = []
     for item in REGISTRY.values():
@@ -70,7 +69,7 @@ def run_checks(ctx: CheckContext, only: set[str] | None = None) -> list[Finding]
 
 
 def all_checks() -> list[Check]:
-    from . import notes as _notes, translations as _translations  # noqa: F401  (register)
+    from . import lint as _lint, notes as _notes, translations as _translations  # noqa: F401
 
     order = {"glossary": 0, "notes": 1, "translations": 2, "translate": 3}
     return sorted(REGISTRY.values(), key=lambda c: (order.get(c.scope, 9), c.id))

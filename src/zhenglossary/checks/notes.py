@@ -10,8 +10,8 @@ from .. import terms
 from ..findings import Finding
 from ..glossary import Match, Term
 from ..markdown import MAX_NESTING, unread_nesting
-from ..textutil import (LineIndex, normalize_abbreviation, normalize_english,
-                        split_abbreviation)
+from ..english import chains, contains_term, same_term, term_key
+from ..textutil import LineIndex, normalize_abbreviation, split_abbreviation
 from .registry import CheckContext, NoteText, check
 
 
@@ -33,16 +33,28 @@ def usage_counts(ctx: CheckContext) -> dict[str, dict[str, int]]:
     return ctx.usage
 
 
+def occurrence_counts(glossary, notes) -> dict[str, int]:
+    """term zh → occurrences of any of its forms in ``notes``' prose, inside longer terms
+    too (协同设计 in 软硬件协同设计 is a use of the word, though the longer term is locked)."""
+    counts: dict[str, int] = {}
+    for note in notes:
+        for match in glossary.matcher.occurrences(note.prose):
+            counts[match.term.zh] = counts.get(match.term.zh, 0) + 1
+    return counts
+
+
 @check("term-unused", "info", "notes")
 def unused_terms(ctx: CheckContext) -> Iterable[Finding]:
-    """Glossary terms that no note uses."""
-    if not ctx.notes:
+    """Glossary terms that no note of the project uses (inside longer terms counts)."""
+    notes = ctx.project_notes if ctx.project_notes is not None else ctx.notes
+    if not notes:
         return
-    usage = usage_counts(ctx)
+    counts = occurrence_counts(ctx.glossary, notes)
     for term in ctx.glossary.terms:
-        if not usage.get(term.zh):
+        if not counts.get(term.zh):
             yield Finding("term-unused", "info",
-                          f"{term.zh} ({term.en}) appears in none of the {len(ctx.notes)} notes",
+                          f"{term.zh} ({term.en}) appears in none of the project's {len(notes)} "
+                          "notes, not even inside a longer term; remove it if no note will",
                           ctx.glossary.path, term.line)
 
 
@@ -63,20 +75,19 @@ def _glossary_term_at(ctx: CheckContext, par: Parenthetical) -> tuple[str, Term]
     return None
 
 
-def _contains(a: str, b: str) -> bool:
-    return f" {b} " in f" {a} " or f" {a} " in f" {b} "
-
-
 def agrees(par: Parenthetical, term: Term) -> bool:
-    """Does the parenthetical's English (or abbreviation) fit the glossary's `en`?"""
+    """Does the parenthetical's English (or abbreviation) fit the glossary's `en`? English
+    is compared as English (:mod:`english`: case, hyphens and inflections do not matter),
+    and a parenthetical that holds the `en`, or is held by it, agrees."""
     en_words, en_abbr = split_abbreviation(term.en)
     if par.abbr and en_abbr and normalize_abbreviation(par.abbr) != normalize_abbreviation(en_abbr):
         return False
     if par.english:
         if terms.says(term, par.english):       # one of its forms (terms.py)
             return True
-        a, b = normalize_english(par.english), normalize_english(en_words)
-        return a == b or _contains(a, b)
+        # English compared as English (english.py): case, hyphens, inflections
+        return same_term(par.english, en_words) or contains_term(par.english, en_words) \
+            or contains_term(en_words, par.english)
     return True
 
 
@@ -102,8 +113,9 @@ def inconsistent_rendering(ctx: CheckContext) -> Iterable[Finding]:
     groups: dict[str, list[tuple[NoteText, LineIndex, Parenthetical]]] = {}
     forms = ctx.glossary.form_map
     for note, index, par in _parentheticals(ctx):
-        key = forms[par.zh].zh if par.zh in forms else par.zh
-        groups.setdefault(key, []).append((note, index, par))
+        if par.zh in forms:
+            continue      # a glossary term: parenthetical-disagrees names each that differs
+        groups.setdefault(par.zh, []).append((note, index, par))
     for key, items in groups.items():
         for kind in ("english", "abbr"):
             renderings: dict[str, list[tuple[NoteText, LineIndex, Parenthetical]]] = {}
@@ -112,7 +124,7 @@ def inconsistent_rendering(ctx: CheckContext) -> Iterable[Finding]:
                 value = par.english if kind == "english" else par.abbr
                 if not value:
                     continue
-                norm = normalize_english(value) if kind == "english" else normalize_abbreviation(value)
+                norm = term_key(value) if kind == "english" else normalize_abbreviation(value)
                 renderings.setdefault(norm, []).append(item)
             if len(renderings) < 2:
                 continue
@@ -132,17 +144,58 @@ def inconsistent_rendering(ctx: CheckContext) -> Iterable[Finding]:
                            places=places, files=files)
 
 
+def cuts_word(prose: str, start: int, end: int, word_start: int, word: str,
+              run: tuple[int, int]) -> bool:
+    """Is a term at ``prose[start:end]`` really cutting the jieba word ``word`` (at
+    ``word_start``), or did jieba merely cut there? Evidence beyond that one cut, from
+    the dictionaries (CC-CEDICT headwords, jieba's frequencies and part of speech):
+
+    * the word is a CC-CEDICT headword and a content word (not an adverb such as 的确,
+      nor another function word), not a compound only jieba lists (计算资源);
+    * the piece of the word outside the term is no function word: a term followed by 中
+      or 的 (数据集中, 端到端的) is the ordinary reading;
+    * what the term keeps outside the word is a word itself (数据|集成, not 端到|端的);
+    * the text beyond the term does not read on as a longer word from the term's edge
+      (数据库|存储 reads on as 存储, so the term's boundary is a word boundary there).
+    """
+    from ..align import dictionary_index
+    from ..bilingual import is_function_word
+    from ..segment import cut_all, posseg, tokenizer_for
+
+    word_end = word_start + len(word)
+    if word not in dictionary_index():
+        return False
+    flag = posseg(word)[0][1] if len(posseg(word)) == 1 else "x"
+    if flag in ("d", "z") or is_function_word(flag, word):
+        return False
+    right = start < word_start < end < word_end
+    outside = prose[end:word_end] if right else prose[word_start:start]
+    kept = prose[start:word_start] if right else prose[word_end:end]
+    pieces = posseg(outside)
+    near = pieces[0] if right else pieces[-1]
+    if is_function_word(near[1], near[0]) or near[1] in ("d", "f"):
+        return False
+    freq = tokenizer_for(()).FREQ
+    if kept not in dictionary_index() and not freq.get(kept):
+        return False
+    lo, hi = run
+    if right:
+        beyond = cut_all([prose[end:hi]], hmm=False)[0]
+        return not beyond or len(beyond[0]) <= len(outside)
+    before = cut_all([prose[lo:start]], hmm=False)[0]
+    return not before or len(before[-1]) <= len(outside)
+
+
 @check("term-in-word", "info", "notes")
 def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
-    """A glossary term matched inside a longer word (jieba), e.g. 数据集 in 数据集成."""
+    """A glossary term matched inside a longer word with another meaning (数据集 in 数据集成)."""
     from bisect import bisect_right
 
-    from ..segment import blocks, cut_all, tokenizer_for
+    from ..segment import blocks, cut_all
 
     forms = ctx.glossary.form_map
     if not forms:
         return
-    freq = tokenizer_for(()).FREQ   # jieba's own dictionary: which words does a term cut?
     reported: set[tuple[str, str]] = set()
     for note in ctx.notes:
         matches = ctx.glossary.find_prose(note.prose)
@@ -171,7 +224,7 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
         for match in matches:
             # the word holding the term's first character, then the one holding its last:
             # one that starts before the term and ends inside it, or starts inside and ends
-            # after it, is cut by the term; a longer word that holds the whole term
+            # after it, crosses the term; a longer word that holds the whole term
             # (训练任务 ⊃ 训练) is harmless
             for at in (match.start, match.end - 1):
                 i = run_of(at)
@@ -183,24 +236,27 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
                 w_end = w_start + len(word)
                 crosses = (w_start < match.start < w_end < match.end) or \
                     (match.start < w_start < match.end < w_end)
-                if crosses and len(word) > 1 and word not in forms and freq.get(word, 0) > 0:
-                    key = (match.form, word)
-                    if key in reported:
-                        break
-                    reported.add(key)
-                    lo, hi = max(0, match.start - 6), min(len(note.prose), match.end + 6)
-                    window = note.prose[lo:hi]
-                    yield _finding("term-in-word", "info",
-                                   f"{match.form} ({match.term.en}) cuts the word {word} in "
-                                   f"{' '.join(window.split())!r}; if the longer word means something "
-                                   "else, add it to the glossary so the longest match wins",
-                                   note, match.start, index, zh=match.form, word=word)
-                    break
+                if not crosses or len(word) < 2 or word in forms:
+                    continue
+                key = (match.form, word)
+                if key in reported or not cuts_word(note.prose, match.start, match.end,
+                                                    w_start, word, runs[i]):
+                    continue
+                reported.add(key)
+                lo, hi = max(0, match.start - 6), min(len(note.prose), match.end + 6)
+                window = note.prose[lo:hi]
+                yield _finding("term-in-word", "info",
+                               f"{match.form} ({match.term.en}) cuts the word {word} in "
+                               f"{' '.join(window.split())!r}; if the longer word means something "
+                               "else, add it to the glossary so the longest match wins",
+                               note, match.start, index, zh=match.form, word=word)
+                break
 
 
 @check("term-overlap", "info", "notes")
 def term_overlap(ctx: CheckContext) -> Iterable[Finding]:
-    """Two glossary terms overlap in a note; the leftmost-longest match wins."""
+    """Two glossary terms overlap in a note and the winner's English does not read on into
+    the loser's (数据并行策略: data parallelism, not parallelization strategy)."""
     matcher = ctx.glossary.matcher
     reported: set[tuple[str, str]] = set()
     for note in ctx.notes:
@@ -215,6 +271,8 @@ def term_overlap(ctx: CheckContext) -> Iterable[Finding]:
                     continue
                 other = there.form
                 key = (match.form, other)
+                if chains(match.term.en, there.term.en):
+                    break       # input sequence + sequence length: the English reads on
                 if key not in reported:
                     reported.add(key)
                     index = index or LineIndex(note.text)

@@ -57,3 +57,5 @@ class CheckContext:
     untranslated_blocks: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     # note display → (line, block number) of Chinese blocks the parallel file lacks
     parentheticals: list | None = None   # bilingual.note_sightings, computed once
+    project_notes: list | None = None    # every note of the project (term-unused), when
+    # only some were asked for; None: ``notes`` are the project

@@ -59,9 +59,16 @@ def _translated(ctx: CheckContext) -> Iterable[Pair]:
                 yield pair
 
 
+def _left_in_chinese(pair: Pair) -> str:
+    """The Chinese left in a pair's English prose ('' when none): one ``untranslated``
+    finding says it, so no ``term-missing`` repeats it for each term inside."""
+    return "\u3000".join(re.findall(f"[{CJK_CLASS}]+", facts(pair.english).text))
+
+
 @check("term-missing", "error", "translations")
 def term_missing(ctx: CheckContext) -> Iterable[Finding]:
-    """A glossary term in the source, its `en` (in any of its forms) absent from the English."""
+    """A glossary term in the source, its `en` (in any of its forms) absent from the English
+    (a term left in Chinese is the block's one `untranslated` finding, not one of these)."""
     for pair in _translated(ctx):
         english = " ".join(pair.english.split())
         needed: dict[str, int] = {}
@@ -69,12 +76,14 @@ def term_missing(ctx: CheckContext) -> Iterable[Finding]:
         for match in pair.terms:
             needed[match.term.en] = needed.get(match.term.en, 0) + 1
             first.setdefault(match.term.en, match.term)
-        for en, n in needed.items():
-            term = first[en]
-            if terms.count(term, english) == 0:
-                yield _finding("term-missing", "error",
-                               f"{term.zh} must be rendered {term.en!r}, which the English "
-                               f"{_short(pair.english)!r} lacks", pair, zh=term.zh, en=term.en)
+        missing = [first[en] for en in needed if terms.count(first[en], english) == 0]
+        left = _left_in_chinese(pair) if missing and CJK_RE.search(pair.english) else ""
+        for term in missing:
+            if left and any(form in left for form in term.forms):
+                continue                  # untranslated: said once for the block
+            yield _finding("term-missing", "error",
+                           f"{term.zh} must be rendered {term.en!r}, which the English "
+                           f"{_short(pair.english)!r} lacks", pair, zh=term.zh, en=term.en)
 
 
 def _scopes(source: str, english: str) -> list[tuple[str, str, int]]:
@@ -181,9 +190,14 @@ def untranslated(ctx: CheckContext) -> Iterable[Finding]:
     for pair in _translated(ctx):
         left = re.findall(f"[{CJK_CLASS}]+", _english_facts(ctx, pair, envs.get(pair.note)).text)
         if left:
+            joined = "\u3000".join(left)
+            terms = list(dict.fromkeys(m.term.zh for m in pair.terms
+                                       if any(f in joined for f in m.term.forms)))
+            also = (f"; it holds the glossary term(s) {'、'.join(terms)}, whose English is "
+                    "missing with it") if terms else ""
             yield _finding("untranslated", "error",
-                           f"Chinese left in the English: {_short('、'.join(left), 30)}", pair,
-                           chinese=left)
+                           f"Chinese left in the English: {_short('、'.join(left), 30)}{also}",
+                           pair, chinese=left, terms=terms)
 
 
 @check("protected-changed", "error", "translations")

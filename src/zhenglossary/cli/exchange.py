@@ -84,8 +84,9 @@ def glossary_export(
 
 
 def glossary_import(
-    file: Path = typer.Argument(..., help="A TBX, TSV or CSV glossary (DeepL, Amazon Translate, "
-                                "`zhen glossary export`).", show_default=False),
+    file: Path = typer.Argument(..., help="A TBX, TSV, CSV or YAML glossary (DeepL, Amazon "
+                                "Translate, `zhen glossary export`, the candidates `zhen glossary "
+                                "suggest --out FILE` writes).", show_default=False),
     glossary: Optional[Path] = typer.Option(
         None, "--glossary", "-g",
         help="glossary.yaml to add to (default: found upwards from here); a path that does not "
@@ -93,7 +94,7 @@ def glossary_import(
     dry_run: bool = typer.Option(False, "--dry-run", help="Report only; write nothing."),
     format: CheckFormat = typer.Option(CheckFormat.text, "--format", "-f", help="text or json."),
 ) -> None:
-    """Add the entries of a TBX/TSV/CSV glossary that glossary.yaml lacks; report conflicts."""
+    """Add the entries of a TBX/TSV/CSV/YAML glossary that glossary.yaml lacks; report conflicts."""
     from ..api import import_glossary_file
 
     result = import_glossary_file(file, glossary, dry_run)

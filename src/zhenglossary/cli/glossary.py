@@ -104,17 +104,95 @@ def glossary_suggest(
     glossary: Optional[Path] = GlossaryOpt,
     format: SuggestFormat = typer.Option(SuggestFormat.yaml, "--format", "-f", help="yaml or json."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", min=1, help="At most N candidates."),
+    out_file: Optional[Path] = typer.Option(
+        None, "--out", help="Write a candidates file to review, then `zhen glossary import` it.",
+        show_default=False),
+    interactive: bool = typer.Option(
+        False, "--interactive", "-i",
+        help="Review each candidate with its evidence: a accept, e edit, s skip, q quit."),
     encoding: Optional[str] = encoding_option(),
 ) -> None:
     """Suggest terms the glossary lacks, ready to paste as v1 YAML."""
-    from ..api import suggest_project, suggest_summary
+    from ..api import suggest_project, suggest_summary, write_candidates
     from ..suggest import to_yaml
 
     suggestions, problems = suggest_project(paths, glossary, limit, encoding=encoding)
     for problem in problems:
         err.print(f"warning: {problem.where}: {problem.message}", markup=False)
+    if interactive:
+        _review_interactively(suggestions, glossary)
+        return
+    if out_file is not None:
+        write_candidates(out_file, suggestions)
+        waiting = sum(1 for s in suggestions if not s.en)
+        note(f"wrote {len(suggestions)} candidate(s) to {out_file} ({waiting} without English "
+             f"yet); review it, then run `zhen glossary import {out_file}`")
+        return
     if format is SuggestFormat.json:
         print_json({"suggestions": [s.to_json() for s in suggestions],
                     "summary": suggest_summary(suggestions)})
     else:
         sys.stdout.write(to_yaml(suggestions))
+
+
+_KEYS = {"a": "accept", "e": "edit", "s": "skip", "q": "quit"}
+
+
+def _key(click) -> str:
+    """One key: from the terminal without Enter, or the next character of piped input
+    (end of input, Ctrl-C or Ctrl-D: quit)."""
+    try:
+        key = click.getchar() if sys.stdin.isatty() else sys.stdin.read(1)
+    except (EOFError, KeyboardInterrupt):
+        return "q"
+    return "q" if key in ("", "\x03", "\x04") else key.lower()
+
+
+def _review_interactively(suggestions, glossary: Optional[Path]) -> None:
+    """One candidate at a time, its evidence and warnings shown; one key each."""
+    import click
+    from rich.panel import Panel
+    from rich.text import Text
+
+    from ..api import accept_suggestions
+
+    accepted: list[tuple[str, str, tuple[str, ...]]] = []
+    for n, s in enumerate(suggestions, start=1):
+        body = Text()
+        body.append(f"{s.zh}", style="bold")
+        body.append(f"  →  {s.en or '(no English yet)'}")
+        if not s.en and s.en_guess:
+            body.append(f"   dictionary guess: {s.en_guess}", style="dim")
+        for line in s.evidence:
+            body.append("\n" + line, style="dim")
+        for line in s.alternatives[:3]:
+            body.append("\nalso written: " + line, style="dim")
+        for line in s.warnings:
+            body.append("\nWARNING: " + line, style="bold red")
+        out.print(Panel(body, title=f"{n}/{len(suggestions)}", title_align="left"))
+        out.print("[a]ccept  [e]dit  [s]kip  [q]uit: ", end="", markup=False)
+        key = ""
+        while key not in _KEYS:
+            key = _key(click)
+        out.print(_KEYS[key])
+        if key == "q":
+            break
+        if key == "s":
+            continue
+        english = s.en
+        if key == "e" or not english:
+            english = typer.prompt("English", default=s.en or s.en_guess or "").strip()
+        if english:
+            accepted.append((s.zh, english, tuple(s.variants)))
+    if not accepted:
+        note("nothing accepted; glossary.yaml is unchanged")
+        return
+    result = accept_suggestions(accepted, glossary)
+    for cand in result.report.added:
+        out.print(f"  + {cand.zh} → {cand.en}", markup=False)
+    for conflict in result.report.conflicts:
+        warn(conflict.message)
+    note(f"{result.path}: added {len(result.report.added)}, skipped "
+         f"{len(result.report.skipped)} identical, {len(result.report.conflicts)} conflict(s)")
+    if result.report.conflicts:
+        raise typer.Exit(1)

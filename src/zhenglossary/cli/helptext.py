@@ -53,12 +53,15 @@ HELP: dict[str, tuple[str, list[str]]] = {
     "glossary suggest": ("Suggest terms the glossary lacks, as YAML to paste.", [
         "zhen glossary suggest --limit 20",
         "zhen glossary suggest notes/ --format json",
+        "zhen glossary suggest --out candidates.yaml   # review, then zhen glossary import it",
+        "zhen glossary suggest --interactive           # a accept, e edit, s skip, q quit",
     ]),
     "glossary export": ("Export the glossary as TBX or TSV.", [
         "zhen glossary export --format tbx --out glossary.tbx",
         "zhen glossary export --format tsv > deepl.tsv",
     ]),
-    "glossary import": ("Add entries from a TBX, TSV or CSV glossary; report conflicts.", [
+    "glossary import": ("Add entries from a TBX, TSV, CSV or YAML glossary; report conflicts.", [
+        "zhen glossary import candidates.yaml   # after reviewing `zhen glossary suggest --out candidates.yaml`",
         "zhen glossary import terms.tsv --dry-run",
         "zhen glossary import termbase.tbx",
     ]),

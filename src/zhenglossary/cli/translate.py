@@ -30,6 +30,9 @@ def translate(
                                            help="Write outputs here, mirroring relative paths."),
     no_memory: bool = typer.Option(False, "--no-memory", help="Neither read nor write the memory."),
     threads: int = typer.Option(0, "--threads", "-t", min=0, help="CTranslate2 threads (0: all cores)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
+                                       help="Processes for the gloss engine (default: the "
+                                            "machine's cores; argos and llm use their own)."),
     device: Optional[str] = typer.Option(None, "--device",
                                          help="argos: auto (CUDA when CTranslate2 sees a GPU, "
                                               "else the CPU), cpu or cuda."),
@@ -58,6 +61,7 @@ def translate(
 ) -> None:
     """Translate notes to English: writes x.en.md and the parallel x.zh-en.md."""
     from ..api import translate_project
+    from ..workers import default_jobs
 
     settings = {"device": device, "model": model, "endpoint": endpoint, "temperature": temperature,
                 "timeout": timeout, "concurrency": concurrency, "batch": batch,
@@ -86,6 +90,7 @@ def translate(
         report = translate_project(paths, glossary, engine=engine, out_dir=out_dir,
                                    use_memory=not no_memory, threads=threads,
                                    encoding=encoding, engine_settings=settings, force=force,
+                                   jobs=jobs or default_jobs(),
                                    progress=progress, notify=warn)
     if format is CheckFormat.json:
         print_json(report.to_json())

@@ -360,6 +360,21 @@ def download_zh_en(dest_dir: Path, timeout: float = 20.0) -> Path:
 MAX_BATCH_TOKENS = 1024
 
 
+def length_buckets(order: list[int], lengths: list[int], size: int) -> list[list[int]]:
+    """``order`` (indices sorted by token length) in chunks of at most ``size`` whose
+    longest text is at most 1.5 times (or 8 tokens more than) their shortest: a chunk's
+    decoding length is bounded by its longest text (``translate_tokens``), so a short
+    piece of the fallback is never decoded as long as a whole sentence."""
+    out: list[list[int]] = []
+    for i in order:
+        if out and len(out[-1]) < size and lengths[i] <= max(lengths[out[-1][0]] * 1.5,
+                                                               lengths[out[-1][0]] + 8):
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
+
+
 DEVICES = ("auto", "cpu", "cuda")
 
 
@@ -474,8 +489,7 @@ class ArgosEngine:
         tokens = self.tokenize(texts)
         order = sorted(range(len(texts)), key=lambda i: len(tokens[i]))
         results: list[EngineOutput | None] = [None] * len(texts)
-        for start in range(0, len(order), self.chunk_size):
-            chunk = order[start:start + self.chunk_size]
+        for chunk in length_buckets(order, [len(t) for t in tokens], self.chunk_size):
             try:
                 out = self.translate_tokens([tokens[i] or ["▁"] for i in chunk], num_hypotheses)
             except RuntimeError as exc:

@@ -60,7 +60,7 @@ from ..placeholders import EXACT, exact_in
 from ..terms import noun_plurals
 from ..textutil import CJK_CLASS, CJK_PUNCT
 from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
-from .names import person_names
+from .names import person_names, spell_name
 
 # Bump when a rule in this file changes what the engine writes: it is part of identity().
 RULES_VERSION = "3"
@@ -559,6 +559,7 @@ class GlossEngine:
 
     name = "gloss"
     reliable_placeholders = True
+    processes = True             # one core, all in this process: --jobs runs one per process
 
     def __init__(self, forms: Iterable[str] = ()) -> None:
         self.forms = frozenset(f for f in forms if f)
@@ -568,6 +569,7 @@ class GlossEngine:
         self._all_forms: frozenset[str] = frozenset()
         self._tags: dict[str, str] = {}
         self._memo: dict[str, tuple[list[Gloss], tuple[str, ...]]] = {}
+        self._spelled: dict[str, str | None] = {}      # word → its pinyin as a name, or None
         self._identity: str | None = None
 
     # ------------------------------------------------------------------ protocol
@@ -734,14 +736,20 @@ class GlossEngine:
         return toks
 
     def _names(self, run: str, words: list[str]) -> dict[str, str]:
-        def common(word: str) -> bool:
-            return (word in FUNCTION_WORDS or word in domain_list() or word in self.forms
-                    or any(not e.proper for e in self._index.entries(word)))
-
         from ..segment import posseg
 
-        return person_names(run, words, lambda text: posseg(text, self._all_forms), self._index,
-                            common, lambda c: c in FUNCTION_WORDS or c in _POSTPOSITIONS)
+        return person_names(run, words, lambda text: posseg(text, self._all_forms), self._spell)
+
+    def _spell(self, word: str) -> str | None:
+        """:func:`names.spell_name` of ``word``, asked once per word per engine."""
+        if word not in self._spelled:
+            self._spelled[word] = spell_name(word, self._index, self._common,
+                                             lambda c: c in FUNCTION_WORDS or c in _POSTPOSITIONS)
+        return self._spelled[word]
+
+    def _common(self, word: str) -> bool:
+        return (word in FUNCTION_WORDS or word in domain_list() or word in self.forms
+                or any(not e.proper for e in self._index.entries(word)))
 
     def _split_numeral(self, word: str, space: bool) -> list[_Tok]:
         """一个 → [num 一][zh 个]; 百余次 → [num 百余][zh 次]; 这项 → [zh 这][zh 项];

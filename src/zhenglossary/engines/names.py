@@ -68,13 +68,12 @@ def spell_name(word: str, index: cedict.CedictIndex, common: Callable[[str], boo
 
 
 def person_names(run: str, words: Iterable[str], posseg: Callable[[str], list[tuple[str, str]]],
-                 index: cedict.CedictIndex, common: Callable[[str], bool],
-                 grammatical: Callable[[str], bool]) -> dict[str, str]:
+                 spell: Callable[[str], str | None]) -> dict[str, str]:
     """Words of ``run`` (as the caller's tokenizer cut it into ``words``) to write as names:
-    word → pinyin. ``posseg(run)`` (jieba's tagger, :func:`segment.posseg`) runs only when a
-    word has a name's shape."""
-    candidates = {w: spelled for w in set(words)
-                  if (spelled := spell_name(w, index, common, grammatical)) is not None}
+    word → pinyin. ``spell(word)`` is :func:`spell_name` (the caller keeps its answers per
+    word: a word's shape does not depend on its sentence); ``posseg(run)`` (jieba's tagger,
+    :func:`segment.posseg`) runs only when a word has a name's shape."""
+    candidates = {w: spelled for w in set(words) if (spelled := spell(w)) is not None}
     if not candidates:
         return {}
     tagged = {word for word, flag in posseg(run) if flag == "nr"}

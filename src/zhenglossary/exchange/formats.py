@@ -13,7 +13,7 @@ from typing import Callable
 from ..errors import GlossaryError, UsageError
 from ..glossary import Glossary, read_glossary_file
 from ..parallel import NotePairs
-from . import table, tbx, tm
+from . import candidates, table, tbx, tm
 from .entries import Candidate, ImportedGlossary, require_toolkit
 
 
@@ -33,12 +33,13 @@ FORMATS: dict[str, Format] = {f.name: f for f in (
     Format("tsv", (".tsv", ".tab"), export_glossary=table.export_tsv,
            read_glossary=table.read_tsv),
     Format("csv", (".csv",), read_glossary=table.read_csv),
+    Format("yaml", (".yaml", ".yml"), read_glossary=candidates.read_yaml),
 )}
 TM_FORMATS = tuple(n for n, f in FORMATS.items() if f.export_pairs)
 GLOSSARY_EXPORT_FORMATS = tuple(n for n, f in FORMATS.items() if f.export_glossary)
 GLOSSARY_IMPORT_FORMATS = tuple(n for n, f in FORMATS.items() if f.read_glossary)
 # files people try to import that are not glossaries in any format zhen reads
-_NOT_GLOSSARIES = (".po", ".xlsx", ".xls", ".ods", ".json", ".yaml", ".yml")
+_NOT_GLOSSARIES = (".po", ".xlsx", ".xls", ".ods", ".json")
 
 
 def export_tm(pairs: list[NotePairs], fmt: str) -> str:
@@ -80,8 +81,8 @@ _XML_ROOT = re.compile(r"<(?![?!])(?:[\w.-]+:)?([\w.-]+)")
 
 
 def detect_format(path: Path, text: str) -> str:
-    """tbx, tsv or csv: XML content is TBX whatever the name; then the extension; then the
-    first line (a tab: TSV, a comma: CSV)."""
+    """tbx, tsv, csv or yaml: XML content is TBX whatever the name; then the extension; then
+    the first line (a tab: TSV, a comma: CSV)."""
     display = str(path)
     head = text.lstrip()
     if head.startswith("<"):
@@ -91,10 +92,10 @@ def detect_format(path: Path, text: str) -> str:
             return "tbx"
         if root == "tmx":
             raise UsageError("is a TMX translation memory, not a glossary; `zhen glossary "
-                             "import` reads TBX, TSV or CSV glossaries", path=display)
+                             "import` reads TBX, TSV, CSV or YAML glossaries", path=display)
         if root == "xliff":
             raise UsageError("is an XLIFF file, not a glossary; `zhen glossary import` reads "
-                             "TBX, TSV or CSV glossaries", path=display)
+                             "TBX, TSV, CSV or YAML glossaries", path=display)
         raise UsageError(f"is XML with root <{root or '?'}>, not TBX; `zhen glossary import` "
                          "reads TBX (<martif> or <tbx>), TSV or CSV glossaries", path=display)
     suffix = path.suffix.lower()
@@ -106,7 +107,7 @@ def detect_format(path: Path, text: str) -> str:
         return by_extension.name
     if by_extension is not None or suffix in _NOT_GLOSSARIES:
         raise UsageError(f"{suffix} files cannot be imported; `zhen glossary import` reads TBX "
-                         "(.tbx), TSV (.tsv) or CSV (.csv) glossaries", path=display)
+                         "(.tbx), TSV (.tsv), CSV (.csv) or YAML (.yaml) glossaries", path=display)
     first = next((line for line in text.splitlines() if line.strip()), "")
     if "\t" in first:
         return "tsv"

@@ -1,0 +1,156 @@
+"""English compared as English: one owner of "these two English forms are the same term".
+
+A word's lemmas come from ``lemminflect`` (MIT; its dictionary ships in the wheel, so
+nothing is fetched): *caching* and *caches* are *cache*, *vertices* is *vertex*,
+*quantizes* is *quantize*. Case does not matter, hyphens and spaces are one separator
+(*Early-Exit Networks* is *early exit network*), and an acronym's plural is the acronym
+(*GPUs* is *GPU*). Derivation is not inflection: *tenant* and *tenancy*, *quantize* and
+*quantization* stay different terms.
+
+* :func:`lemma` — the one lemma a word is compared by (the word itself when it is a
+  lemma of any part of speech, else its noun lemma, else its verb, adjective, adverb one);
+* :func:`term_key` — a phrase's comparison key (each word's lemma, lower case);
+* :func:`same_term` — do two phrases name the same term (word by word, any shared lemma);
+* :func:`words` — the words of a phrase, as compared.
+
+The note checks (``inconsistent-rendering``, ``parenthetical-disagrees``), the glossary
+lint and ``zhen glossary suggest`` compare through here; the output check's own term
+count is the validator's.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_SPLIT = re.compile(r"[\s\-‐‑–—_/]+")
+_STRIP = ".,;:!?\"'“”‘’()[]{}*`"
+_POS_ORDER = ("NOUN", "VERB", "ADJ", "ADV", "PROPN", "AUX")
+
+
+def words(phrase: str) -> list[str]:
+    """The words of ``phrase`` as compared: split at spaces, hyphens, dashes and slashes,
+    outer punctuation removed."""
+    out = []
+    for part in _SPLIT.split(phrase.strip()):
+        part = part.strip(_STRIP)
+        if part:
+            out.append(part)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _lemmatizer():
+    import lemminflect
+
+    return lemminflect
+
+
+def _acronym_core(word: str) -> str | None:
+    """``GPUs`` → ``GPU``, ``DTNs`` → ``DTN``, ``QoIs`` → ``QoI``; None for other words (a
+    word written in capitals, CACHES, is the word)."""
+    if word.isupper() and word.isalpha() and _lemmatizer().getAllLemmas(word.lower()):
+        return None
+    if len(word) > 2 and word.endswith("s") and sum(c.isupper() for c in word[:-1]) >= 2:
+        return word[:-1]
+    if sum(c.isupper() for c in word) >= 2:
+        return word
+    return None
+
+
+@lru_cache(maxsize=65536)
+def lemmas(word: str) -> frozenset[str]:
+    """Every lemma of ``word`` (lower case), under every part of speech the dictionary
+    knows; a word it does not know is its own lemma, plus a noun singular by rule."""
+    acronym = _acronym_core(word)
+    if acronym is not None:
+        return frozenset({acronym.lower()})
+    low = word.lower()
+    if not low.isalpha():
+        return frozenset({low})
+    lem = _lemmatizer()
+    found = {x.lower() for group in lem.getAllLemmas(low).values() for x in group}
+    if not found and low.endswith("s") and len(low) > 3:
+        found = {x.lower() for x in lem.getAllLemmasOOV(low, upos="NOUN").get("NOUN", ())}
+    return frozenset(found | {low}) if not found else frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def lemma(word: str) -> str:
+    """The one lemma ``word`` is compared by (lower case)."""
+    acronym = _acronym_core(word)
+    if acronym is not None:
+        return acronym.lower()
+    low = word.lower()
+    if not low.isalpha():
+        return low
+    found = _lemmatizer().getAllLemmas(low)
+    if not found:
+        options = lemmas(word)
+        return low if low in options else min(options)
+    if any(low in group for group in found.values()):
+        return low
+    for pos in _POS_ORDER:
+        if found.get(pos):
+            return found[pos][0].lower()
+    return low
+
+
+@lru_cache(maxsize=65536)
+def parts_of_speech(word: str) -> frozenset[str]:
+    """The parts of speech (Universal POS tags) the dictionary knows ``word`` as; empty for
+    a word it does not know."""
+    return frozenset(_lemmatizer().getAllLemmas(word.lower()))
+
+
+def term_key(phrase: str) -> str:
+    """A phrase's comparison key: its words' lemmas, lower case, run together
+    (``Caching Policies`` → ``cachepolicy``, ``multi-version`` = ``multiversion``)."""
+    ws = words(phrase)
+    return _joined(ws) if ws else ""
+
+
+def same_term(a: str, b: str) -> bool:
+    """Do ``a`` and ``b`` name the same term? Word by word, each pair sharing a lemma
+    (*Caching* ↔ *cache*, *Early-Exit Networks* ↔ *early exit network*)."""
+    wa, wb = words(a), words(b)
+    if not wa or not wb:
+        return False
+    if len(wa) != len(wb):
+        # one compound written joined or apart: multiversion / multi-version
+        return _joined(wa) == _joined(wb)
+    return all(x.lower() == y.lower() or lemmas(x) & lemmas(y) for x, y in zip(wa, wb))
+
+
+def _joined(ws: list[str]) -> str:
+    return "".join(lemma(w) for w in ws)
+
+
+def contains_term(longer: str, shorter: str) -> bool:
+    """Does ``longer`` hold ``shorter`` as a run of its words, compared as terms?"""
+    wl, ws = words(longer), words(shorter)
+    if not ws or len(ws) > len(wl):
+        return False
+    for i in range(len(wl) - len(ws) + 1):
+        if all(x.lower() == y.lower() or lemmas(x) & lemmas(y)
+               for x, y in zip(wl[i:i + len(ws)], ws)):
+            return True
+    return False
+
+
+def is_inflection(form: str, of: str) -> bool:
+    """Is ``form`` an inflection of the phrase ``of`` (or ``of`` itself)? *quantizes* of
+    *quantize*; not *quantize* of *quantization*."""
+    return same_term(form, of)
+
+
+def chains(first: str, second: str) -> bool:
+    """Does ``first`` end with the words ``second`` starts with (compared as terms), so
+    that the two read as one phrase when their Chinese overlaps? *input sequence* and
+    *sequence length* chain (*input sequence length*); *graph parallelism* and
+    *parallelization strategy* do not."""
+    wa, wb = words(first), words(second)
+    for k in range(min(len(wa), len(wb)), 0, -1):
+        if all(x.lower() == y.lower() or lemmas(x) & lemmas(y) for x, y in zip(wa[-k:], wb[:k])):
+            return True
+    return False
