@@ -157,6 +157,7 @@ def test_lists_nested_a_thousand_deep(runner, proj):
     assert structure(english) == structure(text)
 
 
+@pytest.mark.slow            # a 10,000-term glossary (CI runs it)
 def test_ten_thousand_term_glossary(runner, proj):
     extra = "".join(f"  - zh: 术语{i:05d}号\n    en: term {i}\n" for i in range(10_000))
     glossary = proj / "glossary.yaml"

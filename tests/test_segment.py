@@ -71,6 +71,7 @@ def test_posseg_tags_glossary_forms_nz():
     assert tagged["光纤光栅"] == "nz"
 
 
+@pytest.mark.slow            # builds the caches from scratch (CI runs it)
 @pytest.mark.parametrize("damage", [b"not a database at all", b""])
 def test_a_damaged_tag_index_is_rebuilt(tmp_path, monkeypatch, damage):
     monkeypatch.setenv("ZHEN_HOME", str(tmp_path))
@@ -85,6 +86,7 @@ def test_a_damaged_tag_index_is_rebuilt(tmp_path, monkeypatch, damage):
     assert segment._open_tags(path) is not None         # rebuilt, complete
 
 
+@pytest.mark.slow            # builds the caches from scratch (CI runs it)
 def test_an_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("x")
@@ -96,6 +98,7 @@ def test_an_unwritable_cache_falls_back_to_memory(tmp_path, monkeypatch):
     assert index.idf("计算") and index.idf_cut > 0
 
 
+@pytest.mark.slow            # builds the caches from scratch (CI runs it)
 def test_glossary_check_loads_one_dictionary_and_no_cedict(project, tmp_path):
     """A fresh process: `check_project` on the shipped notes never loads jieba's whole
     frequency table (jieba.dt stays uninitialised: the words come from the index), never
@@ -136,6 +139,7 @@ print(json.dumps({"cedict": bool(cedict._loaded), "lookup": bool(cedict._lookups
     assert loaded["cedict"] is False
 
 
+@pytest.mark.slow            # builds the caches from scratch (CI runs it)
 def test_cedict_lookup_answers_as_the_index_and_survives_damage(tmp_path, monkeypatch):
     """`cedict.lookup()` answers `in` and `entries` exactly as the loaded index, from a
     SQLite file built once; with the file in place no index is loaded; a damaged or
@@ -176,6 +180,7 @@ def test_cedict_lookup_answers_as_the_index_and_survives_damage(tmp_path, monkey
     cedict.forget_loaded()
 
 
+@pytest.mark.slow            # builds the caches from scratch (CI runs it)
 def test_cedict_english_text_is_cached_and_survives_damage(tmp_path, monkeypatch):
     """The English word list of CC-CEDICT (what `english_known` asks) comes from a checked
     file beside the index cache; once written, reading it needs no index; a damaged file is
