@@ -93,7 +93,7 @@ class NoteResult:
 Lock = Callable[[list[Segment]], list[Finding]]
 
 
-def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, engine_name: str,
+def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
                 describe: str, missed: set[str] = frozenset(), validate: bool = True
                 ) -> NoteResult:
     """Render and verify a note whose machine segments are translated. ``lock`` translates
@@ -102,7 +102,7 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, engine_name: 
     from the memory)."""
     doc, carry = item.doc, item.carry
     header = english_header(item.source_name, describe, item.parallel.rsplit("/", 1)[-1])
-    banner = GLOSS_BANNER if engine_name == "gloss" else ""
+    banner = GLOSS_BANNER if gloss else ""       # a dictionary gloss says so, visibly
     empty = not doc.text.strip()          # an empty note gives empty outputs
     findings: list[Finding] = []
     translated = item.machine_segments()
@@ -219,7 +219,8 @@ def translate_prepared(items: list, glossary: Glossary, runner: Runner, n: int, 
     found = lock([s for _, item, _ in items for s in item.machine_segments()])
     describe = engine.describe()
     for index, item, text in items:
-        result = finish_note(item, glossary, lock, engine_name=engine.name, describe=describe,
+        result = finish_note(item, glossary, lock, gloss=runner.capabilities.gloss,
+                             describe=describe,
                              missed=runner.missed, validate=validate)
         yield index, result, text, [f for f in found if f.file == item.display]
 

@@ -13,7 +13,7 @@ import json
 from collections import Counter
 from typing import Callable
 
-from .engines.base import Engine, EngineOutput, TermSlot
+from .engines.base import Engine, EngineOutput, capabilities_of, TermSlot
 from .findings import Finding
 from .glossary import Glossary
 from .locking import (Segment, check_hypothesis, copy_english, forbidden_in, join_pieces,
@@ -31,11 +31,11 @@ class Runner:
     def __init__(self, engine: Engine, memory, batch_size: int, progress: Progress | None):
         self.engine = engine
         self.memory = memory
-        self.batch_size = getattr(engine, "preferred_batch", None) or batch_size
-        # the engine's capabilities (engines/base.py)
-        self.glossary_aware = getattr(engine, "glossary_aware", False)
-        self.terms_in_prompt = getattr(engine, "terms_in_prompt", False)
-        self.uses_context = getattr(engine, "uses_context", False)
+        self.capabilities = caps = capabilities_of(engine)      # engines/base.py
+        self.batch_size = caps.preferred_batch or batch_size
+        self.glossary_aware = caps.glossary_aware
+        self.terms_in_prompt = caps.terms_in_prompt
+        self.uses_context = caps.uses_context
         self.progress = progress
         self.identity = engine.identity()
         self.hits = 0

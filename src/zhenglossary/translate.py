@@ -113,7 +113,7 @@ def translate_note(text: str, glossary: Glossary, engine: Engine, *,
         return lock_segments(segments, glossary, runner, n, contexts)
 
     found = lock(item.machine_segments())
-    result = finish_note(item, glossary, lock, engine_name=engine.name,
+    result = finish_note(item, glossary, lock, gloss=runner.capabilities.gloss,
                          describe=engine.describe(), missed=runner.missed, validate=validate)
     result.findings = found + result.findings
     return result
@@ -261,7 +261,7 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
 
     manifest = Manifest(memory, glossary, run_key(
         runner.identity, describe, {"n": n, "validate": options.validate,
-                                    "gloss_banner": engine.name == "gloss"}))
+                                    "gloss_banner": runner.capabilities.gloss}))
     unchanged = engine_calls = 0
     for window in _windows(notes):
         todo: list[tuple[int, str]] = []

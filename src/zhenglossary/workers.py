@@ -29,7 +29,9 @@ def default_jobs() -> int:
 
 def worth_it(jobs: int, engine, sizes: list[int]) -> int:
     """How many processes to use for notes of these sizes (1: none)."""
-    if jobs <= 1 or not getattr(engine, "processes", False):
+    from .engines.base import capabilities_of
+
+    if jobs <= 1 or not capabilities_of(engine).processes:
         return 1
     return max(1, min(jobs, len(sizes), sum(sizes) // MIN_CHARS_PER_JOB))
 

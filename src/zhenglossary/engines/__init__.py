@@ -87,7 +87,12 @@ def engine_names() -> list[str]:
 
 def create_engine(name: str, context: EngineContext) -> tuple["Engine", list[str]]:
     """The engine called ``name`` (or ``auto``'s choice) and notices for the user."""
+    from dataclasses import replace
+
     registry = engine_specs()
+    if context.fallback is None:
+        context = replace(context, fallback=lambda: _auto(registry, replace(
+            context, fallback=None))[0])
     if name == AUTO:
         return _auto(registry, context)
     spec = registry.specs.get(name)

@@ -32,7 +32,7 @@ from typing import Sequence
 
 from ..errors import ModelError
 from ..textutil import CJK_RUN_RE
-from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
+from .base import BaseEngine, EngineContext, EngineOutput, EngineSpec, EngineStatus
 
 INDEX_URL = "https://raw.githubusercontent.com/argosopentech/argospm-index/main/index.json"
 INSTALL_HINT = ("Run `zhen model install` (downloads translate-zh_en), or "
@@ -409,7 +409,7 @@ def choose_device(requested: str, cuda_devices=None) -> tuple[str, str]:
     return "cpu", "default"
 
 
-class ArgosEngine:
+class ArgosEngine(BaseEngine):
     name = "argos"
     reliable_placeholders = False
 

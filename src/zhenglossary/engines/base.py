@@ -63,6 +63,56 @@ class TermSlot:
         return self.term.note
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What an engine can do, read by the runner, the pipeline and ``--jobs`` — one record
+    instead of probing for attributes. An engine says it with ``capabilities`` (a class
+    attribute, or :class:`BaseEngine`'s, read from its flags); an engine that says nothing
+    (an older plugin) is read from the same-named class attributes by
+    :func:`capabilities_of`."""
+
+    reliable_placeholders: bool = False  # placeholders always survive: no fallback ladder
+    glossary_aware: bool = False         # takes ``terms=`` (see Engine.translate)
+    terms_in_prompt: bool = False        # shows its model the terms as Chinese (ibid.)
+    uses_context: bool = False           # takes ``contexts=`` (ibid.)
+    preferred_batch: int | None = None   # texts per call (each call committed on its own)
+    partial_results: bool = False        # a call cut short sets ``finished`` on its exception
+    processes: bool = False              # one core, in this process: --jobs may run several
+    gloss: bool = False                  # a dictionary gloss, labelled so in x.en.md
+
+
+_FLAGS = [f for f in Capabilities.__dataclass_fields__]
+
+
+def capabilities_of(engine) -> Capabilities:
+    """``engine``'s :class:`Capabilities`: its own record, else its class attributes."""
+    own = getattr(engine, "capabilities", None)
+    if isinstance(own, Capabilities):
+        return own
+    return Capabilities(**{name: getattr(engine, name, Capabilities.__dataclass_fields__[name]
+                                         .default) for name in _FLAGS})
+
+
+class BaseEngine:
+    """What an engine may build on: no notices, and its capabilities from its flags (set
+    ``reliable_placeholders = True`` and the like as class attributes)."""
+
+    name = "engine"
+    reliable_placeholders = False
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(**{name: getattr(self, name,
+                                             Capabilities.__dataclass_fields__[name].default)
+                               for name in _FLAGS})
+
+    def identity(self) -> str:
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return self.name
+
+
 @runtime_checkable
 class Engine(Protocol):
     name: str                      # "argos", "gloss", "noise", ...
@@ -79,8 +129,8 @@ class Engine(Protocol):
     def translate(self, texts: Sequence[str], *, num_hypotheses: int = 1) -> list[EngineOutput]:
         """Translate masked segments; one EngineOutput per text, in order.
 
-        Capabilities, each a class attribute an engine sets to True (the caller reads them
-        with ``getattr(engine, name, False)``; all are off for an engine that says nothing):
+        Capabilities (:class:`Capabilities`, read with :func:`capabilities_of`; all off for
+        an engine that says nothing):
 
         * ``glossary_aware``: also takes ``terms=``: per text, placeholder number →
           :class:`TermSlot` (the glossary entry it stands for, and its Chinese), so a model
@@ -113,6 +163,9 @@ class EngineContext:
     threads: int = 0                                  # CPU threads (0: all cores)
     root: Path | None = None                          # project root (where zhen.toml is)
     overrides: dict = field(default_factory=dict)     # settings given as command-line flags
+    # the engine to fall back on when this one fails on a text (the registry sets it:
+    # argos when a model is installed, else gloss); an engine never asks the registry
+    fallback: Callable[[], "Engine"] | None = None
 
 
 @dataclass(frozen=True)

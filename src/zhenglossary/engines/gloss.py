@@ -59,7 +59,7 @@ from ..errors import ZhenError
 from ..placeholders import EXACT, exact_in
 from ..terms import noun_plurals
 from ..textutil import CJK_CLASS, CJK_PUNCT
-from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
+from .base import BaseEngine, EngineContext, EngineOutput, EngineSpec, EngineStatus
 from .names import person_names, spell_name
 
 # Bump when a rule in this file changes what the engine writes: it is part of identity().
@@ -554,12 +554,13 @@ _PUNCT = {
 _SENTENCE_END = {".", "!", "?"}
 
 
-class GlossEngine:
+class GlossEngine(BaseEngine):
     """Word-by-word dictionary gloss (CC-CEDICT); see the module docstring."""
 
     name = "gloss"
     reliable_placeholders = True
     processes = True             # one core, all in this process: --jobs runs one per process
+    gloss = True                 # x.en.md says it is a dictionary gloss
 
     def __init__(self, forms: Iterable[str] = ()) -> None:
         self.forms = frozenset(f for f in forms if f)

@@ -63,7 +63,7 @@ from ..placeholders import (answer_problem, between_placeholders, placeholders_i
                             without_placeholders)
 from ..terms import forbidden
 from ..textutil import CJK_RE
-from .base import EngineContext, EngineOutput, EngineSpec, EngineStatus
+from .base import BaseEngine, EngineContext, EngineOutput, EngineSpec, EngineStatus
 from .llm_http import DEFAULT_ENDPOINT, SERVER_KINDS, LLMClient, RequestFailed
 from .llm_prompt import (PROMPT_VERSION, SYSTEM_PROMPT, Sentence, answer_schema,
                          build_messages, parse_answer, prompt_version)
@@ -135,7 +135,7 @@ def _pack(sentences: list[Sentence], size: int) -> list[list[Sentence]]:
     return requests
 
 
-class LLMEngine:
+class LLMEngine(BaseEngine):
     name = "llm"
     reliable_placeholders = False          # model output: the locking layer checks it too
     # capabilities (engines/base.py): told the terms, reads the block's context
@@ -440,13 +440,13 @@ def remember_identity(settings: LLMSettings, model: str, digest: str) -> None:
 
 
 def _create(context: EngineContext) -> LLMEngine:
-    from . import AUTO, create_engine
-
     warnings: list[str] = []
     settings = settings_for(context, warnings)
+    if context.fallback is None:
+        raise ModelError("the llm engine needs a fallback engine; create it through "
+                         "engines.create_engine")
     try:
-        return LLMEngine(settings, context.glossary, lambda: create_engine(AUTO, context)[0],
-                         warnings)
+        return LLMEngine(settings, context.glossary, context.fallback, warnings)
     except UsageError as exc:              # e.g. a remote endpoint: say why it is not allowed
         if not warnings:
             raise
