@@ -465,6 +465,150 @@ class Suite:
                              f"{r:.2f}", "0.85–1.15", 0.85 <= r <= 1.15,
                              data={"ratio": r}))
 
+    # ------------------------------------------------------------ 6. scale (issue 21)
+
+    _COUNT_PARSES = (
+        "import json, sys\n"
+        "from markdown_it import MarkdownIt\n"
+        "n = [0]\n"
+        "real = MarkdownIt.parse\n"
+        "def parse(self, src, env=None):\n"
+        "    n[0] += 1\n"
+        "    return real(self, src, env)\n"
+        "MarkdownIt.parse = parse\n"
+        "from zhenglossary.cli import app\n"
+        "try:\n"
+        "    app(sys.argv[1:], standalone_mode=False)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "sys.stderr.write('PARSES %d\\n' % n[0])\n")
+
+    def _home(self, name: str) -> dict:
+        env = dict(self.env)
+        home = self.tmp / "scale-homes" / name
+        shutil.rmtree(home, ignore_errors=True)
+        env["ZHEN_HOME"] = str(home)
+        return env
+
+    def _zhen_in(self, argv: list[str], project: Path, label: str, env: dict) -> ProcessRun:
+        run = run_process(argv, env=env, cwd=project)
+        run.ok = run.returncode in (0, 1) and "Traceback" not in run.stderr  # type: ignore[attr-defined]
+        self.log(f"{label}: {fmt_s(run.wall_s)}, peak RSS {run.rss_mb:.0f} MB"
+                 + ("" if run.ok else f" FAILED {run.stderr.strip()[-200:]}"))
+        return run
+
+    def scale(self) -> None:
+        """Parse once, streaming, incremental runs, --jobs, footnotes and one big note."""
+        s = self.s
+        big = max(s.growth_factors)
+        project = self.projects[big]
+        notes = self.details["distinct_segments"][f"x{big}"]["notes"]
+        zhen = self.zhen()
+        gloss = ["translate", "notes", "--engine", "gloss"]
+        # parses per note per command
+        counted = {}
+        for what, argv in (("translate", gloss + ["--no-memory", "--jobs", "1",
+                                                   "--out-dir", "parses"]),
+                           ("check", ["glossary", "check"])):
+            run = self._zhen_in([sys.executable, "-c", self._COUNT_PARSES, *argv], project,
+                                f"6. parses, {what} x{big}", self._home(f"parses-{what}"))
+            found = re.search(r"PARSES (\d+)", run.stderr)
+            counted[what] = int(found.group(1)) if found else None
+        if all(v is not None for v in counted.values()):
+            self.add(Row("parses_per_note", f"6. markdown-it parses per note, ×{big} "
+                         f"({notes} notes): translate / glossary check (whole texts and blocks; "
+                         "the note once, the validator's readings of source and output)",
+                         f"{counted['translate'] / notes:.1f} / {counted['check'] / notes:.1f}",
+                         data={"parses": counted, "notes": notes}))
+        # an unchanged re-run against a cold run (memory on, a fresh memory for the cold one)
+        env = self._home("incremental")
+        cold = self._zhen_in(zhen + gloss + ["--out-dir", "inc"], project,
+                             f"6. cold translate x{big}", env)
+        again = self._zhen_in(zhen + gloss + ["--out-dir", "inc"], project,
+                              f"6. unchanged re-run x{big}", env)
+        if not self.failed("incremental", "6. unchanged re-run", [cold, again]):
+            r = again.wall_s / cold.wall_s
+            self.add(Row("incremental", f"6. an unchanged re-run / a cold run, gloss, ×{big} "
+                         f"({notes} notes)", f"{fmt_s(again.wall_s)} / {fmt_s(cold.wall_s)} = "
+                         f"{r:.1%} ({again.wall_s / notes * 1000:.1f} ms per note)",
+                         "≤ 5% at ×100", r <= 0.05 if big >= 100 else None,
+                         rss=fmt_rss([cold], [again]), data={"ratio": r}))
+        # --jobs 2 against --jobs 1 (no memory: the same work both sides)
+        one = self._zhen_in(zhen + gloss + ["--no-memory", "--jobs", "1", "--out-dir", "j1"],
+                            project, f"6. --jobs 1 x{big}", self._home("jobs1"))
+        two = self._zhen_in(zhen + gloss + ["--no-memory", "--jobs", "2", "--out-dir", "j2"],
+                            project, f"6. --jobs 2 x{big}", self._home("jobs2"))
+        if not self.failed("jobs", "6. --jobs", [one, two]):
+            same = all((project / "j1" / p.relative_to(project / "j2")).read_bytes() == p.read_bytes()
+                       for p in (project / "j2").rglob("*.md"))
+            r = one.wall_s / two.wall_s
+            cores = os.cpu_count() or 1
+            self.add(Row("jobs", f"6. translate --jobs 1 / --jobs 2, gloss, ×{big} ({cores} cores"
+                         f", load {os.getloadavg()[0]:.1f}); outputs byte-identical: {same}",
+                         f"{fmt_s(one.wall_s)} / {fmt_s(two.wall_s)} = {r:.2f}×",
+                         "≥ 1.6× on an idle 2-core machine",
+                         (r >= 1.6 and same) if big >= 100 else None, rss=fmt_rss([one], [two]),
+                         data={"ratio": r, "identical": same}))
+        # peak RSS does not grow with the number of notes
+        small = min(f for f in s.growth_factors if f > 1) if big > 1 else big
+        rss = {}
+        for f in sorted({small, big}):
+            run = self._zhen_in(zhen + gloss + ["--no-memory", "--out-dir", "rss"],
+                                self.projects[f], f"6. peak RSS x{f}", self._home(f"rss{f}"))
+            rss[f] = run.rss_mb if getattr(run, "ok", False) else None
+        if None not in rss.values() and big != small:
+            r = rss[big] / rss[small]
+            self.add(Row("rss_growth", f"6. peak RSS of translate, gloss, ×{big} / ×{small}",
+                         f"{rss[big]:.0f} / {rss[small]:.0f} MB = {r:.2f}", "≤ 1.3",
+                         r <= 1.3, data={"rss_mb": rss}))
+        # footnotes: 10× the footnotes in under 10× the time
+        few, many = (1000, 10000) if s.judge_mt_goals else (200, 2000)
+        times = {}
+        for n in (few, many):
+            folder = self.tmp / f"footnotes-{n}"
+            folder.mkdir(exist_ok=True)
+            (folder / "glossary.yaml").write_text(fixtures.GLOSSARY.read_text("utf-8"), "utf-8")
+            (folder / "fn.md").write_text("\n".join(
+                f"第{k}段讲混合精度训练，见脚注[^{k}]。\n\n[^{k}]: 脚注{k}的内容。\n"
+                for k in range(1, n + 1)), "utf-8")
+            run = self._zhen_in(zhen + ["translate", "fn.md", "--engine", "gloss", "--no-memory"],
+                                folder, f"6. {n} footnotes", self._home(f"fn{n}"))
+            times[n] = run.wall_s if getattr(run, "ok", False) else None
+        if None not in times.values():
+            r = times[many] / times[few]
+            self.add(Row("footnotes", f"6. translate a note with {many:,} footnotes / {few:,}",
+                         f"{fmt_s(times[many])} / {fmt_s(times[few])} = {r:.1f}×", "< 10×",
+                         r < 10, data={"seconds": times}))
+        # one big note: peak RSS against its size
+        size_mb = 10 if s.judge_mt_goals else 1
+        folder = self.tmp / "big-note"
+        folder.mkdir(exist_ok=True)
+        (folder / "glossary.yaml").write_text(fixtures.GLOSSARY.read_text("utf-8"), "utf-8")
+        source = "\n".join(fixtures.distinct_notes(1).values())
+        text = (source * (size_mb * 2**20 // len(source.encode("utf-8")) + 1))
+        (folder / "big.md").write_text(text, "utf-8")
+        mb = len(text.encode("utf-8")) / 2**20
+        run = self._zhen_in(zhen + ["translate", "big.md", "--engine", "gloss"], folder,
+                            f"6. one {mb:.0f} MB note", self._home("big"))
+        if not self.failed("big_note", f"6. one {mb:.0f} MB note", [run]):
+            r = run.rss_mb / mb
+            self.add(Row("big_note", f"6. translate one {mb:.0f} MB note (gloss): peak RSS / "
+                         "note size", f"{run.rss_mb:.0f} MB / {mb:.0f} MB = {r:.0f}×",
+                         "< 20× for 10 MB", r < 20 if s.judge_mt_goals else None,
+                         data={"rss_mb": run.rss_mb, "note_mb": mb}))
+        if self.before is not None:
+            before = [str(self.before.parent / "zhen"), "glossary", "check"]
+            runs = {}
+            for name, argv in (("before", before), ("after", zhen + ["glossary", "check"])):
+                runs[name] = self._zhen_in(argv, project, f"6. check x{big} ({name})",
+                                           self._home(f"check-{name}"))
+            if not self.failed("check_x100", "6. check before/after", list(runs.values())):
+                r = runs["before"].wall_s / runs["after"].wall_s
+                self.add(Row("check_scale_before_after", f"6. glossary check ×{big}: before / "
+                             "after", f"{fmt_s(runs['before'].wall_s)} / "
+                             f"{fmt_s(runs['after'].wall_s)} = {r:.2f}×",
+                             rss=fmt_rss([runs["before"]], [runs["after"]]), data={"ratio": r}))
+
     def glossary_size(self) -> None:
         """`zhen glossary check` with the mined 5,000-term glossary against the shipped
         one, same notes, whole processes, interleaved; the parse cache warm (as it is from
@@ -519,7 +663,7 @@ class Suite:
 
 
 FIXED_NOTE = "# 标题\n\n一句话。\n"
-SECTIONS = ("startup", "batching", "end_to_end", "growth", "glossary_size")
+SECTIONS = ("startup", "batching", "end_to_end", "growth", "glossary_size", "scale")
 
 
 # ---------------------------------------------------------------- helpers

@@ -43,8 +43,12 @@ def _outputs(root):
 @pytest.mark.slow
 def test_two_processes_write_the_same_bytes_as_one(runner, proj, monkeypatch):
     started = []
-    real = workers.pool_run
-    monkeypatch.setattr(workers, "pool_run", lambda jobs: started.append(len(jobs)) or real(jobs))
+    real = workers.Pool.__init__
+
+    def starting(self, jobs, *args):
+        started.append(jobs)
+        real(self, jobs, *args)
+    monkeypatch.setattr(workers.Pool, "__init__", starting)
     one = _run(runner, 1)
     first = _outputs(proj)
     assert started == []                                 # one process: no pool

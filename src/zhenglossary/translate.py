@@ -215,14 +215,15 @@ _SUMMED = ("segments", "from_memory", "translated", "kept_by_person", "terms_loc
            "invalid_blocks")
 
 
-def _run_window(todo, notes, outputs, glossary, engine, runner, n, options):
+def _run_window(todo, notes, outputs, glossary, engine, runner, n, options, pools: dict):
     """The notes of a window that need work, in this process or in ``--jobs`` processes
-    (``workers``): (index, NoteResult or FileResult, text, segment findings), and for each
-    worker (index, its engine calls, "", [])."""
+    (``workers``, started once per run and kept in ``pools``): (index, NoteResult or
+    FileResult, text, segment findings), and for each chunk a worker did (-1, its engine
+    calls, "", [])."""
     from . import workers
 
     procs = workers.worth_it(options.jobs, engine, [len(text) for _, text in todo])
-    if procs == 1:
+    if procs == 1 and "pool" not in pools:
         items = []
         for k, text in todo:
             item = prepare(notes[k], text, outputs[k], glossary, options)
@@ -232,13 +233,60 @@ def _run_window(todo, notes, outputs, glossary, engine, runner, n, options):
                 items.append((k, item, text))
         yield from translate_prepared(items, glossary, runner, n, engine, options.validate)
         return
-    texts = dict(todo)
-    jobs = [workers.Job([(k, notes[k], outputs[k], texts[k]) for k in chunk],
-                        options.glossary_path, options, options.root)
-            for chunk in workers.chunks([(k, len(t)) for k, t in todo], procs)]
-    for results, calls in workers.pool_run(jobs):
+    if "pool" not in pools:
+        pools["pool"] = workers.Pool(procs, options.glossary_path, options, options.root)
+    sizes = {k: len(text) for k, text in todo}
+    for results, calls in pools["pool"].run([(k, notes[k], outputs[k], text)
+                                             for k, text in todo], sizes):
         yield from results
         yield -1, calls, "", []
+
+
+def _windowed(notes, outputs, glossary, engine, runner, n, options, manifest, files,
+              findings, count, pools) -> tuple[int, int]:
+    """Every window: what is unchanged said again, the rest translated, written and recorded
+    as each note is done; (notes unchanged, engine calls made in worker processes)."""
+    unchanged = engine_calls = 0
+    for window in _windows(notes):
+        todo: list[tuple[int, str]] = []
+        for k in window:
+            text, state = _load(notes[k], outputs[k], options, manifest)
+            if isinstance(state, FileResult):
+                files[k] = state
+            elif isinstance(state, NoteState):           # nothing changed: said again
+                unchanged += 1
+                findings += state.found()
+                count({**state.stats, "translated": 0,
+                       "from_memory": state.stats.get("from_memory", 0)
+                       + state.stats.get("translated", 0)})
+                en_path, par_path = outputs[k]
+                files[k] = FileResult(notes[k].display, str(en_path), str(par_path),
+                                      state.stats.get("segments", 0), unchanged=True)
+            else:
+                todo.append((k, text))
+        for k, result, text, found in _run_window(todo, notes, outputs, glossary, engine,
+                                                  runner, n, options, pools):
+            if isinstance(result, FileResult):
+                files[k] = result
+                continue
+            if isinstance(result, int):                  # a worker's engine calls
+                engine_calls += result
+                continue
+            findings += found + result.findings
+            files[k].segments = result.stats["segments"]
+            count(result.stats)
+            en_path, par_path = outputs[k]
+            try:
+                write_atomic(en_path, result.english)
+                write_atomic(par_path, result.parallel)
+            except OutputError as exc:
+                files[k].error = str(exc)
+                continue
+            files[k].english, files[k].parallel = str(en_path), str(par_path)
+            manifest.record(text, en_path, result.english, result.parallel,
+                            found + result.findings, result.stats)
+
+    return unchanged, engine_calls
 
 
 def _translate(notes, outputs, glossary, engine, memory, options, progress, notices
@@ -262,46 +310,14 @@ def _translate(notes, outputs, glossary, engine, memory, options, progress, noti
     manifest = Manifest(memory, glossary, run_key(
         runner.identity, describe, {"n": n, "validate": options.validate,
                                     "gloss_banner": runner.capabilities.gloss}))
-    unchanged = engine_calls = 0
-    for window in _windows(notes):
-        todo: list[tuple[int, str]] = []
-        for k in window:
-            text, state = _load(notes[k], outputs[k], options, manifest)
-            if isinstance(state, FileResult):
-                files[k] = state
-            elif isinstance(state, NoteState):           # nothing changed: said again
-                unchanged += 1
-                findings += state.found()
-                count({**state.stats, "translated": 0,
-                       "from_memory": state.stats.get("from_memory", 0)
-                       + state.stats.get("translated", 0)})
-                en_path, par_path = outputs[k]
-                files[k] = FileResult(notes[k].display, str(en_path), str(par_path),
-                                      state.stats.get("segments", 0), unchanged=True)
-            else:
-                todo.append((k, text))
-        for k, result, text, found in _run_window(todo, notes, outputs, glossary, engine,
-                                                  runner, n, options):
-            if isinstance(result, FileResult):
-                files[k] = result
-                continue
-            if isinstance(result, int):                  # a worker's engine calls
-                engine_calls += result
-                continue
-            findings += found + result.findings
-            files[k].segments = result.stats["segments"]
-            count(result.stats)
-            en_path, par_path = outputs[k]
-            try:
-                write_atomic(en_path, result.english)
-                write_atomic(par_path, result.parallel)
-            except OutputError as exc:
-                files[k].error = str(exc)
-                continue
-            files[k].english, files[k].parallel = str(en_path), str(par_path)
-            manifest.record(text, en_path, result.english, result.parallel,
-                            found + result.findings, result.stats)
-
+    pools: dict = {}
+    try:
+        stats = _windowed(notes, outputs, glossary, engine, runner, n, options, manifest, files,
+                          findings, count, pools)
+    finally:
+        if "pool" in pools:
+            pools["pool"].close()
+    unchanged, engine_calls = stats
     notices += getattr(engine, "notices", [])[told:]   # what the engine found while working
     stats = {
         "files": sum(1 for f in files if not f.error),

@@ -1,11 +1,11 @@
 """``zhen translate --jobs N``: notes translated in N processes, for engines that run in
 the process and use one core (the gloss engine says so with ``processes = True``).
 
-The main process reads each note and what lies beside it, decides what is unchanged (the
-manifest), and hands the rest out in chunks balanced by size; a worker prepares, translates
-(its own engine and memory connection: the memory is SQLite in WAL mode, safe for several
-writers) and finishes its notes and returns their outputs' text; the main process writes
-them, records them, and adds up the counts. Each note's outputs depend on that note alone,
+The main process reads each note, decides what is unchanged (the manifest), and hands the
+rest out in chunks balanced by size (:class:`Pool`, started once per run: each worker sets
+up its own glossary, engine and memory connection once — the memory is SQLite in WAL mode,
+safe for several writers); a worker prepares, translates and finishes its notes and returns
+their outputs' text; the main process writes them, records them, and adds up the counts. Each note's outputs depend on that note alone,
 so they are byte-identical for any N. Engines that keep their own threads (argos'
 CTranslate2) or a server's concurrency (llm) run in the main process.
 """
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
 from pathlib import Path
 
 MIN_CHARS_PER_JOB = 50_000        # less work than this per process: not worth starting one
@@ -47,54 +46,68 @@ def chunks(items: list[tuple[int, int]], n: int) -> list[list[int]]:
     return [sorted(chunk) for chunk in out if chunk]
 
 
-@dataclass
-class Job:
-    """What a worker needs: the notes of its chunk and how the run was asked for."""
-
-    notes: list                     # (index, NoteFile, (x.en.md, x.zh-en.md), its text)
-    glossary: Path | None
-    options: object                 # translate.TranslateOptions
-    root: Path
+_STATE: dict = {}             # in a worker: the run's glossary, engine, memory and runner
 
 
-def run(job: Job):
-    """In a worker: translate the chunk's notes; (index, NoteResult or FileResult, text,
-    segment findings) for each, and the number of engine calls."""
+def _start(glossary_path: Path | None, options, root: Path) -> None:
+    """A worker's set-up, once: its own glossary, engine and memory connection."""
     from .engines import EngineContext, create_engine
     from .glossary import Glossary, load_glossary
     from .memory import Memory, NoMemory
     from .paths import state_dir
-    from .pipeline import FileResult, prepare, translate_prepared
     from .runner import Runner
 
-    options = job.options
-    glossary = load_glossary(job.glossary, strict=True) if job.glossary else \
+    glossary = load_glossary(glossary_path, strict=True) if glossary_path else \
         Glossary([], path="(no glossary)")
-    engine, _ = create_engine(options.engine, EngineContext(glossary, options.threads, job.root,
+    engine, _ = create_engine(options.engine, EngineContext(glossary, options.threads, root,
                                                             options.engine_settings))
-    memory = Memory(state_dir(job.root) / "memory.sqlite") if options.use_memory else NoMemory()
-    try:
-        runner = Runner(engine, memory, options.batch_size, None)
-        n = 1 if engine.reliable_placeholders else max(1, options.num_hypotheses)
-        items, out = [], []
-        for index, note, paths, text in job.notes:
-            item = prepare(note, text, paths, glossary, options)
-            if isinstance(item, FileResult):
-                out.append((index, item, text, []))
-            else:
-                items.append((index, item, text))
-        out += translate_prepared(items, glossary, runner, n, engine, options.validate)
-        return out, runner.misses
-    finally:
-        memory.close()
+    memory = Memory(state_dir(root) / "memory.sqlite") if options.use_memory else NoMemory()
+    _STATE.update(glossary=glossary, engine=engine, options=options,
+                  runner=Runner(engine, memory, options.batch_size, None))
 
 
-def pool_run(jobs: list[Job]):
-    """Each job in its own process (started fresh, never forked from a process with open
-    databases and threads), as they finish."""
-    import multiprocessing
+def _work(notes: list) -> tuple[list, int]:
+    """In a worker: prepare, translate and finish ``notes`` = (index, NoteFile, outputs,
+    text); (index, NoteResult or FileResult, text, segment findings) for each, and the
+    engine calls this chunk made."""
+    from .pipeline import FileResult, prepare, translate_prepared
 
-    with ProcessPoolExecutor(max_workers=len(jobs),
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
-        for future in as_completed([pool.submit(run, job) for job in jobs]):
+    glossary, engine, options, runner = (_STATE[k] for k in ("glossary", "engine", "options",
+                                                              "runner"))
+    before = runner.misses
+    n = 1 if engine.reliable_placeholders else max(1, options.num_hypotheses)
+    items, out = [], []
+    for index, note, paths, text in notes:
+        item = prepare(note, text, paths, glossary, options)
+        if isinstance(item, FileResult):
+            out.append((index, item, text, []))
+        else:
+            items.append((index, item, text))
+    out += translate_prepared(items, glossary, runner, n, engine, options.validate)
+    return out, runner.misses - before
+
+
+class Pool:
+    """The run's worker processes, started once (fresh, never forked from a process with
+    open databases and threads) and given chunks of notes as the windows come."""
+
+    def __init__(self, jobs: int, glossary_path: Path | None, options, root: Path) -> None:
+        import multiprocessing
+
+        self.jobs = jobs
+        self._pool = ProcessPoolExecutor(max_workers=jobs,
+                                         mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_start,
+                                         initargs=(glossary_path, options, root))
+
+    def run(self, notes: list, sizes: dict[int, int]):
+        """(results, engine calls) of each chunk of ``notes``, as they finish: about two
+        chunks per process, balanced by size, so no process waits long for the last."""
+        by_index = {item[0]: item for item in notes}
+        parts = chunks([(k, sizes[k]) for k in by_index], min(len(by_index), 2 * self.jobs))
+        futures = [self._pool.submit(_work, [by_index[k] for k in part]) for part in parts]
+        for future in as_completed(futures):
             yield future.result()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
