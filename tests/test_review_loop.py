@@ -545,3 +545,15 @@ def test_a_parallel_file_of_the_previous_version_keeps_its_edits(runner, proj):
     assert block(proj, "B树").english == "Keys sit in order in B-tree pages."
     kept = block(proj, "写入时")
     assert kept.status == "stale" and kept.was.english == EDIT
+
+
+def test_a_block_rewritten_in_english_keeps_its_edit_as_an_orphan(runner, proj):
+    edited_once(proj, runner)
+    change_note(proj, "写入时先追加到日志，再批量合并到磁盘上的有序文件。",
+                "Writes are appended to the log first.")        # nothing left to translate
+    code, data = translate(runner)
+    assert code == 0 and len(of(data, "edit-orphaned")) == 1
+    assert [o.english for o in parallel(proj).orphans] == [EDIT]
+    assert "Writes are appended to the log first." in english_of(proj)
+    code, data = zhen(runner, "status", "--format", "json")
+    assert data["total"]["orphaned"] == 1 and data["total"]["machine"] == 5

@@ -402,12 +402,22 @@ def _join_parts(parts: list[str]) -> str:
     return re.sub(r"[ \t]{2,}", " ", out).strip()
 
 
+def region_translatable(region) -> bool:
+    """The one rule of what is translated: a region located in the note that holds Chinese
+    (anything else is copied byte for byte)."""
+    return region.error is None and has_cjk(region.raw)
+
+
+def leaf_translatable(leaf) -> bool:
+    return any(region_translatable(region) for region in leaf.regions)
+
+
 def plan_document(doc: Document, glossary: Glossary, file: str) -> list[RegionPlan]:
     """Every inline region of ``doc`` cut into segments."""
     plans: list[RegionPlan] = []
     for leaf_index, leaf in enumerate(doc.leaves):
         for region_index, region in enumerate(leaf.regions):
-            if region.error is not None or not has_cjk(region.raw):
+            if not region_translatable(region):
                 plans.append(RegionPlan(leaf_index, region, [], [], False))
                 continue
             builder = _Builder(glossary, file, region)

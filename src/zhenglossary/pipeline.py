@@ -133,8 +133,8 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
                              item.display)
     findings = item.findings + findings + checks
     counts = {str(s): 0 for s in ORDER}
-    for state in carry.states.values():
-        if state.status is not PairStatus.SAME and str(state.status) in counts:
+    for i, state in carry.states.items():
+        if leaves[i].translated and str(state.status) in counts:
             after = PairStatus.MACHINE if state.status is PairStatus.PENDING else state.status
             counts[str(after)] += 1
     statuses = [s.status for s in translated]

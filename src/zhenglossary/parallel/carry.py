@@ -66,6 +66,7 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
                check: Callable[[int, str], list[str]] | None = None) -> Carry:
     """Each block's state after the note changed from what ``old`` was written for.
     ``check(leaf, english)`` is the output check of a person's English for that leaf."""
+    from ..locking import leaf_translatable
     from ..prose import leaf_prose
 
     blocks = note_blocks(doc)
@@ -87,6 +88,10 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
     states: dict[int, BlockState] = {}
     taken: set[int] = set()
     for j, (i, sha, _) in enumerate(blocks):
+        if not leaf_translatable(doc.leaves[i]):
+            # nothing to translate (code, English): copied; an edit it had is kept as an orphan
+            states[i] = BlockState(i, PairStatus.SAME, bases[i])
+            continue
         k = pairs.get(j)
         block = old_blocks[k] if k is not None else None
         if block is not None and k >= n_old and block.source_sha != sha:
