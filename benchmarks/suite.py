@@ -423,7 +423,7 @@ class Suite:
         s = self.s
         work = {"check": (self.zhen() + ["glossary", "check"], s.growth_factors),
                 "gloss": (self.zhen() + ["translate", "notes", "--engine", "gloss", "--no-memory",
-                                         "--out-dir", "out"], s.gloss_factors)}
+                                         "--jobs", "1", "--out-dir", "out"], s.gloss_factors)}
         runs: dict[tuple[str, str], list[ProcessRun]] = {}
         for rep in range(s.growth_repeats):
             for w, (argv, factors) in work.items():

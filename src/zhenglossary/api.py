@@ -116,8 +116,10 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                        project_notes=_project_notes(glossary_path, notes, explicit, encoding))
     findings += [f for f in glossary.findings if only is None or f.check in only]
     findings += run_checks(ctx, only)
+    from . import english
     from .checks.notes import usage_counts
 
+    english.save()                  # what the English comparisons asked lemminflect, for next time
     return CheckReport(glossary, notes, sort_findings(findings), usage_counts(ctx),
                        len(set(translations) | {p.note for p in pairs}), {p.note: p for p in pairs},
                        problems, notices)
@@ -157,6 +159,7 @@ def _untranslated_lines(doc, note_pairs) -> list[tuple[int, int]]:
 
 def suggest_project(paths: list[Path] | None, glossary_option: Path | None,
                     limit: int | None = None, encoding: str | None = None):
+    from . import english
     from .suggest import suggest
 
     glossary_path = resolve_glossary(glossary_option)
@@ -164,7 +167,9 @@ def suggest_project(paths: list[Path] | None, glossary_option: Path | None,
     if not paths:
         paths = default_note_paths(glossary_path)
     notes, findings = load_notes(paths, encoding)
-    return suggest(glossary, notes, limit=limit), findings
+    found = suggest(glossary, notes, limit=limit)
+    english.save()                  # what the English comparisons asked lemminflect, for next time
+    return found, findings
 
 
 def write_candidates(path: Path, suggestions) -> None:

@@ -31,12 +31,17 @@ _POS_ORDER = ("NOUN", "VERB", "ADJ", "ADV", "PROPN", "AUX")
 def words(phrase: str) -> list[str]:
     """The words of ``phrase`` as compared: split at spaces, hyphens, dashes and slashes,
     outer punctuation removed."""
+    return list(_words(phrase))
+
+
+@lru_cache(maxsize=65536)
+def _words(phrase: str) -> tuple[str, ...]:
     out = []
     for part in _SPLIT.split(phrase.strip()):
         part = part.strip(_STRIP)
         if part:
             out.append(part)
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=1)
@@ -46,10 +51,75 @@ def _lemmatizer():
     return lemminflect
 
 
+# lemminflect reads its whole lexicon (0.6 s here) at its first question. What it answered is
+# kept in the cache folder (``lemmas-<version>.marshal``: word → its lemmas by part of
+# speech), so a later run asks it nothing it was asked before; :func:`save` writes what this
+# run added (the commands that compare English call it once, at their end).
+_MEMO: dict | None = None
+_ADDED = 0
+_MEMO_LIMIT = 200_000
+
+
+def _memo_path():
+    from importlib.metadata import version
+
+    from .paths import cache_dir
+
+    try:
+        release = version("lemminflect")
+    except Exception:
+        release = "unknown"
+    return cache_dir() / f"lemmas-{release}.marshal"
+
+
+def _memo() -> dict:
+    global _MEMO
+    if _MEMO is None:
+        import marshal
+
+        try:
+            data = marshal.loads(_memo_path().read_bytes())
+            _MEMO = data if isinstance(data, dict) else {}
+        except (OSError, ValueError, EOFError, TypeError):
+            _MEMO = {}
+    return _MEMO
+
+
+def _all_lemmas(word: str, oov_noun: bool = False) -> dict[str, tuple[str, ...]]:
+    """lemminflect's ``getAllLemmas(word)`` (or, with ``oov_noun``, its rule-based noun
+    lemma of a word its lexicon lacks), answered from the memo when it can be."""
+    global _ADDED
+    key = ("N:" if oov_noun else "") + word
+    memo = _memo()
+    found = memo.get(key)
+    if isinstance(found, dict):
+        return found
+    lem = _lemmatizer()
+    raw = lem.getAllLemmasOOV(word, upos="NOUN") if oov_noun else lem.getAllLemmas(word)
+    value = {str(pos): tuple(str(x) for x in forms) for pos, forms in raw.items()}
+    memo[key] = value
+    _ADDED += 1
+    return value
+
+
+def save() -> None:
+    """Keep what lemminflect answered this run for the next (a cache: never an error)."""
+    global _ADDED
+    if not _ADDED or _MEMO is None:
+        return
+    import marshal
+
+    from .fileio import write_cache
+
+    data = _MEMO if len(_MEMO) <= _MEMO_LIMIT else dict(list(_MEMO.items())[-_MEMO_LIMIT:])
+    write_cache(_memo_path(), marshal.dumps(data))
+    _ADDED = 0
+
+
 def _acronym_core(word: str) -> str | None:
     """``GPUs`` → ``GPU``, ``DTNs`` → ``DTN``, ``QoIs`` → ``QoI``; None for other words (a
     word written in capitals, CACHES, is the word)."""
-    if word.isupper() and word.isalpha() and _lemmatizer().getAllLemmas(word.lower()):
+    if word.isupper() and word.isalpha() and _all_lemmas(word.lower()):
         return None
     if len(word) > 2 and word.endswith("s") and sum(c.isupper() for c in word[:-1]) >= 2:
         return word[:-1]
@@ -68,10 +138,9 @@ def lemmas(word: str) -> frozenset[str]:
     low = word.lower()
     if not low.isalpha():
         return frozenset({low})
-    lem = _lemmatizer()
-    found = {x.lower() for group in lem.getAllLemmas(low).values() for x in group}
+    found = {x.lower() for group in _all_lemmas(low).values() for x in group}
     if not found and low.endswith("s") and len(low) > 3:
-        found = {x.lower() for x in lem.getAllLemmasOOV(low, upos="NOUN").get("NOUN", ())}
+        found = {x.lower() for x in _all_lemmas(low, oov_noun=True).get("NOUN", ())}
     return frozenset(found | {low}) if not found else frozenset(found)
 
 
@@ -84,7 +153,7 @@ def lemma(word: str) -> str:
     low = word.lower()
     if not low.isalpha():
         return low
-    found = _lemmatizer().getAllLemmas(low)
+    found = _all_lemmas(low)
     if not found:
         options = lemmas(word)
         return low if low in options else min(options)
@@ -100,7 +169,7 @@ def lemma(word: str) -> str:
 def parts_of_speech(word: str) -> frozenset[str]:
     """The parts of speech (Universal POS tags) the dictionary knows ``word`` as; empty for
     a word it does not know."""
-    return frozenset(_lemmatizer().getAllLemmas(word.lower()))
+    return frozenset(_all_lemmas(word.lower()))
 
 
 def term_key(phrase: str) -> str:
@@ -128,7 +197,7 @@ def _joined(ws: list[str]) -> str:
 
 def contains_term(longer: str, shorter: str) -> bool:
     """Does ``longer`` hold ``shorter`` as a run of its words, compared as terms?"""
-    wl, ws = words(longer), words(shorter)
+    wl, ws = _words(longer), _words(shorter)
     if not ws or len(ws) > len(wl):
         return False
     for i in range(len(wl) - len(ws) + 1):
