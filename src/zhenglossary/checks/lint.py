@@ -210,6 +210,32 @@ def _sentences_with_latin(ctx: CheckContext) -> list[tuple[str, str, set[str]]]:
     return out
 
 
+def _lemma_index(terms) -> dict[str, set[int]]:
+    """Each word form and lemma of the entries' English → the entries holding it."""
+    from ..english import lemmas, words
+
+    out: dict[str, set[int]] = {}
+    for k, term in enumerate(terms):
+        for word in words(term.en):
+            for key in {word.lower(), *lemmas(word)}:
+                out.setdefault(key, set()).add(k)
+    return out
+
+
+def _candidates(index: dict[str, set[int]], phrase: str) -> list[int]:
+    """The entries (in glossary order) whose English has a word sharing a form or lemma
+    with every word of ``phrase``: the only ones that can hold it (english.contains_term)."""
+    from ..english import lemmas, words
+
+    found: set[int] | None = None
+    for word in words(phrase):
+        having = set().union(*(index.get(key, set()) for key in {word.lower(), *lemmas(word)}))
+        found = having if found is None else found & having
+        if not found:
+            return []
+    return sorted(found or ())
+
+
 @check("forbid-too-broad", "warning", "glossary")
 def forbid_too_broad(ctx: CheckContext) -> Iterable[Finding]:
     """A `forbid` that is right English elsewhere (it is matched in every sentence)."""
@@ -220,6 +246,7 @@ def forbid_too_broad(ctx: CheckContext) -> Iterable[Finding]:
         return
     technical = None
     english = None
+    index = None
     for term in terms:
         for phrase in term.forbid:
             fline = term.positions.get(f"forbid:{phrase}", (term.line, None))[0]
@@ -227,9 +254,13 @@ def forbid_too_broad(ctx: CheckContext) -> Iterable[Finding]:
             if any(o is not term and pattern.search(o.en) for o in terms):
                 continue                  # forbid-conflict says it (one finding per cause)
             # another entry's en holding it as an inflected form (the exact form is
-            # forbid-conflict's, found when the glossary is read)
-            other = next((o for o in terms if o is not term and not pattern.search(o.en)
-                          and contains_term(o.en, phrase)), None)
+            # forbid-conflict's, found when the glossary is read); only entries sharing a
+            # lemma with each of its words can (an index, so 5,000 entries cost no more)
+            index = index if index is not None else _lemma_index(terms)
+            maybe = _candidates(index, phrase)
+            other = next((terms[k] for k in maybe if terms[k] is not term
+                          and not pattern.search(terms[k].en)
+                          and contains_term(terms[k].en, phrase)), None)
             if other is not None:
                 yield Finding("forbid-conflict", "warning",
                               f"{term.zh} forbids {phrase!r} (line {fline}), and {other.zh} must "
