@@ -27,7 +27,7 @@ Chinese (the 5th percentile of the table: the 5% most widespread words).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 # English closed-class words: never the content an alignment is about

@@ -29,7 +29,7 @@ from .document import Break, Document, Raw, Region, Text, Wrap
 from .glossary import Glossary, Term
 from .markdown import starts_with_role
 from .prose import EMAIL_RE, find_urls
-from .placeholders import (EXACT, EXACT_RE, PLACEHOLDER_RE, PREFIX, answer_problem,
+from .placeholders import (EXACT, PLACEHOLDER_RE, PREFIX, answer_problem,
                            between_placeholders, ends_with_placeholder, is_placeholder, number_of,
                            placeholder, placeholder_problem, split_exact,
                            starts_with_placeholder)

@@ -38,7 +38,6 @@ import json
 import re
 import socket
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
