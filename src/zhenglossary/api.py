@@ -17,6 +17,7 @@ from .errors import NoteReadError, PathNotFound, ZhenError
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import ENGLISH_SUFFIX, collect_notes, read_note
+from .parallel import COUNTED as STATUS_NAMES  # the statuses `zhen status` counts
 from .parallel import ParallelFileError, output_paths, pairs_for
 from .document import parse_document
 from .prose import prose_of
@@ -438,10 +439,7 @@ class StatusReport:
 
     @property
     def total(self) -> dict[str, int]:
-        from .parallel import ORDER
-
-        keys = [str(s) for s in ORDER] + ["orphaned"]
-        return {k: sum(n.counts.get(k, 0) for n in self.notes) for k in keys}
+        return {k: sum(n.counts.get(k, 0) for n in self.notes) for k in STATUS_NAMES}
 
     @property
     def exit_code(self) -> int:
@@ -454,7 +452,6 @@ class StatusReport:
                 "fail_on": list(self.fail_on), "exit_code": self.exit_code}
 
 
-STATUS_NAMES = ("machine", "reviewed", "edited", "stale", "invalid", "pending", "orphaned")
 
 
 def status_project(paths: list[Path] | None, glossary_option: Path | None, *,

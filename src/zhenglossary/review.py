@@ -55,13 +55,13 @@ from .glossary import Glossary, Match, Term
 from .markdown import display_parser
 import shlex
 
-from .parallel import Pair
+from .parallel import ORDER, Pair
 from .prose import prose_view
 from .sentences import align, block_text, split_sentences
 
 EDITED_STATUSES = ("edited", "invalid")          # English a person wrote
 MARKABLE = ("machine", "stale", "reviewed")       # English a reviewer can mark reviewed
-STATUSES = ("machine", "reviewed", "edited", "stale", "invalid", "pending")
+STATUSES = tuple(str(s) for s in ORDER)          # the status filter's options
 TERM_COLOURS = 8
 
 

@@ -16,7 +16,6 @@ import typer
 from .console import (CheckFormat, Table, encoding_option, error_line, glossary_option, handle_errors, out,
                       out_dir_option, print_json, say, shown, warn)
 
-COLUMNS = ("machine", "reviewed", "edited", "stale", "invalid", "pending", "orphaned")
 
 
 def status(
@@ -32,7 +31,7 @@ def status(
 ) -> None:
     """How many blocks of each note are machine, reviewed, edited, stale, invalid or pending
     (and edits orphaned), as `zhen translate` would decide it now."""
-    from ..api import status_project
+    from ..api import STATUS_NAMES as COLUMNS, status_project
 
     wanted = tuple(s.strip() for s in fail_on.split(",") if s.strip())
     report = status_project(paths, glossary, out_dir=out_dir, encoding=encoding,

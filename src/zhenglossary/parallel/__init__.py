@@ -19,10 +19,10 @@ from .format import (PARALLEL_VERSION, Orphan, ParallelBlock, ParallelFile, Para
 from .outputs import (GLOSS_BANNER, EnglishFile, comment_safe, english_body, english_header,
                       is_zhens_parallel, output_paths, seal_english, split_english)
 from .pairs import NotePairs, Pair, collect_pairs, edit_check, load_parallel, pairs_for, status_counts
-from .status import ORDER, Decision, Now, PairStatus, context_hash, decide
+from .status import COUNTED, ORDER, Decision, Now, PairStatus, context_hash, decide
 
 __all__ = [
-    "PARALLEL_VERSION", "ORDER", "BlockState", "Carry", "Decision", "EnglishEdits", "EnglishFile",
+    "PARALLEL_VERSION", "COUNTED", "ORDER", "BlockState", "Carry", "Decision", "EnglishEdits", "EnglishFile",
     "GLOSS_BANNER", "NotePairs", "Now", "Orphan", "Pair", "PairStatus", "ParallelBlock",
     "ParallelFile", "ParallelFileError", "Was", "apply_english_edits", "block_text",
     "carry_over", "collect_pairs", "comment_safe", "context_hash", "decide", "decode_pieces",

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..document import Document, block_hash, parse_document
-from ..findings import Finding
 from ..glossary import Glossary
 from .align import align_blocks
 from .format import Orphan, ParallelBlock, ParallelFile, Was, block_text
@@ -81,8 +80,7 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
         wanted.add(len(old_blocks))
         old_blocks.append(ParallelBlock(0, orphan.lines, orphan.source_sha, orphan.source,
                                         english=orphan.english, english_sha="",
-                                        status="edited" if orphan.status != "reviewed"
-                                        else "reviewed", base=orphan.base))
+                                        status="edited", base=orphan.base))
     pairs = align_blocks([b.source_sha for b in old_blocks], [b.source for b in old_blocks],
                          [sha for _, sha, _ in blocks], [text for _, _, text in blocks], wanted)
     states: dict[int, BlockState] = {}

@@ -14,7 +14,7 @@ from ..prose import prose_view
 from .carry import Carry, carry_over
 from .format import Orphan, ParallelFile, ParallelFileError, Was, read_parallel_file
 from .outputs import is_zhens_parallel, output_paths
-from .status import ORDER, PairStatus
+from .status import COUNTED, PairStatus
 
 
 @dataclass
@@ -85,7 +85,7 @@ def edit_check(doc: Document, glossary: Glossary):
 
 
 def status_counts(carry: Carry) -> dict[str, int]:
-    counts = {str(s): 0 for s in ORDER}
+    counts = {name: 0 for name in COUNTED}
     for state in carry.states.values():
         if state.status is not PairStatus.SAME:
             counts[str(state.status)] += 1

@@ -52,8 +52,8 @@ def read_prior(en_path: Path, par_path: Path, force: bool = False) -> Prior:
     english = split_english(text)
     if not english.zhens and text.strip():
         if not force:
-            raise ParallelFileError(f"was not written by zhen (no `<!-- zhen: English of … -->` "
-                                    f"header); zhen does not write over it — move it away, or "
+            raise ParallelFileError("was not written by zhen (no `<!-- zhen: English of … -->` "
+                                    "header); zhen does not write over it — move it away, or "
                                     "pass --force to replace it", path=str(en_path), line=1)
         prior.findings.append(Finding("output-replaced", "warning", "was not written by zhen; "
                                       "replaced (--force)", str(en_path), 1))

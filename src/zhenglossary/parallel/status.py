@@ -35,14 +35,11 @@ class PairStatus(StrEnum):
         """A person's English, which `zhen translate` keeps and never sends to the engine."""
         return self in (PairStatus.REVIEWED, PairStatus.EDITED)
 
-    @property
-    def needs_review(self) -> bool:
-        return self in (PairStatus.MACHINE, PairStatus.STALE, PairStatus.INVALID,
-                        PairStatus.PENDING)
-
 
 ORDER = (PairStatus.MACHINE, PairStatus.REVIEWED, PairStatus.EDITED, PairStatus.STALE,
          PairStatus.INVALID, PairStatus.PENDING)
+# what `zhen status` counts per note: the blocks by status, and the edits orphaned
+COUNTED = tuple(str(s) for s in ORDER) + ("orphaned",)
 
 
 def context_hash(source_sha: str, prose: str, glossary: Glossary) -> str:
