@@ -45,12 +45,14 @@ class WorkerRun(ProcessRun):
 
 def run_process(argv: Sequence[str], *, env: dict[str, str] | None = None,
                 cwd: Path | None = None, timeout: float = 3600.0,
-                capture_stderr: bool = True) -> ProcessRun:
-    """Run ``argv`` to completion (stdout discarded); wall time and peak RSS of the child."""
-    with tempfile.TemporaryFile() as err:
+                capture_stderr: bool = True, stdout: Path | None = None) -> ProcessRun:
+    """Run ``argv`` to completion (stdout discarded, or written to ``stdout``); wall time
+    and peak RSS of the child."""
+    with tempfile.TemporaryFile() as err, \
+            (open(stdout, "wb") if stdout else open(os.devnull, "wb")) as out:
         start = time.perf_counter()
         proc = subprocess.Popen(list(argv), env=env, cwd=cwd, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL,
+                                stdout=out,
                                 stderr=err if capture_stderr else subprocess.DEVNULL)
         killer = threading.Timer(timeout, proc.kill)
         killer.start()

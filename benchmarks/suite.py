@@ -421,7 +421,7 @@ class Suite:
         """Whole ``zhen`` processes on the one-line project (the fixed cost) and on the
         distinct notes ×N; marginal cost = time − fixed cost."""
         s = self.s
-        work = {"check": (self.zhen() + ["glossary", "check"], s.growth_factors),
+        work = {"check": (self.zhen() + ["glossary", "check", "--jobs", "1"], s.growth_factors),
                 "gloss": (self.zhen() + ["translate", "notes", "--engine", "gloss", "--no-memory",
                                          "--jobs", "1", "--out-dir", "out"], s.gloss_factors)}
         runs: dict[tuple[str, str], list[ProcessRun]] = {}
@@ -490,8 +490,9 @@ class Suite:
         env["ZHEN_HOME"] = str(home)
         return env
 
-    def _zhen_in(self, argv: list[str], project: Path, label: str, env: dict) -> ProcessRun:
-        run = run_process(argv, env=env, cwd=project)
+    def _zhen_in(self, argv: list[str], project: Path, label: str, env: dict,
+                 stdout: Path | None = None) -> ProcessRun:
+        run = run_process(argv, env=env, cwd=project, stdout=stdout)
         run.ok = run.returncode in (0, 1) and "Traceback" not in run.stderr  # type: ignore[attr-defined]
         self.log(f"{label}: {fmt_s(run.wall_s)}, peak RSS {run.rss_mb:.0f} MB"
                  + ("" if run.ok else f" FAILED {run.stderr.strip()[-200:]}"))
@@ -509,7 +510,7 @@ class Suite:
         counted = {}
         for what, argv in (("translate", gloss + ["--no-memory", "--jobs", "1",
                                                    "--out-dir", "parses"]),
-                           ("check", ["glossary", "check"])):
+                           ("check", ["glossary", "check", "--jobs", "1"])):
             run = self._zhen_in([sys.executable, "-c", self._COUNT_PARSES, *argv], project,
                                 f"6. parses, {what} x{big}", self._home(f"parses-{what}"))
             found = re.search(r"PARSES (\d+)", run.stderr)
@@ -549,6 +550,24 @@ class Suite:
                          "≥ 1.6× on an idle 2-core machine",
                          (r >= 1.6 and same) if big >= 100 else None, rss=fmt_rss([one], [two]),
                          data={"ratio": r, "identical": same}))
+        # glossary check --jobs 2 against --jobs 1, the translations of the --jobs 1 run read
+        if not self.failed("jobs", "6. --jobs", [one, two]):
+            check = zhen + ["glossary", "check", "--out-dir", "j1", "--format", "json"]
+            found = {k: self.tmp / f"check-jobs{k}.json" for k in (1, 2)}
+            c1 = self._zhen_in(check + ["--jobs", "1"], project, f"6. check --jobs 1 x{big}",
+                               self._home("check-jobs1"), found[1])
+            c2 = self._zhen_in(check + ["--jobs", "2"], project, f"6. check --jobs 2 x{big}",
+                               self._home("check-jobs2"), found[2])
+            if not self.failed("check_jobs", "6. check --jobs", [c1, c2]):
+                same = found[1].read_bytes() == found[2].read_bytes()
+                r = c1.wall_s / c2.wall_s
+                self.add(Row("check_jobs", f"6. glossary check --jobs 1 / --jobs 2, ×{big} with "
+                             f"its translations ({os.cpu_count() or 1} cores, load "
+                             f"{os.getloadavg()[0]:.1f}); findings identical: {same}",
+                             f"{fmt_s(c1.wall_s)} / {fmt_s(c2.wall_s)} = {r:.2f}×",
+                             "≥ 1.6× on an idle 2-core machine",
+                             (r >= 1.6 and same) if big >= 100 else None,
+                             rss=fmt_rss([c1], [c2]), data={"ratio": r, "identical": same}))
         # peak RSS does not grow with the number of notes
         small = min(f for f in s.growth_factors if f > 1) if big > 1 else big
         rss = {}

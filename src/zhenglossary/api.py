@@ -12,15 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .checks import CheckContext, NoteText, run_checks
+from .checks import NoteText
+from .checks.gather import context, gather, load_notes, read_notes
+from .checks.gather import run as run_checks
 from .errors import NoteReadError, PathNotFound, ZhenError
 from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import ENGLISH_SUFFIX, collect_notes, read_note
 from .parallel import COUNTED as STATUS_NAMES  # the statuses `zhen status` counts
-from .parallel import ParallelFileError, output_paths, pairs_for
-from .document import parse_document
-from .prose import prose_of
+from .parallel import ParallelFileError, output_paths
 
 
 def default_note_paths(glossary_path: Path) -> list[Path]:
@@ -33,20 +33,6 @@ def default_note_paths(glossary_path: Path) -> list[Path]:
         return [beside]
     raise PathNotFound(f"no notes/ directory here or beside {glossary_path}; pass the notes to "
                        "check, e.g. `zhen glossary check path/to/notes`")
-
-
-def load_notes(paths: list[Path], encoding: str | None = None) -> tuple[list[NoteText], list[Finding]]:
-    notes: list[NoteText] = []
-    findings: list[Finding] = []
-    for note in collect_notes(paths):
-        try:
-            text = read_note(note.path, encoding)
-        except NoteReadError as exc:
-            findings.append(Finding("note-unreadable", "error", exc.detail, note.display))
-            continue
-        doc = parse_document(text)                # the one parse of the note in this command
-        notes.append(NoteText(note.path, note.display, text, prose_of(doc), note.relative, doc))
-    return notes, findings
 
 
 @dataclass
@@ -80,7 +66,10 @@ class CheckReport:
 
 def check_project(paths: list[Path] | None, glossary_option: Path | None,
                   only: set[str] | None = None, out_dir: Path | None = None,
-                  encoding: str | None = None) -> CheckReport:
+                  encoding: str | None = None, jobs: int | None = 1) -> CheckReport:
+    """``jobs`` > 1: the notes checked in that many processes when there is enough to
+    check (the same findings as one process, :mod:`.checks.gather`); None: the machine's
+    cores."""
     glossary_path = resolve_glossary(glossary_option)
     glossary = load_glossary(glossary_path)
     notices: list[str] = []
@@ -91,39 +80,28 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
         except PathNotFound as exc:          # a new project: the glossary alone is checked
             paths = []
             notices.append(f"{exc} — checked the glossary only")
-    notes, findings = load_notes(paths, encoding)
-    translations, pairs, untranslated, problems = {}, [], {}, {}
-    for note in notes:
-        en, parallel = output_paths(note.path, note.relative, out_dir)
-        try:
-            if parallel.is_file():
-                note_pairs = pairs_for(note.path, note.display, note.text, parallel,
-                                       read_note(parallel), glossary, note.doc)
-                pairs.append(note_pairs)
-                untranslated[note.display] = _untranslated_lines(note.doc, note_pairs)
-            else:
-                problems[note.display] = f"not translated yet — run `zhen translate {note.display}`"
-            if en.is_file():        # always read: a forbid typed into x.en.md is found
-                translations[note.display] = (str(en), read_note(en))
-        except NoteReadError as exc:
-            findings.append(Finding("note-unreadable", "error", exc.detail, exc.path))
-            problems[note.display] = f"cannot read its translation: {exc.detail}"
-        except ParallelFileError as exc:
-            findings.append(Finding("parallel-unreadable", "error", exc.detail, exc.path,
-                                    exc.line))
-            problems[note.display] = f"cannot read its parallel file: {exc}"
-    ctx = CheckContext(glossary, notes, translations, pairs=pairs,
-                       untranslated_blocks=untranslated,
-                       project_notes=_project_notes(glossary_path, notes, explicit, encoding))
-    findings += [f for f in glossary.findings if only is None or f.check in only]
-    findings += run_checks(ctx, only)
+    files = collect_notes(paths) if paths else []
+    from .workers import check_in_processes, default_jobs
+
+    shard = check_in_processes(files, glossary_path, out_dir, encoding, only,
+                               default_jobs() if jobs is None else jobs)
+    if shard is None:                                    # one process
+        notes, findings = read_notes(files, encoding)
+        shard = gather(notes, glossary, out_dir, findings)
+        part = "all"
+    else:
+        part = "project"
+    ctx = context(shard, glossary, _project_notes(glossary_path, shard.notes, explicit,
+                                                  encoding))
+    findings = [f for f in glossary.findings if only is None or f.check in only]
+    findings += shard.findings + run_checks(ctx, only, part)
     from . import english
     from .checks.notes import usage_counts
 
     english.save()                  # what the English comparisons asked lemminflect, for next time
-    return CheckReport(glossary, notes, sort_findings(findings), usage_counts(ctx),
-                       len(set(translations) | {p.note for p in pairs}), {p.note: p for p in pairs},
-                       problems, notices)
+    return CheckReport(glossary, shard.notes, sort_findings(findings), usage_counts(ctx),
+                       len(set(shard.translations) | {p.note for p in shard.pairs}),
+                       {p.note: p for p in shard.pairs}, shard.problems, notices)
 
 
 def _project_notes(glossary_path: Path, notes: list[NoteText], explicit: bool,
@@ -141,21 +119,6 @@ def _project_notes(glossary_path: Path, notes: list[NoteText], explicit: bool,
         return None
     checked = {n.path.resolve() for n in notes}
     return notes + [n for n in project if n.path.resolve() not in checked]
-
-
-def _untranslated_lines(doc, note_pairs) -> list[tuple[int, int]]:
-    """(line, block number) of the note's Chinese blocks that its parallel file does not
-    hold."""
-    from .prose import leaf_prose
-    from .textutil import has_cjk
-
-    known = {p.source_sha for p in note_pairs.pairs}
-    out = []
-    for number, leaf in enumerate(doc.leaves, start=1):
-        if doc.leaf_hash(leaf) not in known and leaf.kind != "code" and \
-                has_cjk(leaf_prose(doc, leaf)):
-            out.append((leaf.start_line + 1, number))
-    return out
 
 
 def suggest_project(paths: list[Path] | None, glossary_option: Path | None,

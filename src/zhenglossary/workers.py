@@ -1,5 +1,6 @@
-"""``zhen translate --jobs N``: notes translated in N processes, for engines that run in
-the process and use one core (the gloss engine says so with ``processes = True``).
+"""``--jobs N``: notes translated (``zhen translate``) or checked (``zhen glossary check``,
+:func:`check_in_processes`) in N processes. Translating, for engines that run in the
+process and use one core (the gloss engine says so with ``processes = True``).
 
 The main process reads each note, decides what is unchanged (the manifest), and hands the
 rest out in chunks balanced by size (:class:`Pool`, started once per run: each worker sets
@@ -17,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 MIN_CHARS_PER_JOB = 50_000        # less work than this per process: not worth starting one
+MIN_BYTES_PER_CHECK_JOB = 1_000_000   # glossary check: notes and their outputs, per process
 
 
 def default_jobs() -> int:
@@ -111,3 +113,52 @@ class Pool:
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+# ---------------------------------------------------------------- glossary check --jobs
+
+_CHECK: dict = {}             # in a check worker: the run's glossary
+
+
+def _start_check(glossary_path: Path) -> None:
+    from .glossary import load_glossary
+
+    _CHECK["glossary"] = load_glossary(glossary_path)
+
+
+def _check_work(files: list, out_dir: Path | None, encoding: str | None, only):
+    """In a worker: a shard of notes read and its per-note checks run."""
+    from . import english
+    from .checks.gather import check_shard
+
+    shard = check_shard(files, _CHECK["glossary"], out_dir, encoding, only)
+    english.save()
+    return shard
+
+
+def check_in_processes(files: list, glossary_path: Path, out_dir: Path | None,
+                       encoding: str | None, only, jobs: int):
+    """``glossary check --jobs``: the notes ``files`` read and checked note by note in
+    ``jobs`` spawned processes, merged in the notes' order (a :class:`checks.gather.Gathered`
+    whose findings are the per-note checks'); None when one process is better (one job,
+    or too little to check for a second process to pay for its start)."""
+    import multiprocessing
+
+    from .checks.gather import merge
+
+    sizes = []
+    for note in files:
+        try:
+            sizes.append(note.path.stat().st_size)
+        except OSError:
+            sizes.append(0)
+    jobs = max(1, min(jobs, len(files), sum(sizes) // MIN_BYTES_PER_CHECK_JOB))
+    if jobs <= 1:
+        return None
+    parts = chunks(list(enumerate(sizes)), min(len(files), 2 * jobs))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_start_check, initargs=(glossary_path,)) as pool:
+        futures = [pool.submit(_check_work, [files[k] for k in part], out_dir, encoding, only)
+                   for part in parts]
+        shards = [future.result() for future in futures]
+    return merge(shards, [note.display for note in files])

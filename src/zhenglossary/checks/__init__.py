@@ -6,15 +6,14 @@ Findings that ``zhen translate`` emits while it works (scope ``translate``) are 
 here too. Every finding kind zhen can emit is in this registry (a test scans the source).
 Checks over notes and translations are functions ``fn(ctx) -> Iterable[Finding]``
 registered with :func:`check`; the title is the first line of their docstring.
+``gather.py`` reads a project for them and runs them (in shards of notes for ``--jobs``).
 """
 
 from __future__ import annotations
 
-from ..findings import Finding
 from .registry import REGISTRY, Check, CheckContext, NoteText, check, declare
 
-__all__ = ["REGISTRY", "Check", "CheckContext", "NoteText", "all_checks", "check", "declare",
-           "run_checks"]
+__all__ = ["REGISTRY", "Check", "CheckContext", "NoteText", "all_checks", "check", "declare"]
 
 
 declare("yaml-syntax", "error", "glossary", "The glossary is valid YAML without anchors or aliases")
@@ -55,17 +54,6 @@ declare("english-carried", "info", "translate",
 declare("output-replaced", "warning", "translate",
         "No output zhen did not write, or a person changed in a way it cannot carry, is replaced "
         "(only with --force, and then said)")
-
-
-def run_checks(ctx: CheckContext, only: set[str] | None = None) -> list[Finding]:
-    from . import lint as _lint, notes as _notes, translations as _translations  # noqa: F401
-
-    findings: list[Finding] = []
-    for item in REGISTRY.values():
-        if item.fn is None or (only is not None and item.id not in only):
-            continue
-        findings.extend(item.fn(ctx))
-    return findings
 
 
 def all_checks() -> list[Check]:

@@ -91,7 +91,7 @@ def agrees(par: Parenthetical, term: Term) -> bool:
     return True
 
 
-@check("parenthetical-disagrees", "warning", "notes")
+@check("parenthetical-disagrees", "warning", "notes", per_note=True)
 def parenthetical_disagrees(ctx: CheckContext) -> Iterable[Finding]:
     """A bilingual parenthetical in a note gives English the glossary does not use."""
     for note, index, par in _parentheticals(ctx):
@@ -186,7 +186,7 @@ def cuts_word(prose: str, start: int, end: int, word_start: int, word: str,
     return not before or len(before[-1]) <= len(outside)
 
 
-@check("term-in-word", "info", "notes")
+@check("term-in-word", "info", "notes", once=("zh", "word"))
 def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
     """A glossary term matched inside a longer word with another meaning (数据集 in 数据集成)."""
     from bisect import bisect_right
@@ -253,7 +253,7 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
                 break
 
 
-@check("term-overlap", "info", "notes")
+@check("term-overlap", "info", "notes", once=("zh", "other"))
 def term_overlap(ctx: CheckContext) -> Iterable[Finding]:
     """Two glossary terms overlap in a note and the winner's English does not read on into
     the loser's (数据并行策略: data parallelism, not parallelization strategy)."""
@@ -299,7 +299,7 @@ def nesting_findings(text: str, display: str) -> list[Finding]:
     return out
 
 
-@check("nesting-too-deep", "error", "notes")
+@check("nesting-too-deep", "error", "notes", per_note=True)
 def nesting_too_deep(ctx: CheckContext) -> Iterable[Finding]:
     """No Chinese nested deeper than the Markdown parser reads (100 levels)."""
     for note in ctx.notes:

@@ -19,6 +19,12 @@ class Check:
     title: str
     scope: str                       # glossary | notes | translations | translate
     fn: Callable[["CheckContext"], Iterable[Finding]] | None = None
+    # what a note's findings depend on: that note alone (its text, translations and
+    # parallel file, and the glossary), so the notes can be checked in shards
+    # (``glossary check --jobs``); ``once``: the extra fields that make a finding reported
+    # once per project, at its first note (in the notes' order)
+    per_note: bool = False
+    once: tuple[str, ...] = ()
 
 
 REGISTRY: dict[str, Check] = {}
@@ -28,10 +34,11 @@ def declare(id: str, severity: str, scope: str, title: str) -> None:
     REGISTRY[id] = Check(id, severity, title, scope)
 
 
-def check(id: str, severity: str, scope: str):
+def check(id: str, severity: str, scope: str, *, per_note: bool = False,
+          once: tuple[str, ...] = ()):
     def wrap(fn):
         title = (fn.__doc__ or id).strip().splitlines()[0].rstrip(".")
-        REGISTRY[id] = Check(id, severity, title, scope, fn)
+        REGISTRY[id] = Check(id, severity, title, scope, fn, per_note or bool(once), once)
         return fn
     return wrap
 

@@ -65,7 +65,7 @@ def _left_in_chinese(pair: Pair) -> str:
     return "\u3000".join(re.findall(f"[{CJK_CLASS}]+", facts(pair.english).text))
 
 
-@check("term-missing", "error", "translations")
+@check("term-missing", "error", "translations", per_note=True)
 def term_missing(ctx: CheckContext) -> Iterable[Finding]:
     """A glossary term in the source, its `en` (in any of its forms) absent from the English
     (a term left in Chinese is the block's one `untranslated` finding, not one of these)."""
@@ -103,7 +103,7 @@ def _scopes(source: str, english: str) -> list[tuple[str, str, int]]:
     return out
 
 
-@check("term-forbidden", "error", "translations")
+@check("term-forbidden", "error", "translations", per_note=True)
 def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
     """A `forbid` rendering in the English of a sentence (or block) whose source holds its
     term, or one of the glossary's corpus-wide `forbid` list anywhere."""
@@ -182,7 +182,7 @@ def _english_facts(ctx: CheckContext, pair: Pair, env: dict | None):
     return memo[key]
 
 
-@check("untranslated", "error", "translations")
+@check("untranslated", "error", "translations", per_note=True)
 def untranslated(ctx: CheckContext) -> Iterable[Finding]:
     """Chinese left in the English prose (the parser's inline text: code, math, link
     destinations and titles, HTML and roles are copied from the source, Chinese or not)."""
@@ -200,7 +200,7 @@ def untranslated(ctx: CheckContext) -> Iterable[Finding]:
                            pair, chinese=left, terms=terms)
 
 
-@check("protected-changed", "error", "translations")
+@check("protected-changed", "error", "translations", per_note=True)
 def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
     """Code, math, a link or image destination, an autolink, HTML, a role or a footnote
     label of the source is missing or altered in the English, or the block structure
@@ -220,7 +220,7 @@ def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
                                pair, missing=problems)
 
 
-@check("plain-reading", "error", "translations")
+@check("plain-reading", "error", "translations", per_note=True)
 def plain_reading(ctx: CheckContext) -> Iterable[Finding]:
     """x.en.md read without the Markdown parser: math lost, changed or added, or Chinese
     left where the parser saw none (math, code or HTML it misread)."""
@@ -252,7 +252,7 @@ def _parser_sees_math_change(source: str, english: str) -> bool:
     return math(source) != math(english)
 
 
-@check("english-edited", "info", "translations")
+@check("english-edited", "info", "translations", per_note=True)
 def english_edited(ctx: CheckContext) -> Iterable[Finding]:
     """x.en.md changed by hand: the next `zhen translate` takes the changes in as edits."""
     for note, (display, state) in hand_changed(ctx).items():
@@ -264,7 +264,7 @@ def english_edited(ctx: CheckContext) -> Iterable[Finding]:
                           extra={"blocks": sorted(state.edits)})
 
 
-@check("english-conflict", "error", "translations")
+@check("english-conflict", "error", "translations", per_note=True)
 def english_conflict(ctx: CheckContext) -> Iterable[Finding]:
     """x.en.md holds changes `zhen translate` cannot carry into the parallel file (or was not
     written by zhen): it refuses to write over it."""
@@ -365,7 +365,7 @@ def inconsistent(ctx: CheckContext) -> Iterable[Finding]:
                        places=places)
 
 
-@check("stale", "warning", "translations")
+@check("stale", "warning", "translations", per_note=True)
 def stale(ctx: CheckContext) -> Iterable[Finding]:
     """A person's English (or review) is for a source or glossary entry that has changed;
     notes changed since they were translated."""
@@ -394,7 +394,7 @@ def stale(ctx: CheckContext) -> Iterable[Finding]:
                           extra={"lines": lines})
 
 
-@check("edit-orphaned", "warning", "translations")
+@check("edit-orphaned", "warning", "translations", per_note=True)
 def edit_orphaned(ctx: CheckContext) -> Iterable[Finding]:
     """No edit waits in a parallel file's orphans section (its block left the note)."""
     for note in ctx.pairs:
@@ -406,7 +406,7 @@ def edit_orphaned(ctx: CheckContext) -> Iterable[Finding]:
                           extra={"source": orphan.source, "english": orphan.english})
 
 
-@check("unrendered", "warning", "translations")
+@check("unrendered", "warning", "translations", per_note=True)
 def unrendered(ctx: CheckContext) -> Iterable[Finding]:
     """The engine rendered every piece of the source."""
     for pair in _translated(ctx):
@@ -418,7 +418,7 @@ def unrendered(ctx: CheckContext) -> Iterable[Finding]:
                            pieces=list(pair.unrendered))
 
 
-@check("edited", "info", "translations")
+@check("edited", "info", "translations", per_note=True)
 def edited(ctx: CheckContext) -> Iterable[Finding]:
     """A translation edited by a person."""
     for note in ctx.pairs:

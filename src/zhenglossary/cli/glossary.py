@@ -44,6 +44,9 @@ def glossary_check(
     list_checks: bool = typer.Option(False, "--list-checks", help="List every check and exit."),
     out_dir: Optional[Path] = out_dir_option(),
     encoding: Optional[str] = encoding_option(),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,
+                                       help="Processes to check the notes in (default: the "
+                                            "machine's cores, when there is enough to check)."),
 ) -> None:
     """Check the glossary, the notes and their translations for terminology problems."""
     from ..api import check_project, list_checks as registered_checks
@@ -61,7 +64,7 @@ def glossary_check(
             out.print(table)
         raise typer.Exit(0)
 
-    report = check_project(paths, glossary, out_dir=out_dir, encoding=encoding)
+    report = check_project(paths, glossary, out_dir=out_dir, encoding=encoding, jobs=jobs)
     for message in report.notices:
         warn(message)
     code = exit_code_for(report.findings, strict=strict)
