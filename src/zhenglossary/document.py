@@ -27,7 +27,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from .markdown import ROLE_PREFIX, copy_env, parse_note, parser
+from .markdown import ROLE_PREFIX, TOKENS, TokenKind, copy_env, parse_note, parser, role_of
 
 # ---------------------------------------------------------------- inline nodes
 
@@ -213,83 +213,113 @@ class _Aligner:
         self.role_start = match.start()
 
     def nodes(self, tokens, i: int, stop: str | None) -> tuple[list, int]:
+        """The nodes of inline ``tokens`` from ``i`` to the token of type ``stop``: each
+        token aligned as what :data:`markdown.TOKENS` says it is."""
         out: list = []
         while i < len(tokens):
             tok = tokens[i]
-            kind = tok.type
-            if stop is not None and kind == stop:
+            if stop is not None and tok.type == stop:
                 return out, i
-            if kind == "text":
-                if tok.content:
-                    out.append(self.text(tok.content))
-            elif kind == "softbreak":
-                start = self.pos
-                self.skip_spaces()
-                self.expect("\n")
-                self.skip_spaces()
-                out.append(Break(start, self.pos, False))
-            elif kind == "hardbreak":
-                start = self.pos
-                if self.raw.startswith("\\\n", self.pos):
-                    self.pos += 2
-                else:
-                    self.skip_spaces()
-                    self.expect("\n")
-                self.skip_spaces()
-                out.append(Break(start, self.pos, True))
-            elif kind == "code_inline":
-                self.role_start = None
-                self.role_prefix(out)
-                code = self.code(tok.markup)
-                if self.role_start is not None:
-                    code = Raw(self.role_start, code.end, "role")
-                out.append(code)
-            elif kind == "html_inline":
-                start, end = self.expect(tok.content)
-                out.append(Raw(start, end, "html"))
-            elif kind in ("math_inline", "math_inline_double"):
-                start, end = self.expect(tok.markup + tok.content + tok.markup)
-                out.append(Raw(start, end, "math"))
-            elif kind == "myst_role":
-                start = self.pos
-                self.expect("{" + tok.meta.get("name", "") + "}")
-                ticks = len(self.raw[self.pos:]) - len(self.raw[self.pos:].lstrip("`"))
-                self.code("`" * max(1, ticks))
-                out.append(Raw(start, self.pos, "role"))
-            elif kind == "footnote_ref" and "label" not in tok.meta:
-                # an inline footnote ^[…]: markup around prose, like a link's text
-                opened = self.expect("^[")
-                children, _ = self.nodes(self.notes.get(tok.meta.get("id"), {}).get("tokens", []),
-                                         0, None)
-                out.append(Wrap("note", opened, self.expect("]"), children))
-            elif kind == "footnote_ref":
-                start, end = self.expect(f"[^{tok.meta.get('label', '')}]")
-                out.append(Raw(start, end, "footnote"))
-            elif kind == "image":
-                self.wrapped("image", "![", tokens, i, None, out)
-            elif kind in ("em_open", "strong_open", "s_open"):
-                opened = self.expect(tok.markup)
-                children, i = self.nodes(tokens, i + 1, kind.replace("_open", "_close"))
-                closed = self.expect(tokens[i].markup)
-                out.append(Wrap(kind[:-5].replace("strong", "strong"), opened, closed, children))
-            elif kind == "link_open":
-                if tok.markup == "autolink" or tok.info == "auto":
-                    start = self.pos
-                    self.expect("<")
-                    end = self.raw.find(">", self.pos)
-                    if end < 0:
-                        self.fail("unclosed autolink")
-                    self.pos = end + 1
-                    _, i = self.nodes_skip(tokens, i + 1, "link_close")
-                    out.append(Raw(start, self.pos, "autolink"))
-                else:
-                    i = self.wrapped("link", "[", tokens, i, "link_close", out)
-            else:
-                self.fail(f"unsupported inline token {kind}")
+            role = role_of(tok)
+            align = self._ALIGN.get(role.name) if role is not None and \
+                role.kind is not TokenKind.CONTAINER else None
+            if align is None:
+                self.fail(f"unsupported inline token {tok.type}")
+            i = align(self, tokens, i, out)
             i += 1
         if stop is not None:
             self.fail(f"missing {stop}")
         return out, i
+
+    # one aligner per inline node kind of the token table; each appends its node(s) to
+    # ``out`` and returns the index of the last token it read
+
+    def _text(self, tokens, i: int, out: list) -> int:
+        if tokens[i].content:
+            out.append(self.text(tokens[i].content))
+        return i
+
+    def _break(self, tokens, i: int, out: list) -> int:
+        start = self.pos
+        if tokens[i].type == "hardbreak" and self.raw.startswith("\\\n", self.pos):
+            self.pos += 2
+        else:
+            self.skip_spaces()
+            self.expect("\n")
+        self.skip_spaces()
+        out.append(Break(start, self.pos, tokens[i].type == "hardbreak"))
+        return i
+
+    def _code(self, tokens, i: int, out: list) -> int:
+        self.role_start = None
+        self.role_prefix(out)
+        code = self.code(tokens[i].markup)
+        if self.role_start is not None:
+            code = Raw(self.role_start, code.end, "role")
+        out.append(code)
+        return i
+
+    def _html(self, tokens, i: int, out: list) -> int:
+        start, end = self.expect(tokens[i].content)
+        out.append(Raw(start, end, "html"))
+        return i
+
+    def _math(self, tokens, i: int, out: list) -> int:
+        tok = tokens[i]
+        start, end = self.expect(tok.markup + tok.content + tok.markup)
+        out.append(Raw(start, end, "math"))
+        return i
+
+    def _role(self, tokens, i: int, out: list) -> int:
+        start = self.pos
+        self.expect("{" + tokens[i].meta.get("name", "") + "}")
+        ticks = len(self.raw[self.pos:]) - len(self.raw[self.pos:].lstrip("`"))
+        self.code("`" * max(1, ticks))
+        out.append(Raw(start, self.pos, "role"))
+        return i
+
+    def _note(self, tokens, i: int, out: list) -> int:
+        # an inline footnote ^[…]: markup around prose, like a link's text
+        opened = self.expect("^[")
+        children, _ = self.nodes(self.notes.get(tokens[i].meta.get("id"), {}).get("tokens", []),
+                                 0, None)
+        out.append(Wrap("note", opened, self.expect("]"), children))
+        return i
+
+    def _footnote(self, tokens, i: int, out: list) -> int:
+        start, end = self.expect(f"[^{tokens[i].meta.get('label', '')}]")
+        out.append(Raw(start, end, "footnote"))
+        return i
+
+    def _image(self, tokens, i: int, out: list) -> int:
+        return self.wrapped("image", "![", tokens, i, None, out)
+
+    def _emphasis(self, tokens, i: int, out: list) -> int:
+        kind = tokens[i].type
+        opened = self.expect(tokens[i].markup)
+        children, i = self.nodes(tokens, i + 1, kind.replace("_open", "_close"))
+        closed = self.expect(tokens[i].markup)
+        out.append(Wrap(kind[:-5], opened, closed, children))
+        return i
+
+    def _autolink(self, tokens, i: int, out: list) -> int:
+        start = self.pos
+        self.expect("<")
+        end = self.raw.find(">", self.pos)
+        if end < 0:
+            self.fail("unclosed autolink")
+        self.pos = end + 1
+        _, i = self.nodes_skip(tokens, i + 1, "link_close")
+        out.append(Raw(start, self.pos, "autolink"))
+        return i
+
+    def _link(self, tokens, i: int, out: list) -> int:
+        return self.wrapped("link", "[", tokens, i, "link_close", out)
+
+    _ALIGN = {"text": _text, "break": _break, "code": _code, "html": _html, "math": _math,
+              "role": _role, "note": _note, "footnote": _footnote, "image": _image,
+              "em": _emphasis, "strong": _emphasis, "s": _emphasis, "autolink": _autolink,
+              "link": _link}
 
     @staticmethod
     def nodes_skip(tokens, i: int, stop: str) -> tuple[None, int]:
@@ -501,10 +531,6 @@ def _split_row(row: str) -> list[tuple[int, int]]:
     return out
 
 
-# blocks copied byte for byte: leaf kind of each token type
-_VERBATIM = {"fence": "code", "code_block": "code", "html_block": "html", "hr": "hr",
-             "math_block": "math", "math_block_label": "math", "amsmath": "math",
-             "front_matter": "front_matter"}
 
 
 def parse_document(text: str) -> Document:
@@ -515,10 +541,13 @@ def parse_document(text: str) -> Document:
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        kind = tok.type
-        if kind in ("paragraph_open", "heading_open") and tok.map:
+        role = TOKENS.get(tok.type)           # what each block token is: markdown.TOKENS
+        if role is None or not tok.map:
+            i += 1                            # a container's markers, a closing token
+            continue
+        if role.kind is TokenKind.PROSE and role.name in ("paragraph", "heading"):
             inline = tokens[i + 1]
-            leaf_kind = "paragraph" if kind == "paragraph_open" else "heading"
+            leaf_kind = role.name
             leaf = Leaf(leaf_kind, tok.map[0], tok.map[1])
             first = inline.map[0] if inline.map else tok.map[0]
             lines = inline.content.split("\n")
@@ -533,7 +562,7 @@ def parse_document(text: str) -> Document:
             leaves.append(leaf)
             i += 3
             continue
-        if kind == "table_open" and tok.map:
+        if role.kind is TokenKind.PROSE and role.name == "table":
             leaf = Leaf("table", tok.map[0], tok.map[1])
             for line in range(tok.map[0], tok.map[1]):
                 line_start, line_end = _content_line(text, starts, line)
@@ -556,8 +585,8 @@ def parse_document(text: str) -> Document:
                 i += 1
             i += 1
             continue
-        if kind in _VERBATIM and tok.map:
-            leaves.append(Leaf(_VERBATIM[kind], tok.map[0], tok.map[1]))
+        if role.kind is TokenKind.VERBATIM:
+            leaves.append(Leaf(role.name, tok.map[0], tok.map[1]))
         i += 1
     # footnote definitions come last in the token stream: put every leaf in line order
     leaves.sort(key=lambda leaf: leaf.start_line)

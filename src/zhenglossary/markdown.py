@@ -30,6 +30,8 @@ at hand) and against the plugin's configured rules on generated text
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 
 # ``:numref:`` / ``:py:func:`` right before a code span. ASCII letters only, and no ASCII
@@ -63,6 +65,120 @@ def _syntax(md):
     # not parsed (see unread_nesting)
     md.options["maxNesting"] = MAX_NESTING
     return md
+
+
+# ---------------------------------------------------------------- what each token is
+
+
+class TokenKind(StrEnum):
+    """What zhen does with a token of the parser's output."""
+    PROSE = "prose"            # translated: a block whose inline content is prose, a text run
+    PROTECTED = "protected"    # an inline span copied byte for byte (code, math, HTML, a role…)
+    VERBATIM = "verbatim"      # a block copied byte for byte (code, HTML, math, a rule…)
+    CONTAINER = "container"    # a block holding blocks (quote, list, item, footnote, table part):
+    #                            its markers are copied, the blocks inside read one by one
+    WRAP = "wrap"              # inline markup around prose (emphasis, a link's or image's text)
+
+
+@dataclass(frozen=True)
+class TokenRole:
+    kind: TokenKind
+    name: str     # blocks: the leaf kind; inline: the node kind document.py aligns it as
+
+
+_P, _K, _V, _C, _W = (TokenKind.PROSE, TokenKind.PROTECTED, TokenKind.VERBATIM,
+                      TokenKind.CONTAINER, TokenKind.WRAP)
+
+# The one table of the token types this configuration emits (the opening token of a pair;
+# its ``_close`` partner ends it). A new construct (a MyST directive, a definition list) is
+# added here, and, if it is PROSE, PROTECTED or WRAP inline, aligned in document.py;
+# ``tests/test_token_table.py`` parses a note with every construct and fails on a type
+# missing here.
+TOKENS: dict[str, TokenRole] = {
+    # blocks
+    "paragraph_open": TokenRole(_P, "paragraph"), "heading_open": TokenRole(_P, "heading"),
+    "table_open": TokenRole(_P, "table"),            # its cells are prose, read by row
+    "fence": TokenRole(_V, "code"), "code_block": TokenRole(_V, "code"),
+    "html_block": TokenRole(_V, "html"), "hr": TokenRole(_V, "hr"),
+    "math_block": TokenRole(_V, "math"), "math_block_label": TokenRole(_V, "math"),
+    "amsmath": TokenRole(_V, "math"), "front_matter": TokenRole(_V, "front_matter"),
+    "blockquote_open": TokenRole(_C, "quote"), "bullet_list_open": TokenRole(_C, "list"),
+    "ordered_list_open": TokenRole(_C, "list"), "list_item_open": TokenRole(_C, "item"),
+    "footnote_block_open": TokenRole(_C, "footnotes"), "footnote_open": TokenRole(_C, "footnote"),
+    "footnote_anchor": TokenRole(_C, "footnote"),
+    "thead_open": TokenRole(_C, "table"), "tbody_open": TokenRole(_C, "table"),
+    "tr_open": TokenRole(_C, "table"), "th_open": TokenRole(_C, "table"),
+    "td_open": TokenRole(_C, "table"), "inline": TokenRole(_C, "inline"),
+    # inline
+    "text": TokenRole(_P, "text"), "softbreak": TokenRole(_P, "break"),
+    "hardbreak": TokenRole(_P, "break"),
+    "code_inline": TokenRole(_K, "code"), "html_inline": TokenRole(_K, "html"),
+    "math_inline": TokenRole(_K, "math"), "math_inline_double": TokenRole(_K, "math"),
+    "myst_role": TokenRole(_K, "role"), "footnote_ref": TokenRole(_K, "footnote"),
+    "em_open": TokenRole(_W, "em"), "strong_open": TokenRole(_W, "strong"),
+    "s_open": TokenRole(_W, "s"), "link_open": TokenRole(_W, "link"),
+    "image": TokenRole(_W, "image"),
+}
+_INLINE_FOOTNOTE = TokenRole(_W, "note")          # ^[…]: its text is prose
+_AUTOLINK = TokenRole(_K, "autolink")             # <https://…>
+
+
+def role_of(token) -> TokenRole | None:
+    """What ``token`` is (None: a type this configuration was not known to emit)."""
+    kind = token.type
+    if kind == "footnote_ref" and "label" not in token.meta:
+        return _INLINE_FOOTNOTE
+    if kind == "link_open" and (token.markup == "autolink" or token.info == "auto"):
+        return _AUTOLINK
+    return TOKENS.get(kind)
+
+
+@dataclass(frozen=True)
+class Outline:
+    """One block as a person sees it (:func:`outline`)."""
+    shape: str          # heading | paragraph (one, in a list item or quote too) | other
+    level: int          # a heading's level
+    text: str | None    # its inline Markdown without the container (``#``, ``- ``, ``> ``,
+    #                     a task box); None for anything but one paragraph or heading
+    lead: str           # what the container shows first: a bullet, ``3.``, a task box
+    quoted: bool        # inside a block quote
+
+
+_TASK = re.compile(r"^\[([ xX])\]\s+")
+
+
+@lru_cache(maxsize=4096)
+def outline(markdown: str) -> Outline:
+    """A block's shape, text and container, from one reading with the display parser."""
+    tokens = display_parser().parse(markdown)
+    inline = [t for t in tokens if t.type == "inline"]
+    roles = [r for r in map(role_of, tokens) if r is not None]
+    copied = any(r.kind is TokenKind.VERBATIM or r.name == "table" for r in roles)
+    prose_blocks = [r for r in roles if r.kind is TokenKind.PROSE]
+    single = len(inline) == 1 and not copied and bool(prose_blocks)
+    if tokens and tokens[0].type == "heading_open":
+        shape, level = "heading", int(tokens[0].tag[1])
+    elif single and prose_blocks[0].name == "paragraph":
+        shape, level = "paragraph", 0
+    else:
+        shape, level = "other", 0
+    lead, task = "", None
+    for t in tokens:
+        if t.type == "list_item_open":
+            lead = f"{t.info}{t.markup}" if t.markup in (".", ")") else "•"
+            if "task-list-item" in str(t.attrGet("class") or ""):   # the tasklists plugin's
+                box = (inline[0].children or [None])[0] if inline else None
+                task = box is not None and "checked" in box.content
+    content = inline[0].content if inline else ""
+    written = _TASK.match(content)              # a box the plugin did not take
+    if written:
+        task = written.group(1) != " "
+    if task is not None:
+        lead = "☑" if task else "☐"
+        content = _TASK.sub("", content).lstrip(" ")
+    text = content if single else None
+    return Outline(shape, level, text, lead,
+                   any(t.type == "blockquote_open" for t in tokens))
 
 
 # ---------------------------------------------------------------- math, as pandoc reads it

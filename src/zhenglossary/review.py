@@ -52,12 +52,12 @@ from urllib.parse import quote
 from . import terms
 from .findings import SEVERITIES, Finding, summarize
 from .glossary import Glossary, Match, Term
-from .markdown import display_parser
+from .markdown import display_parser, outline
 import shlex
 
 from .parallel import ORDER, Pair
 from .prose import prose_view
-from .sentences import align, block_text, split_sentences
+from .sentences import align, split_sentences
 
 EDITED_STATUSES = ("edited", "invalid")          # English a person wrote
 MARKABLE = ("machine", "stale", "reviewed")       # English a reviewer can mark reviewed
@@ -462,36 +462,8 @@ class _Row:
 def block_shape(markdown: str) -> tuple[str, int]:
     """("heading", level) | ("paragraph", 0) for one paragraph (in a list item or quote
     too) | ("other", 0): tables, several paragraphs, code."""
-    tokens = display_parser().parse(markdown)
-    inline = [t for t in tokens if t.type == "inline"]
-    if tokens and tokens[0].type == "heading_open":
-        return "heading", int(tokens[0].tag[1])
-    kinds = {t.type for t in tokens}
-    if len(inline) == 1 and "paragraph_open" in kinds and not kinds & {"table_open", "fence",
-                                                                          "code_block"}:
-        return "paragraph", 0
-    return "other", 0
-
-
-def _lead(markdown: str) -> str:
-    """What a paragraph's container shows before its first sentence: a bullet, a number,
-    a task box, a quote bar (as a class)."""
-    tokens = display_parser().parse(markdown)
-    lead = ""
-    for t in tokens:
-        if t.type == "list_item_open":
-            lead = f"{t.info}{t.markup}" if t.markup in (".", ")") else "•"
-    inline = next(t for t in tokens if t.type == "inline")
-    task = re.match(r"\[([ xX])\]\s", inline.content)
-    if task:
-        lead = "☑" if task.group(1) != " " else "☐"
-    return lead
-
-
-def _sentence_text(markdown: str) -> tuple[str, bool]:
-    """A paragraph's inline text (container markers removed), and whether it is quoted."""
-    quoted = any(t.type == "blockquote_open" for t in display_parser().parse(markdown))
-    return block_text(markdown) or "", quoted
+    shape = outline(markdown)
+    return shape.shape, shape.level
 
 
 def _side(html: str, side: str) -> str:
@@ -511,13 +483,13 @@ def _block_body(pair: Pair, english_spans, glossary_path: str, notes: _Footnotes
     src = _with_sentinels(pair.source, [(m.start, m.end, keys[m.term.zh]) for m in pair.terms])
     en = _with_sentinels(pair.english, [(s, e, keys[t.zh]) for s, e, t in english_spans
                                         if t.zh in keys])
-    shape, _ = block_shape(pair.source)
-    if shape == "paragraph" and block_shape(pair.english)[0] == "paragraph":
-        zh_text, quoted = _sentence_text(src)
-        en_text, _ = _sentence_text(en)
+    source = outline(pair.source)
+    if source.shape == "paragraph" and outline(pair.english).shape == "paragraph":
+        quoted = outline(src).quoted
+        zh_text, en_text = outline(src).text or "", outline(en).text or ""
         pairs = align(zh_text, en_text)
         if pairs is not None and len(pairs) > 1:
-            lead = _lead(pair.source)
+            lead = source.lead
             rows = []
             for i, (zh, english) in enumerate(pairs):
                 mark = f'<span class="lead">{escape(lead)}</span>' if lead and i == 0 else ""

@@ -63,16 +63,7 @@ def block_text(markdown: str) -> str | None:
     ``#``, a paragraph's without the ``- ``/``1. `` of its list item, the ``> `` of its
     quote and a task item's ``[ ]``; inline Markdown (emphasis, code, links) is kept. None
     for anything else (tables, code, several paragraphs)."""
-    from .markdown import display_parser
+    from .markdown import outline
 
-    tokens = display_parser().parse(markdown)
-    inline = [t for t in tokens if t.type == "inline"]
-    kinds = {t.type for t in tokens}
-    if len(inline) != 1 or kinds & {"table_open", "fence", "code_block", "html_block"}:
-        return None
-    if not kinds & {"paragraph_open", "heading_open"}:
-        return None
-    return _TASK.sub("", inline[0].content)
+    return outline(markdown).text
 
-
-_TASK = re.compile(r"^\[[ xX]\]\s+")
