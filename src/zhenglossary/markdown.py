@@ -22,6 +22,15 @@ it) does:
 Sphinx/d2lbook roles (``:numref:`sec_x```) parse as text + ``code_inline``; ``ROLE_PREFIX``
 is the one pattern that recognises the ``:role:`` prefix in front of such a code span.
 
+What each token type of this configuration is (``TOKENS``: prose, protected, verbatim,
+container, wrap) is said here, once, beside the configuration that emits them, with
+``outline``, a block as a person sees it.
+
+Why this module is long: the configuration, the two rules it replaces (pandoc's math,
+amsmath where a block may start), and the table of what its tokens are belong together —
+a construct added to the parser is a rule here and a row of the table — and splitting
+them would put the parser's syntax in two places.
+
 The two replaced rules are tested against the plugin's own fixture cases (where they are
 at hand) and against the plugin's configured rules on generated text
 (``tests/test_math_syntax.py``); every difference is one of pandoc's.
