@@ -227,3 +227,30 @@ def test_a_list_nested_with_tabs_is_no_protected_change(runner, tmp_path, monkey
     code, data = check(runner)
     assert code == 0, data
     assert [f["check"] for f in data["findings"] if f["severity"] != "info"] == []
+
+
+QUOTED_SHAPES = [
+    # a paragraph continuing a list item inside a quote, four spaces after the marker
+    "> 要点如下：\n>\n> 1. 第一步先读取配置；\n>    - 配置文件放在根目录。\n>\n>     这一段接在第一步后面，缩进了四个空格。\n",
+    # two quotes deep, the item's paragraph indented under the bullet
+    "> > 引用里的引用：\n> >\n> > - 观测站每小时上传一次数据。\n> >\n> >     补充说明：断网时先缓存在本地。\n",
+    # a quoted item with a tab after the marker
+    ">\t- 用户访谈记录在附录里；\n>\n>\t  访谈对象共有十二人，`n=12`。\n",
+]
+
+
+@pytest.mark.parametrize("shape", range(len(QUOTED_SHAPES)))
+def test_a_block_inside_a_quote_is_read_as_it_is_inside_it(runner, tmp_path, monkeypatch, shape):
+    """A block read back pair by pair inside its quote: ``>     text`` continuing a list
+    item is that item's paragraph (as in the note), not indented code — and a real change
+    in such a block is still found."""
+    project = translated_project(runner, tmp_path, monkeypatch,
+                                 {"q.md": "# 记录\n\n" + QUOTED_SHAPES[shape] + "\n另一段话。\n"})
+    code, data = check(runner)
+    assert [f for f in data["findings"] if f["severity"] != "info"] == [], data
+    last = [line for line in QUOTED_SHAPES[shape].splitlines() if line.strip("> \t")][-1]
+    marker = last.lstrip("> \t")[:4]
+    edit(project / "notes" / "q.zh-en.md", marker,
+         lambda en: en.rstrip("\n") + " `added()`\n")
+    code, data = check(runner)
+    assert code == 1 and of(data, "protected-changed"), data

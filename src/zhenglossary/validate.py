@@ -300,7 +300,32 @@ def dedent(text: str) -> str:
     if "\t" in text:
         text = "\n".join(_expand_leading_tabs(line) if line[:1] in " \t" else line
                          for line in text.split("\n"))
-    return dedent_block(text)[0].strip("\n")
+    text = dedent_block(text)[0].strip("\n")
+    # a block inside a quote: its lines without the quote's markers, read as what they are
+    # inside it (``>     text`` after a list item in a quote continues the item; alone, the
+    # four spaces after ``> `` would be indented code). Only when every line is quoted: a
+    # line that lost its ``>`` stays, and the structure is compared as it is.
+    while text and all(_QUOTED.match(line) for line in text.split("\n")):
+        text = "\n".join(_unquote(line) for line in text.split("\n"))
+        text = "\n".join(_expand_leading_tabs(line) if line[:1] in " \t" else line
+                         for line in text.split("\n"))
+        text = dedent_block(text)[0].strip("\n")
+    return text
+
+
+_QUOTED = re.compile(r"^ {0,3}>")
+
+
+def _unquote(line: str) -> str:
+    """A quoted line without its ``>`` and the one column of space after it (of a tab, the
+    columns it reaches beyond that one)."""
+    marker = _QUOTED.match(line)
+    column, rest = marker.end(), line[marker.end():]
+    if rest.startswith(" "):
+        return rest[1:]
+    if rest.startswith("\t"):
+        return " " * (4 - column % 4 - 1) + rest[1:]
+    return rest
 
 
 def _counter_diff(before: Counter, after: Counter) -> list[str]:
