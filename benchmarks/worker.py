@@ -324,12 +324,14 @@ def task_translate(p: dict) -> dict:
             def translate_tokens(batch, num_hypotheses):   # CTranslate2 time, per pass
                 name = f"ct2[n={num_hypotheses}]"
                 clock.calls[f"ct2 segments[n={num_hypotheses}]"] += len(batch)
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 try:
                     return clock.wrap(name, raw)(batch, num_hypotheses)
-                finally:     # the same seconds again, by the runner's phase (pieces or not)
+                finally:     # the same seconds again, by the runner's phase (pieces or not),
+                    # and the CPU time of CTranslate2's threads meanwhile (the GIL is released)
                     kind = "pieces" if phases and phases[-1] == zr.PIECES else "segments"
                     clock.seconds[f"ct2 by phase[{kind}]"] += time.perf_counter() - start
+                    clock.seconds[f"ct2 cpu by phase[{kind}]"] += time.process_time() - cpu
                     clock.calls[f"ct2 by phase[{kind}]"] += 1
                     clock.calls[f"ct2 texts by phase[{kind}]"] += len(batch)
             engine.translate_tokens = translate_tokens
