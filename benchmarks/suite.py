@@ -391,7 +391,8 @@ class Suite:
         def share(result: dict, what: str) -> float:
             clock = result["clock"]
             pieces = clock.get(f"ct2 {what}by phase[pieces]", 0.0)
-            return pieces / (pieces + clock.get(f"ct2 {what}by phase[segments]", 0.0))
+            whole = pieces + clock.get(f"ct2 {what}by phase[segments]", 0.0)
+            return pieces / whole if whole else 0.0
         wall = [share(r.result, "") for r in runs]
         cpu = [share(r.result, "cpu ") for r in runs]
         calls = runs[0].result["calls"]
