@@ -38,6 +38,23 @@ def test_the_decoding_bound_follows_the_longest_text_under_the_cap():
     assert decoding_limit(4, cap=10) == 10
 
 
+def test_the_options_of_a_call_need_no_model():
+    from pathlib import Path
+
+    from zhenglossary.engines.argos import ArgosEngine, ArgosPackage
+
+    plain = ArgosEngine(ArgosPackage(Path("absent"), {}), device="cpu")
+    prefixed = ArgosEngine(ArgosPackage(Path("absent"), {"target_prefix": "__en__"}), device="cpu")
+    four, twenty = [["▁数据"] * 4], [["▁数据"] * 20]
+    assert plain.batch_options(four, 1) == {
+        "beam_size": 1, "num_hypotheses": 1, "batch_type": "tokens",
+        "max_batch_size": plain.max_batch_tokens, "max_decoding_length": decoding_limit(4),
+        "replace_unknowns": True}
+    assert plain.batch_options(twenty, 1)["beam_size"] == 4
+    assert plain.batch_options(four, 4)["beam_size"] == 4
+    assert prefixed.batch_options(four, 1)["max_decoding_length"] == decoding_limit(4) + 1
+
+
 @given(st.lists(st.integers(0, 60), max_size=300), st.integers(1, 64), st.integers(0, 12))
 def test_chunks_keep_every_text_once_and_short_ones_apart(lengths, size, greedy):
     chunks = chunks_for(lengths, size, greedy)

@@ -521,11 +521,14 @@ class ArgosEngine(BaseEngine):
         hypothesis of short texts (``GREEDY_TOKENS``)."""
         longest = max((len(t) for t in batch), default=1)
         greedy = num_hypotheses == 1 and longest <= self.greedy_tokens
+        # a package's target prefix token may count towards the length: one more step
+        prefix = 1 if self.package.target_prefix else 0
         return dict(beam_size=1 if greedy else max(self.beam_size, num_hypotheses),
                     num_hypotheses=num_hypotheses,
                     batch_type="tokens",
                     max_batch_size=self.max_batch_tokens,
-                    max_decoding_length=decoding_limit(longest, self.max_decoding_length),
+                    max_decoding_length=decoding_limit(longest, self.max_decoding_length)
+                    + prefix,
                     replace_unknowns=True)
 
     def translate_tokens(self, batch: list[list[str]], num_hypotheses: int):
