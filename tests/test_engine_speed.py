@@ -66,10 +66,7 @@ def test_chunks_keep_every_text_once_and_short_ones_apart(lengths, size, greedy)
         shortest, longest = lengths[chunk[0]], lengths[chunk[-1]]
         short = [lengths[i] <= greedy for i in chunk]
         assert all(short) or not any(short)               # a greedy call holds only short texts
-        if short[0]:
-            assert longest <= shortest + 4
-        else:
-            assert longest <= max(1.5 * shortest, shortest + 8)
+        assert longest <= max(1.5 * shortest, shortest + 8)
 
 
 class Recorder:
