@@ -24,6 +24,7 @@ into a temporary ``ARGOS_PACKAGES_DIR``, twice: as built (its noise breaks every
 placeholder) and in the placeholder-keeping mode. The argos baseline is
 ``argostranslate.translate.translate()`` itself, with two stated changes: MiniSBD is
 replaced by a local splitter that returns zhen's segments, and ``translate_batch`` gets
-the same ``max_decoding_length`` as zhen (random weights never emit ``</s>``). Start-up,
+the same ``max_decoding_length`` rule as zhen (its length bound under a fixed cap: random
+weights never emit ``</s>``). Start-up,
 growth and glossary size are timed as whole ``zhen`` processes.
 """

@@ -186,14 +186,17 @@ def real_argos(paragraphs: list[list[str]], max_len: int):
     """argostranslate's own ``translate()``, as installed, with two changes (both said in
     the report): MiniSBD is replaced by a local splitter that returns zhen's segments of
     each paragraph (so both sides translate the same sentences), and every
-    ``translate_batch`` gets ``max_decoding_length`` (random weights never emit ``</s>``;
-    zhen's side gets the same limit). Threads come from argos' own settings
+    ``translate_batch`` gets the ``max_decoding_length`` zhen's engine would use for it
+    (``decoding_limit``: its length bound under the fixed cap ``max_len``, since random
+    weights never emit ``</s>``). Threads come from argos' own settings
     (``ARGOS_INTER_THREADS`` / ``ARGOS_INTRA_THREADS``). Returns ``run(texts)``."""
     import types
 
     import ctranslate2
     import argostranslate.translate as at
     from argostranslate import sbd
+
+    from zhenglossary.engines.argos import decoding_limit
 
     sentences = {"".join(para): para for para in paragraphs}
 
@@ -208,9 +211,11 @@ def real_argos(paragraphs: list[list[str]], max_len: int):
         def __init__(self, **params) -> None:
             self._translator = ctranslate2.Translator(**params)
 
-        def translate_batch(self, *args, **kwargs):
-            kwargs.setdefault("max_decoding_length", max_len)
-            return self._translator.translate_batch(*args, **kwargs)
+        def translate_batch(self, source, *args, **kwargs):
+            # zhen's rule (its length bound under the fixed cap), for argos' batch
+            kwargs.setdefault("max_decoding_length",
+                              decoding_limit(max((len(t) for t in source), default=1), max_len))
+            return self._translator.translate_batch(source, *args, **kwargs)
 
     at.MiniSBDSentencizer = LocalSplitter
     at.ctranslate2 = types.SimpleNamespace(Translator=LimitedTranslator)
@@ -233,8 +238,10 @@ def task_mt(p: dict) -> dict:
         from zhenglossary.engines.argos import ArgosEngine, find_zh_en
 
         kwargs = {"max_batch_tokens": p["batch_tokens"]} if p.get("batch_tokens") else {}
+        # greedy_tokens=0: the beam argos decodes with for every text, short ones too (zhen
+        # asks one hypothesis greedily only of the piece-wise fallback's short pieces)
         engine = ArgosEngine(find_zh_en(), max_decoding_length=p["max_len"],
-                             threads=p["threads"] or 0, **kwargs)
+                             threads=p["threads"] or 0, greedy_tokens=0, **kwargs)
         engine.translate(paragraphs[0][:1])     # one short untimed call first, both sides
         result["source_tokens"] = sum(len(t) for t in engine.tokenize(texts))
         with timed(result, p.get("profile", False)):
@@ -301,11 +308,32 @@ def task_translate(p: dict) -> dict:
             for method in ("load", "tokenize", "decode", "translate"):
                 setattr(engine, method, clock.wrap(f"engine.{method}", getattr(engine, method)))
             raw = engine.translate_tokens
+            import zhenglossary.runner as zr
+
+            phases: list[str] = []             # the Runner.run calls in progress
+            raw_run = zr.Runner.run
+
+            def run(self, texts, n, phase, *args, **kwargs):
+                phases.append(phase)
+                try:
+                    return raw_run(self, texts, n, phase, *args, **kwargs)
+                finally:
+                    phases.pop()
+            zr.Runner.run = run
 
             def translate_tokens(batch, num_hypotheses):   # CTranslate2 time, per pass
                 name = f"ct2[n={num_hypotheses}]"
                 clock.calls[f"ct2 segments[n={num_hypotheses}]"] += len(batch)
-                return clock.wrap(name, raw)(batch, num_hypotheses)
+                start, cpu = time.perf_counter(), time.process_time()
+                try:
+                    return clock.wrap(name, raw)(batch, num_hypotheses)
+                finally:     # the same seconds again, by the runner's phase (pieces or not),
+                    # and the CPU time of CTranslate2's threads meanwhile (the GIL is released)
+                    kind = "pieces" if phases and phases[-1] == zr.PIECES else "segments"
+                    clock.seconds[f"ct2 by phase[{kind}]"] += time.perf_counter() - start
+                    clock.seconds[f"ct2 cpu by phase[{kind}]"] += time.process_time() - cpu
+                    clock.calls[f"ct2 by phase[{kind}]"] += 1
+                    clock.calls[f"ct2 texts by phase[{kind}]"] += len(batch)
             engine.translate_tokens = translate_tokens
 
     result: dict = {}

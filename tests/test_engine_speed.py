@@ -1,11 +1,16 @@
 """Engine work done once: the argos engine decodes a short piece no longer than its length
-asks (chunks by length), and the gloss engine asks whether a word is a name once per word."""
+asks (chunks by length, a decoding bound from the longest text, greedy for the piece-wise
+fallback's short pieces, the pieces of every fallback segment together), and the gloss
+engine asks whether a word is a name once per word."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, strategies as st
 
-from zhenglossary.engines.argos import length_buckets
+from conftest import GLOSSARY, NOTES
+from zhenglossary.engines.argos import (DECODING_CEILING, GREEDY_TOKENS, chunks_for,
+                                        decoding_limit, length_buckets)
 
 
 @given(st.lists(st.integers(1, 300), max_size=400), st.integers(1, 64))
@@ -23,6 +28,158 @@ def test_a_short_piece_is_decoded_for_its_own_length():
     lengths = [4, 5, 6, 200, 210]
     chunks = length_buckets(list(range(5)), lengths, 256)
     assert chunks == [[0, 1, 2], [3, 4]]          # never one chunk decoding 430 tokens
+
+
+def test_the_decoding_bound_follows_the_longest_text_under_the_cap():
+    assert [decoding_limit(n) for n in (0, 1, 4, 8, 30)] == [8, 8, 14, 22, 66]
+    assert decoding_limit(10_000) == DECODING_CEILING
+    assert decoding_limit(30, cap=32) == 32               # the cap lowers the bound...
+    assert decoding_limit(4, cap=32) == 14                # ... and never raises it
+    assert decoding_limit(4, cap=10) == 10
+
+
+def test_the_options_of_a_call_need_no_model():
+    from pathlib import Path
+
+    from zhenglossary.engines.argos import ArgosEngine, ArgosPackage
+
+    plain = ArgosEngine(ArgosPackage(Path("absent"), {}), device="cpu")
+    prefixed = ArgosEngine(ArgosPackage(Path("absent"), {"target_prefix": "__en__"}), device="cpu")
+    four, twenty = [["▁数据"] * 4], [["▁数据"] * 20]
+    assert plain.batch_options(four, 1) == {
+        "beam_size": 1, "num_hypotheses": 1, "batch_type": "tokens",
+        "max_batch_size": plain.max_batch_tokens, "max_decoding_length": decoding_limit(4),
+        "replace_unknowns": True}
+    assert plain.batch_options(twenty, 1)["beam_size"] == 4
+    assert plain.batch_options(four, 4)["beam_size"] == 4
+    assert prefixed.batch_options(four, 1)["max_decoding_length"] == decoding_limit(4) + 1
+
+
+@given(st.lists(st.integers(0, 60), max_size=300), st.integers(1, 64), st.integers(0, 12))
+def test_chunks_keep_every_text_once_and_short_ones_apart(lengths, size, greedy):
+    chunks = chunks_for(lengths, size, greedy)
+    flat = [i for chunk in chunks for i in chunk]
+    assert sorted(flat) == list(range(len(lengths)))
+    assert [lengths[i] for i in flat] == sorted(lengths)
+    for chunk in chunks:
+        assert 1 <= len(chunk) <= size
+        shortest, longest = lengths[chunk[0]], lengths[chunk[-1]]
+        short = [lengths[i] <= greedy for i in chunk]
+        assert all(short) or not any(short)               # a greedy call holds only short texts
+        assert longest <= max(1.5 * shortest, shortest + 8)
+
+
+class Recorder:
+    """A CTranslate2 translator in front of the real one: every translate_batch call's
+    batch and options, then the real call."""
+
+    def __init__(self, real) -> None:
+        self.real = real
+        self.calls: list[tuple[list[list[str]], dict]] = []
+
+    def translate_batch(self, batch, **options):
+        self.calls.append((batch, options))
+        return self.real.translate_batch(batch, **options)
+
+
+@pytest.fixture(scope="module")
+def tiny_package(tmp_path_factory):
+    """The tiny real argos package (random weights: its noise breaks placeholders)."""
+    import os
+
+    from support.fakemodel import build_package, load_corpus
+    from zhenglossary.engines.argos import install_package_file
+
+    root = tmp_path_factory.mktemp("argos")
+    corpus = load_corpus(NOTES / "sosp24.md")
+    old = os.environ.get("ARGOS_PACKAGES_DIR")
+    os.environ["ARGOS_PACKAGES_DIR"] = str(root / "packages")
+    try:
+        return install_package_file(build_package(root / "tiny.argosmodel", corpus, size="tiny"))
+    finally:
+        if old is None:
+            os.environ.pop("ARGOS_PACKAGES_DIR")
+        else:
+            os.environ["ARGOS_PACKAGES_DIR"] = old
+
+
+def recorded_engine(package, **options):
+    from zhenglossary.engines.argos import ArgosEngine
+
+    engine = ArgosEngine(package, **options)
+    engine.load()
+    engine._translator = Recorder(engine._translator)
+    return engine
+
+
+def test_the_piece_fallback_is_batched_and_bounded(tiny_package):
+    """The pieces of every segment that fell back go to the engine in one call; CTranslate2
+    gets them in length chunks, short ones greedy, each call's decoding bounded by its
+    longest piece; the English still keeps every term."""
+    from zhenglossary import terms
+    from zhenglossary.document import parse_document
+    from zhenglossary.glossary import load_glossary
+    from zhenglossary.locking import plan_document
+    from zhenglossary.memory import NoMemory
+    from zhenglossary.runner import Runner, lock_segments
+
+    glossary = load_glossary(GLOSSARY)
+    engine = recorded_engine(tiny_package)
+    asked: list[tuple[int, int, list]] = []     # (texts, hypotheses, its CT2 calls) per call
+    translate = engine.translate
+
+    def recorded(texts, num_hypotheses=1):
+        before = len(engine._translator.calls)
+        out = translate(texts, num_hypotheses=num_hypotheses)
+        asked.append((len(texts), num_hypotheses, engine._translator.calls[before:]))
+        return out
+    engine.translate = recorded
+    text = (NOTES / "sosp24.md").read_text("utf-8")
+    plans = plan_document(parse_document(text), glossary, "sosp24.md")
+    segments = [s for p in plans for top in p.segments for s in top.walk()]
+    lock_segments(segments, glossary, Runner(engine, NoMemory(), 128, None), 4)
+
+    fell_back = [s for s in segments if s.status in ("pieces", "failed")]
+    assert len(fell_back) > 10                            # the tiny model's noise breaks them
+    first = [c for c in asked if c[1] == 4]
+    pieces = [c for c in asked if c[1] == 1]
+    assert sum(n for n, _, _ in first) == sum(1 for s in segments if s.needs_mt)
+    # every fallback segment's pieces together, in the runner's calls of 128 texts
+    assert len(pieces) == -(-sum(n for n, _, _ in pieces) // 128) < len(fell_back)
+    for _, _, ct2 in pieces:                    # each engine call: one CT2 call per chunk
+        lengths = [len(t) for batch, _ in ct2 for t in batch]
+        assert len(ct2) == len(chunks_for(lengths, engine.chunk_size, GREEDY_TOKENS))
+    assert any(o["beam_size"] == 1 for _, _, ct2 in pieces for _, o in ct2)
+    calls = engine._translator.calls
+    for batch, options in calls:
+        longest = max(len(t) for t in batch)
+        assert options["max_decoding_length"] == decoding_limit(longest)
+        greedy = options["num_hypotheses"] == 1 and longest <= GREEDY_TOKENS
+        assert options["beam_size"] == (1 if greedy else 4)
+    for seg in fell_back:
+        assert seg.english.strip()
+        for slot in seg.slots:
+            if slot.kind == "term":
+                assert terms.count(slot.term, seg.english), (seg.source, seg.english)
+
+
+def test_one_hypothesis_of_long_texts_keeps_the_beam_and_the_cap_holds(tiny_package):
+    engine = recorded_engine(tiny_package, max_decoding_length=12)
+    short, long = "数据", "我们在三个数据集上评估了这个系统的吞吐量和延迟，并与两个基线比较。"
+    out = engine.translate([short, long], num_hypotheses=1)
+    assert len(out) == 2 and all(o.hypotheses for o in out)
+    (b1, o1), (b2, o2) = engine._translator.calls
+    assert len(b1[0]) <= GREEDY_TOKENS < len(b2[0])
+    assert (o1["beam_size"], o2["beam_size"]) == (1, 4)
+    assert o1["max_decoding_length"] == min(12, decoding_limit(len(b1[0])))
+    assert o2["max_decoding_length"] == 12
+    engine._translator.calls.clear()
+    engine.translate([short, long], num_hypotheses=4)      # the first pass: one beam chunk
+    assert [o["beam_size"] for _, o in engine._translator.calls] == [4] * len(engine._translator.calls)
+    assert all(o["num_hypotheses"] == 4 for _, o in engine._translator.calls)
+    plain = recorded_engine(tiny_package, greedy_tokens=0)
+    plain.translate([short], num_hypotheses=1)
+    assert plain._translator.calls[0][1]["beam_size"] == 4
 
 
 def test_the_gloss_engine_spells_each_word_as_a_name_once(monkeypatch):

@@ -22,6 +22,7 @@ from .memory import memory_key
 from .textutil import has_cjk
 
 Progress = Callable[[str, int, int], None]        # (phase, done, total)
+PIECES = "re-translating pieces"                  # the phase of the piece-wise fallback
 
 
 class Runner:
@@ -181,7 +182,7 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: Runner, n
             need_pieces.append((seg, split_pieces(seg), reasons))
     if need_pieces:
         pieces = [p.strip() for _, ps, _ in need_pieces for p in ps if has_cjk(p)]
-        piece_out = dict(zip(pieces, runner.run(pieces, 1, "re-translating pieces")))
+        piece_out = dict(zip(pieces, runner.run(pieces, 1, PIECES)))
         translated = {p: o.hypotheses[0] if o.hypotheses else "" for p, o in piece_out.items()}
         for seg, ps, reasons in need_pieces:
             chosen[id(seg)] = (join_pieces(ps, translated), False)

@@ -596,11 +596,7 @@ def placeholder_prefix_engine(package, **options):
             for tokens in batch:
                 found = exact_in(self._sp.decode_pieces(tokens))
                 prefixes.append(self._sp.encode(" ".join(found), out_type=str) if found else [])
-            limit = self.max_decoding_length or min(512, 2 * max(map(len, batch)) + 10)
             return self._translator.translate_batch(
-                batch, target_prefix=prefixes, beam_size=max(self.beam_size, num_hypotheses),
-                num_hypotheses=num_hypotheses, batch_type="tokens",
-                max_batch_size=self.max_batch_tokens, max_decoding_length=limit,
-                replace_unknowns=True)
+                batch, target_prefix=prefixes, **self.batch_options(batch, num_hypotheses))
 
     return PlaceholderPrefixEngine(package, **options)

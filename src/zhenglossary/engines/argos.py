@@ -360,19 +360,62 @@ def download_zh_en(dest_dir: Path, timeout: float = 20.0) -> Path:
 MAX_BATCH_TOKENS = 1024
 
 
-def length_buckets(order: list[int], lengths: list[int], size: int) -> list[list[int]]:
+# How long CTranslate2 may decode, per call, from the longest source text of the call
+# (SentencePiece tokens): ``DECODING_RATIO * longest + DECODING_EXTRA``, at most
+# ``DECODING_CEILING``. A normal hypothesis stops at ``</s>`` well before; the bound stops
+# one that never ends (a repetition loop, which costs the whole bound), and must never cut
+# a real translation short. zh→en in argos' SentencePiece vocabularies: English runs about
+# 1–1.5 tokens per Chinese token (a Chinese token is often a whole word, its English one to
+# three pieces), so twice the source is generous for a sentence (30 tokens → 66); the six
+# extra tokens are for a short fallback piece, whose English may be several pieces for one
+# Chinese token (鲁棒性 → rob·ust·ness; 众所周知 → "as is known to all", five or six):
+# 1 token → 8, 4 → 14, 8 → 22. (Marian, OPUS-MT's decoder, stops at 3× the source.)
+DECODING_RATIO = 2
+DECODING_EXTRA = 6
+DECODING_CEILING = 512
+
+
+def decoding_limit(longest: int, cap: int | None = None) -> int:
+    """``max_decoding_length`` for a call whose longest source text has ``longest`` tokens;
+    ``cap`` (the engine's ``max_decoding_length``, e.g. the benchmarks' fixed length for
+    random weights, which never stop) lowers it further, never raises it."""
+    bound = min(DECODING_CEILING, DECODING_RATIO * max(longest, 1) + DECODING_EXTRA)
+    return min(cap, bound) if cap else bound
+
+
+# A call asking one hypothesis (the piece-wise fallback: the text between two terms, often
+# a word or two) of texts of at most ``GREEDY_TOKENS`` tokens decodes greedily (beam 1)
+# instead of with the engine's beam: over a few output tokens a beam has little to choose
+# between, and it costs ``beam_size`` times the decoder's work. The first pass asks
+# several hypotheses and keeps its beam.
+GREEDY_TOKENS = 8
+
+
+def length_buckets(order: list[int], lengths: list[int], size: int, ratio: float = 1.5,
+                   extra: int = 8) -> list[list[int]]:
     """``order`` (indices sorted by token length) in chunks of at most ``size`` whose
-    longest text is at most 1.5 times (or 8 tokens more than) their shortest: a chunk's
-    decoding length is bounded by its longest text (``translate_tokens``), so a short
-    piece of the fallback is never decoded as long as a whole sentence."""
+    longest text is at most ``ratio`` times (or ``extra`` tokens more than) their shortest:
+    a chunk's decoding length is bounded by its longest text (:func:`decoding_limit`), so
+    a short piece of the fallback is never decoded as long as a whole sentence."""
     out: list[list[int]] = []
     for i in order:
-        if out and len(out[-1]) < size and lengths[i] <= max(lengths[out[-1][0]] * 1.5,
-                                                               lengths[out[-1][0]] + 8):
+        if out and len(out[-1]) < size and lengths[i] <= max(lengths[out[-1][0]] * ratio,
+                                                               lengths[out[-1][0]] + extra):
             out[-1].append(i)
         else:
             out.append([i])
     return out
+
+
+def chunks_for(lengths: list[int], size: int, greedy_tokens: int) -> list[list[int]]:
+    """The CTranslate2 calls for texts of these token lengths (indices, shortest first):
+    length buckets, the texts of at most ``greedy_tokens`` (0: none), which decode greedily,
+    in buckets of their own. (Short greedy calls are bound by their decoding steps, each of
+    which reads the whole decoder whatever the rows: one call of 23 pieces of 1–8 tokens
+    took as long as two and less than seven, one per length.)"""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    cut = sum(1 for n in lengths if n <= greedy_tokens)
+    return length_buckets(order[:cut], lengths, size) + length_buckets(order[cut:], lengths, size)
 
 
 DEVICES = ("auto", "cpu", "cuda")
@@ -414,8 +457,10 @@ class ArgosEngine(BaseEngine):
     reliable_placeholders = False
 
     def __init__(self, package: ArgosPackage, *, threads: int = 0, beam_size: int = 4,
-                 max_batch_tokens: int = MAX_BATCH_TOKENS, max_decoding_length: int | None = None,
-                 chunk_size: int = 256, device: str = "cpu") -> None:
+                 max_batch_tokens: int = MAX_BATCH_TOKENS,
+                 max_decoding_length: int | None = None,      # a cap on decoding_limit
+                 chunk_size: int = 256, device: str = "cpu",
+                 greedy_tokens: int = GREEDY_TOKENS) -> None:
         if package.problems:
             raise ModelError(f"the argos package {package.path} is broken: "
                              + "; ".join(package.problems)
@@ -426,6 +471,7 @@ class ArgosEngine(BaseEngine):
         self.max_batch_tokens = max_batch_tokens
         self.max_decoding_length = max_decoding_length
         self.chunk_size = chunk_size
+        self.greedy_tokens = greedy_tokens
         self.device, self.compute_type = choose_device(device)
         self._translator = None
         self._sp = None
@@ -467,29 +513,38 @@ class ArgosEngine(BaseEngine):
             tokens = tokens[1:]
         return self._sp.decode_pieces(tokens).strip()
 
+    def batch_options(self, batch: list[list[str]], num_hypotheses: int) -> dict:
+        """``translate_batch``'s options for one call (``translate_tokens``; the test
+        support's engines reuse them): the decoding length bounded by the call's longest
+        text (:func:`decoding_limit`, capped by ``max_decoding_length``); greedy for one
+        hypothesis of short texts (``GREEDY_TOKENS``)."""
+        longest = max((len(t) for t in batch), default=1)
+        greedy = num_hypotheses == 1 and longest <= self.greedy_tokens
+        # a package's target prefix token may count towards the length: one more step
+        prefix = 1 if self.package.target_prefix else 0
+        return dict(beam_size=1 if greedy else max(self.beam_size, num_hypotheses),
+                    num_hypotheses=num_hypotheses,
+                    batch_type="tokens",
+                    max_batch_size=self.max_batch_tokens,
+                    max_decoding_length=decoding_limit(longest, self.max_decoding_length)
+                    + prefix,
+                    replace_unknowns=True)
+
     def translate_tokens(self, batch: list[list[str]], num_hypotheses: int):
         """One CTranslate2 call over token lists (the pure-model part, for benchmarks)."""
-        longest = max((len(t) for t in batch), default=1)
-        limit = self.max_decoding_length or min(512, 2 * longest + 10)
         prefix = self.package.target_prefix
         return self._translator.translate_batch(
-            batch,
-            target_prefix=[[prefix]] * len(batch) if prefix else None,
-            beam_size=max(self.beam_size, num_hypotheses),
-            num_hypotheses=num_hypotheses,
-            batch_type="tokens",
-            max_batch_size=self.max_batch_tokens,
-            max_decoding_length=limit,
-            replace_unknowns=True,
-        )
+            batch, target_prefix=[[prefix]] * len(batch) if prefix else None,
+            **self.batch_options(batch, num_hypotheses))
 
     def translate(self, texts: Sequence[str], *, num_hypotheses: int = 1) -> list[EngineOutput]:
         if not texts:
             return []
         tokens = self.tokenize(texts)
-        order = sorted(range(len(texts)), key=lambda i: len(tokens[i]))
+        chunks = chunks_for([len(t) for t in tokens], self.chunk_size,
+                            self.greedy_tokens if num_hypotheses == 1 else 0)
         results: list[EngineOutput | None] = [None] * len(texts)
-        for chunk in length_buckets(order, [len(t) for t in tokens], self.chunk_size):
+        for chunk in chunks:
             try:
                 out = self.translate_tokens([tokens[i] or ["▁"] for i in chunk], num_hypotheses)
             except RuntimeError as exc:
