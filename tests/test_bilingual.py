@@ -189,3 +189,33 @@ def test_math_between_term_and_parenthesis_and_link_destinations():
 def test_document_parts_are_not_terms():
     text = "本节小结（Summary）之后是相关工作（Related Work）。示例（Example）：一个集群。"
     assert find_parentheticals(prose_view(text), source=text) == []
+
+
+# ------------------------------------------------------------------ issue 22: round three
+# (sentences in fields none of the gold sets has: manufacturing, optics, linguistics)
+
+def _found(text):
+    return [(p.zh, p.english, p.abbr) for p in find_parentheticals(prose_view(text), source=text)]
+
+
+def test_a_conjunction_tag_on_a_word_that_glosses_english_is_a_jieba_slip():
+    # jieba tags 即时 a conjunction; CC-CEDICT's *immediate* makes it content
+    assert ("即时生产", "just-in-time production", "") in _found("工厂采用即时生产（just-in-time production）来减少库存。")
+    # a preposition stays outside (通过 *through*: its 通 is the classifier of a call)
+    assert ("远程会诊", "remote consultation", "") in _found("医院通过远程会诊（remote consultation）服务乡村。")
+
+
+def test_a_blended_english_word_is_said_by_two_chinese_words():
+    # 量子 *quantum* + 比特 *bit* → qubit; 退 *decline* + 相干 *coherent* → decoherence;
+    # neither is a variable then (t + wait still is)
+    assert ("量子比特", "qubit", "") in _found("光子偏振可以编码量子比特（qubits），用于密钥分发。")
+    assert ("退相干", "decoherence", "") in _found("激光光场的退相干（decoherence）很快。")
+    assert not _found("调度器等待的时间（twait）占了大部分。")
+
+
+def test_one_english_word_the_dictionary_lacks_beside_a_word_it_knows():
+    # CC-CEDICT knows 分词 with other senses and none of its English says tokenization
+    assert ("分词", "tokenization", "") in _found("汉语语料的分词（tokenization）与英语不同。")
+    # a short word is a variable; a capitalised one a name
+    assert not _found("语言模型的分词（tok）设为默认。")
+    assert not _found("语言学家常用分词（Jieba）工具。")

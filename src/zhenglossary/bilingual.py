@@ -257,6 +257,14 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
             if gloss(merged).known and aligns(merged):
                 out[i:i + 2] = [(merged, "n")] + ([(nxt[size:], nflag)] if nxt[size:] else [])
                 break
+    # a word of two characters or more that jieba tags as a conjunction but whose
+    # CC-CEDICT gloss says an English content word is content (即时 *immediate*, tagged c,
+    # in 即时编译 *just-in-time*); prepositions stay (通过 *through*, whose 通 is the
+    # classifier of a phone *call*)
+    for i, (word, flag) in enumerate(out):
+        if en and len(word) > 1 and word not in forms and flag[:1] == "c" \
+                and gloss(word).known and english_links(word, en):
+            out[i] = (word, "n")
     return out
 
 
@@ -300,6 +308,8 @@ def term_span(run: str, english: str, abbr: str,
                         if hard(i) or units[i][1] == "uj"
                         or (units[i][1] == "d" and len(units[i][0]) == 1))
     en_links, _ = align_words(words, english, "", blocked)
+    if english:
+        _blend_links(words, english_words(english), en_links, blocked)
     # a common single character spells an abbreviation letter only when it also aligns
     # to the English (即 would spell the E of EE-DNN; 零 spells the Z of ZeRO)
     weak = blocked | frozenset(i for i, w in enumerate(words)
@@ -351,6 +361,40 @@ def term_span(run: str, english: str, abbr: str,
 
 
 _STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's left edge
+
+
+def _blended(zh: str, english: str, forms: frozenset[str]) -> bool:
+    """Do two words of ``zh`` say the one English word as a blend (:func:`_blend_links`)?"""
+    words = [w for w, _ in _units(zh, forms)]
+    en = english_words(english)
+    links: list = [set() for _ in words]
+    _blend_links(words, en, links, frozenset())
+    return len(en) == 1 and any(part and en[0].startswith(part) for ls in links for _, part in ls)
+
+
+def _blend_links(words: list[str], en: list[str], en_links: list, blocked: frozenset[int]) -> None:
+    """Link a blended English word to the two Chinese words it is made of: its end is
+    glossed by the right word and its first letters begin a gloss of the left one (量子
+    *quantum* + 比特 *bit* → *qubit*; 退 *decline* + 相干 *coherent* → *decoherence*).
+    An English word already said whole by one Chinese word is left alone."""
+    from .align import stem, words_match
+
+    for j, word in enumerate(en):
+        if len(word) < 5 or any((j, "") in links for links in en_links):
+            continue
+        for b in range(1, len(words)):
+            a = b - 1
+            if a in blocked or b in blocked:
+                continue
+            for cut in range(2, min(5, len(word) - 2)):
+                prefix, rest = word[:cut], word[cut:]
+                right = [g for g in gloss(words[b]).words if len(g) >= 3
+                         and (g == rest or stem(g) == stem(rest) or words_match(g, rest) and rest.startswith(g))]
+                left = [g for g in gloss(words[a]).words if len(g) > cut and g.startswith(prefix)]
+                if right and left:
+                    en_links[a] = en_links[a] | {(j, prefix)}
+                    en_links[b] = {link for link in en_links[b] if link[0] != j} | {(j, rest)}
+                    break
 
 
 def _english_head(english: str) -> tuple[int, int | None]:
@@ -525,13 +569,20 @@ def _coinage(zh: str, english: str, abbr: str) -> bool:
     dictionary does not know beside one English word that is not a variable is what a
     writer glosses; a Chinese word CC-CEDICT knows with other English (框架（Spark）) is
     an example, not a translation."""
-    from .align import dictionary_index
+    from .align import dictionary_index, english_known
 
-    if abbr or not english or " " in english.strip() or is_general(zh) or zh in dictionary_index():
+    if abbr or not english or " " in english.strip() or is_general(zh):
         return False
     word = english.strip()
     if not word.isalpha() or (word[1:] != word[1:].lower()):
         return False                      # PyTorch, ResNet: a name
+    if zh in dictionary_index():
+        # a word CC-CEDICT knows, beside an English word none of its senses uses (里程计
+        # *speedometer* beside *odometry*): the dictionary has no contrary evidence, so
+        # the writer's gloss stands; a short word is more likely a variable (lr, eps)
+        low = word.lower()
+        return word[:1].islower() and len(low) >= 5 and not english_known(low) \
+            and not english_known(singular(low)) and not _variable(low)
     return not _variable(word.lower())
 
 
@@ -644,8 +695,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         return None          # an unaligned name, general word or variable: not a translation
     if english and document_part(english):
         return None          # 小结（Summary）, 示例（Example）: the note's own structure
-    if english and _variable(english):
-        return None          # a variable: t + wait
+    if english and _variable(english) and not _blended(zh, english, forms):
+        return None          # a variable: t + wait (but 量子比特 says *qubit* whole)
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
     if not zh or (len(zh) < 2 and not marked):
