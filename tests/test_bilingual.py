@@ -219,3 +219,19 @@ def test_one_english_word_the_dictionary_lacks_beside_a_word_it_knows():
     # a short word is a variable; a capitalised one a name
     assert not _found("语言模型的分词（tok）设为默认。")
     assert not _found("语言学家常用分词（Jieba）工具。")
+
+
+def test_an_abbreviation_inside_the_english_is_spelled_by_the_chinese():
+    # *PWM signal*: 脉冲 pulse, 宽度 width, 调制 modulation spell P, W, M (electrical drives)
+    assert ("脉冲宽度调制信号", "PWM signal", "") in _found("变频器输出脉冲宽度调制信号（PWM signal）驱动电机。")
+
+
+def test_a_long_english_word_left_unsaid_pulls_a_long_chinese_modifier():
+    # about a character per syllable: i-so-trop-ic for 各向同性, which CC-CEDICT lacks
+    assert ("各向同性材料", "isotropic material", "") in _found("仿真中假设为各向同性材料（isotropic material），泊松比取 0.3。")
+
+
+def test_a_derived_english_word_aligns_to_its_base_gloss():
+    # 拓扑 *topology* says *topological* (structural engineering)
+    [par] = find_parentheticals("船体的拓扑优化（topological optimization）提高了刚度。")
+    assert par.zh == "拓扑优化" and par.score == 1.0

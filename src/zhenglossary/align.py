@@ -156,7 +156,19 @@ def words_match(gloss_word: str, english: str) -> bool:
         return True                       # mix ~ mixture, run ~ runtime
     if len(gloss_word) >= 5 and len(a) >= 5 and a in english:
         return True
+    if derived(gloss_word, english):
+        return True
     return english.startswith(gloss_word) and gloss_word in NUMERAL_PREFIXES
+
+
+def derived(a: str, b: str) -> bool:
+    """One word derived from the other by a suffix the stemmer does not undo: they share
+    all but the last letter of the shorter, six letters at least (topology ~
+    topological, economy ~ economic)."""
+    k = 0
+    while k < min(len(a), len(b)) and a[k] == b[k]:
+        k += 1
+    return k >= 6 and k >= min(len(a), len(b)) - 1
 
 
 def word_pieces(word: str) -> list[str]:
@@ -181,7 +193,8 @@ def _links(word: str, english: list[str]) -> set[tuple[int, str]]:
     for gloss_word in gloss(word).words:
         for i, en in enumerate(english):
             if words_match(gloss_word, en):
-                whole = stem(gloss_word) == stem(en) or gloss_word == en
+                whole = stem(gloss_word) == stem(en) or gloss_word == en \
+                    or derived(gloss_word, en)
                 out.add((i, "" if whole else gloss_word))
     return out
 

@@ -280,6 +280,8 @@ def term_span(run: str, english: str, abbr: str,
     aligns to (0 when nothing aligns and the boundary comes from part of speech)."""
     from .align import abbreviation_letters, covers
 
+    if english and not abbr:
+        english, abbr = _inner_abbreviation(english)
     units = _units(run, forms)
     words = [w for w, _ in units]
 
@@ -363,6 +365,18 @@ def term_span(run: str, english: str, abbr: str,
 _STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's left edge
 
 
+def _inner_abbreviation(english: str) -> tuple[str, str]:
+    """An English phrase that holds an abbreviation of its own (*PID controller*, *LSTM
+    cell*) is aligned as the rest and that abbreviation: its letters are spelled by the
+    Chinese words that expand it (比例 *proportion* 积分 *integral* 微分 *differential*)."""
+    tokens = english.split()
+    inner = [t for t in tokens if is_abbreviation(t) and t.isalpha() and t.isupper()]
+    if len(tokens) < 2 or len(inner) != 1:
+        return english, ""
+    rest = " ".join(t for t in tokens if t != inner[0])
+    return (rest, inner[0]) if english_words(rest) else (english, "")
+
+
 def _blended(zh: str, english: str, forms: frozenset[str]) -> bool:
     """Do two words of ``zh`` say the one English word as a blend (:func:`_blend_links`)?"""
     words = [w for w, _ in _units(zh, forms)]
@@ -414,6 +428,15 @@ def _english_head(english: str) -> tuple[int, int | None]:
     return index, None
 
 
+def syllables(word: str) -> int:
+    """Vowel groups of an English word, a final silent e not counted (an estimate)."""
+    word = word.lower()
+    count = len(re.findall(r"[aeiouy]+", word))
+    if count > 1 and word.endswith("e") and not word.endswith(("le", "ee")):
+        count -= 1
+    return max(1, count)
+
+
 def _mostly_verb(word: str) -> bool:
     """CC-CEDICT reads ``word`` as a verb ("to …") in at least half of its senses (来自,
     说服, 降低), unlike 反向 *reverse*, or a word it lacks (舍入)."""
@@ -451,14 +474,22 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     head, after_prep = _english_head(english) if en else (-1, None)
     first = min(covered) if covered else len(en)
     if len(en) == 1:
-        uncovered = 0 if 0 in covered else 1       # backpropagation: its start, 反向
+        unsaid = [] if 0 in covered else [0]       # backpropagation: its start, 反向
     elif en:
-        uncovered = len([i for i in range(len(en)) if i not in covered and i != head
-                         and (i < first or (after_prep is not None and i >= after_prep))])
+        unsaid = [i for i in range(len(en)) if i not in covered and i != head
+                  and (i < first or (after_prep is not None and i >= after_prep))]
     else:
-        uncovered = max(0, len(letters) - matched)
+        unsaid = []
     words = [w for w, _ in units]
-    budget = 2 * uncovered
+    # about two characters per English word left unsaid, more for a long one: a Chinese
+    # rendering has about a character per syllable (各向异性 *an-i-so-trop-ic*, 阿达马
+    # *Ha-da-mard*); two per abbreviation letter left unspelt
+    if len(en) == 1:
+        budget = 2 * len(unsaid)
+    else:
+        budget = sum(max(2, min(5, syllables(en[i]))) for i in unsaid)
+    if not en:
+        budget = 2 * max(0, len(letters) - matched)
     if start > 0 and en and en_links[start] and len(words[start]) > 1 \
             and not gloss(words[start]).known:
         from .segment import posseg
