@@ -235,3 +235,5 @@ def test_a_derived_english_word_aligns_to_its_base_gloss():
     # 拓扑 *topology* says *topological* (structural engineering)
     [par] = find_parentheticals("船体的拓扑优化（topological optimization）提高了刚度。")
     assert par.zh == "拓扑优化" and par.score == 1.0
+    # a product name is not an abbreviation and its expansion
+    assert not _found("这台服务器仅为行业标杆（NVIDIA DGX-A100）的一半。")

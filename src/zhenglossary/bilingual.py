@@ -374,7 +374,9 @@ def _inner_abbreviation(english: str) -> tuple[str, str]:
     if len(tokens) < 2 or len(inner) != 1:
         return english, ""
     rest = " ".join(t for t in tokens if t != inner[0])
-    return (rest, inner[0]) if english_words(rest) else (english, "")
+    # the rest holds a common noun in lower case: not a product name (NVIDIA DGX-A100)
+    common = any(t.isalpha() and t.islower() and t not in EN_FUNCTION for t in rest.split())
+    return (rest, inner[0]) if common else (english, "")
 
 
 def _blended(zh: str, english: str, forms: frozenset[str]) -> bool:
