@@ -237,3 +237,9 @@ def test_a_derived_english_word_aligns_to_its_base_gloss():
     assert par.zh == "拓扑优化" and par.score == 1.0
     # a product name is not an abbreviation and its expansion
     assert not _found("这台服务器仅为行业标杆（NVIDIA DGX-A100）的一半。")
+
+
+def test_a_verb_between_two_aligned_words_says_the_english_word_between_them():
+    # 行进 is a common verb, but it stands where *marching* stands (level-set methods)
+    assert ("快速行进法", "fast marching method", "") in _found("界面追踪常用快速行进法（fast marching method）。")
+    assert ("快速扩展搜索", "rapidly-exploring search", "") in _found("地图服务用快速扩展搜索（rapidly-exploring search）")

@@ -336,10 +336,12 @@ def term_span(run: str, english: str, abbr: str,
         aligned = [bool(en_links[i]) or spelled[i - k] > 0 for i in range(k, n)]
         last = max(i for i in range(k, n) if aligned[i - k])
         run_gap = longest = 0
+        said = {j for i in range(k, n) for j, _ in en_links[i]}
         for i, flag in zip(range(k, n), aligned):
             run_gap = 0 if flag else run_gap + 1
             inside = i < last             # between aligned words, not the trailing head
-            longest = max(longest, run_gap + (3 if inside and not flag and gap_stop(i) else 0))
+            longest = max(longest, run_gap + (3 if inside and not flag and gap_stop(i)
+                                              and not _says_gap(en_links, k, i, n, said) else 0))
         if longest > 2:
             continue
         links = set().union(*en_links[k:])
@@ -363,6 +365,19 @@ def term_span(run: str, english: str, abbr: str,
 
 
 _STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's left edge
+
+
+def _says_gap(en_links, k: int, i: int, n: int, said: set[int]) -> bool:
+    """Does the unaligned word ``i`` stand where the English has a word no Chinese word
+    says — between the English words its aligned neighbours say (快速 *rapidly* | 扩展
+    | 随机 *random* ↔ *exploring*)? Then it translates that word, and is not the clause's
+    verb."""
+    left = next((en_links[j] for j in range(i - 1, k - 1, -1) if en_links[j]), None)
+    right = next((en_links[j] for j in range(i + 1, n) if en_links[j]), None)
+    if not left or not right:
+        return False
+    lo, hi = max(j for j, _ in left), min(j for j, _ in right)
+    return any(j not in said for j in range(lo + 1, hi))
 
 
 def _inner_abbreviation(english: str) -> tuple[str, str]:
