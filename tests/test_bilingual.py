@@ -243,3 +243,11 @@ def test_a_verb_between_two_aligned_words_says_the_english_word_between_them():
     # 行进 is a common verb, but it stands where *marching* stands (level-set methods)
     assert ("快速行进法", "fast marching method", "") in _found("界面追踪常用快速行进法（fast marching method）。")
     assert ("快速扩展搜索", "rapidly-exploring search", "") in _found("地图服务用快速扩展搜索（rapidly-exploring search）")
+
+
+def test_a_connective_in_the_english_lets_the_term_hold_the_chinese_one():
+    # supply-chain software: 采购 is a verb, but the conjunct of 与
+    assert ("采购与库存管理", "procurement and inventory management", "") in \
+        _found("企业上线了采购与库存管理（Procurement and Inventory Management）系统。")
+    # no connective in the English: 和 stays outside
+    assert ("质量控制", "quality control", "") in _found("工厂引入了检验和质量控制（quality control）流程。")

@@ -360,11 +360,62 @@ def term_span(run: str, english: str, abbr: str,
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole = best
     start = _extend_left(units, start, en_links, english, letters, matched, forms, hard)
+    if english:
+        start = _cross_connective(units, start, en_links, english, forms)
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
 
 _STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's left edge
+
+
+_CONNECTIVES = {"and": "and", "or": "or", "&": "and"}
+
+
+def _connective(word: str) -> str | None:
+    """'and' or 'or' when CC-CEDICT reads the single character ``word`` so (与, 和, 及, 或)."""
+    from .align import dictionary_index
+
+    if len(word) != 1:
+        return None
+    for entry in dictionary_index().entries(word):
+        for sense in entry.senses:
+            if sense.strip() in ("and", "or"):
+                return sense.strip()
+    return None
+
+
+def _cross_connective(units, start: int, en_links, english: str, forms: frozenset[str]) -> int:
+    """A term whose English joins two parts with *and*/*or* may hold the Chinese
+    connective (与, 和, 或) too: when the span says words after the English's connective
+    and none before it, the content words left of the Chinese connective say those
+    (同步定位与地图构建 *Simultaneous Localization and Mapping*) — as many characters as
+    the English words' syllables allow, stopping at function words and at common verbs
+    but the conjunct itself (采购与库存管理 *Procurement and …*)."""
+    tokens = [t.lower() for t in re.split(r"[\s]+", english.strip()) if t]
+    at = next((i for i, t in enumerate(tokens) if t in _CONNECTIVES), None)
+    if at is None or at == 0 or start < 2:
+        return start
+    conj, cflag = units[start - 1]
+    if conj in forms or _connective(conj) != _CONNECTIVES[tokens[at]]:
+        return start
+    before = english_words(" ".join(tokens[:at]))
+    said = {j for k in range(start, len(units)) for j, _ in en_links[k]}
+    if not before or any(j < len(before) for j in said) or not said:
+        return start
+    budget = sum(max(2, min(5, syllables(w))) for w in before)
+    i, new = start - 2, None
+    while i >= 0:
+        word, flag = units[i]
+        if len(word) > budget or flag.startswith(HARD_FLAGS) or flag.startswith(_STOP_FLAGS) \
+                or flag == "uj" or is_function_word(flag, word) \
+                or (flag in _VERB_FLAGS and is_general(word) and i < start - 2) \
+                or (flag.startswith("m") and len(word) > 1):
+            break                         # a verb just before the connective is its conjunct
+        new = i
+        budget -= len(word)
+        i -= 1
+    return start if new is None else new
 
 
 def _says_gap(en_links, k: int, i: int, n: int, said: set[int]) -> bool:
