@@ -251,3 +251,16 @@ def test_a_connective_in_the_english_lets_the_term_hold_the_chinese_one():
         _found("企业上线了采购与库存管理（Procurement and Inventory Management）系统。")
     # no connective in the English: 和 stays outside
     assert ("质量控制", "quality control", "") in _found("工厂引入了检验和质量控制（quality control）流程。")
+
+
+def test_jiebas_numeral_tag_on_a_noun_is_not_a_count():
+    # 层次 (*layer*, *level*) is tagged m; a real count (两个) still stays outside (statistics,
+    # operations research)
+    assert ("层次聚类", "hierarchical clustering", "") in _found("样本先做层次聚类（hierarchical clustering）。")
+    assert ("层次", "level", "") in _found("语法树有两个层次（levels）。")
+
+
+def test_abbreviation_letters_left_unspelt_reach_a_word_the_chinese_puts_first():
+    # 层次 says *Hierarchy*, the English's middle word, first in the Chinese
+    assert ("层次分析法", "analytic hierarchy process", "AHP") in \
+        _found("问卷数据用层次分析法（Analytic Hierarchy Process, AHP）处理。")

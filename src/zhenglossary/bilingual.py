@@ -217,6 +217,8 @@ def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
                 units.append((word[0], head_flag))
                 units.append((word[1:], flag))
                 continue
+        if flag.startswith("m") and len(word) > 1 and not _count(word, flag):
+            flag = "n"                    # 层次 (*layer*, *level*): jieba's m, not a numeral
         units.append((word, flag))
     return units
 
@@ -316,7 +318,7 @@ def term_span(run: str, english: str, abbr: str,
     # to the English (即 would spell the E of EE-DNN; 零 spells the Z of ZeRO)
     weak = blocked | frozenset(i for i, w in enumerate(words)
                                if (len(w) == 1 and is_general(w)
-                                   or units[i][1].startswith("m") and len(w) > 1)
+                                   or _count(w, units[i][1]))
                                and not en_links[i])
     n_en = len(english_words(english)) if english else 0
     letters = abbreviation_letters(abbr) if abbr else ""
@@ -372,6 +374,21 @@ _STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's
 _CONNECTIVES = {"and": "and", "or": "or", "&": "and"}
 
 
+def _count(word: str, flag: str) -> bool:
+    """A numeral phrase of two characters or more (一棵, 两个, 首次, 若干): jieba tags it m
+    and it starts with a numeral or CC-CEDICT reads it as a number; jieba's m on 层次
+    (two measure words: *layer*, *level*) is not one."""
+    from .align import dictionary_index
+    from .segment import posseg
+
+    if len(word) < 2 or not flag.startswith("m"):
+        return False
+    if posseg(word[0])[0][1].startswith("m"):
+        return True
+    senses = [s for e in dictionary_index().entries(word) for s in e.senses]
+    return not senses or any(re.search(r"\b(?:number|several|some|few|many)\b", s) for s in senses)
+
+
 def _connective(word: str) -> str | None:
     """'and' or 'or' when CC-CEDICT reads the single character ``word`` so (与, 和, 及, 或)."""
     from .align import dictionary_index
@@ -410,7 +427,7 @@ def _cross_connective(units, start: int, en_links, english: str, forms: frozense
         if len(word) > budget or flag.startswith(HARD_FLAGS) or flag.startswith(_STOP_FLAGS) \
                 or flag == "uj" or is_function_word(flag, word) \
                 or (flag in _VERB_FLAGS and is_general(word) and i < start - 2) \
-                or (flag.startswith("m") and len(word) > 1):
+                or _count(word, flag):
             break                         # a verb just before the connective is its conjunct
         new = i
         budget -= len(word)
@@ -556,8 +573,13 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         budget = 2 * len(unsaid)
     else:
         budget = sum(max(2, min(5, syllables(en[i]))) for i in unsaid)
+    # an abbreviation's letters left unspelt ask for as much (the Chinese may order the
+    # words otherwise: 层次 *Hierarchy* first in 层次分析法 *Analytic Hierarchy Process*),
+    # beside English, by words of two characters or more only (即 of 即早期退出模型 is
+    # glue, not *deep*)
+    letter_budget = 2 * max(0, len(letters) - matched)
     if not en:
-        budget = 2 * max(0, len(letters) - matched)
+        budget = letter_budget
     if start > 0 and en and en_links[start] and len(words[start]) > 1 \
             and not gloss(words[start]).known:
         from .segment import posseg
@@ -580,7 +602,7 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return len(word) > left       # it says an English word not yet said
         if len(word) > left or flag.startswith(_STOP_FLAGS) or flag == "uj":
             return True
-        if flag.startswith("m") and len(word) > 1:
+        if _count(word, flag):
             return True                   # 一棵, 两个: a count, not part of the term
         if len(word) > 1 and flag in _VERB_FLAGS and not en_links[i] and _mostly_verb(word):
             return True                   # 采用, 来自, 说服 (CC-CEDICT: "to …"): the clause's verb
@@ -606,7 +628,14 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     while budget > 0 and i >= 0 and not stops(i, budget):
         start = i
         budget -= len(words[i])
+        letter_budget -= len(words[i])
         i -= 1
+    if en and budget <= 0:
+        while letter_budget > 0 and i >= 0 and len(words[i]) > 1 \
+                and not stops(i, letter_budget):
+            start = i
+            letter_budget -= len(words[i])
+            i -= 1
     # 先定义后执行 (define-and-run): a one-character adverb inside the term and one just
     # before it frame the two verbs the English joins with a connective
     if en and start > 0 and re.search(r"[\w]-(?:and|by|or|then|to)-[\w]", english, re.I):
