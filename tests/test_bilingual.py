@@ -264,3 +264,9 @@ def test_abbreviation_letters_left_unspelt_reach_a_word_the_chinese_puts_first()
     # 层次 says *Hierarchy*, the English's middle word, first in the Chinese
     assert ("层次分析法", "analytic hierarchy process", "AHP") in \
         _found("问卷数据用层次分析法（Analytic Hierarchy Process, AHP）处理。")
+
+
+def test_a_count_never_says_the_english_through_its_measure_word():
+    # 棵 is the classifier of trees; 一棵 stays outside (botany, statistics)
+    assert ("银杏树", "ginkgo tree", "") in _found("园区种了一棵银杏树（ginkgo tree）。")
+    assert ("回归树", "regression tree", "") in _found("统计软件画出一棵回归树（regression tree）。")

@@ -311,7 +311,13 @@ def term_span(run: str, english: str, abbr: str,
     blocked = frozenset(i for i in range(len(units))
                         if hard(i) or units[i][1] == "uj"
                         or (units[i][1] == "d" and len(units[i][0]) == 1))
-    en_links, _ = align_words(words, english, "", blocked)
+    # a count (一棵, 两个) never says the English, even through its measure word (棵 is
+    # the classifier of a *tree*)
+    # (but 多头 *multi-head*: the numeral itself says the English)
+    en_all = english_words(english) if english else []
+    counts = frozenset(i for i, (w, f) in enumerate(units)
+                       if _count(w, f) and not english_links(w[0], en_all))
+    en_links, _ = align_words(words, english, "", blocked | counts)
     if english:
         _blend_links(words, english_words(english), en_links, blocked)
     # a common single character spells an abbreviation letter only when it also aligns
