@@ -270,3 +270,8 @@ def test_a_count_never_says_the_english_through_its_measure_word():
     # 棵 is the classifier of trees; 一棵 stays outside (botany, statistics)
     assert ("银杏树", "ginkgo tree", "") in _found("园区种了一棵银杏树（ginkgo tree）。")
     assert ("回归树", "regression tree", "") in _found("统计软件画出一棵回归树（regression tree）。")
+
+
+def test_two_function_characters_that_make_a_dictionary_word_are_that_word():
+    # jieba cuts 比对 into two prepositions (forensics)
+    assert ("指纹比对", "fingerprint matching", "") in _found("警方用指纹比对（fingerprint matching）锁定嫌疑人。")

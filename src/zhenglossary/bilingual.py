@@ -203,7 +203,7 @@ def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
     """jieba words with their flags; a word jieba made up (HMM, not in its dictionary)
     that starts with a function character is split so the boundary may fall after that
     character (了低 in 提出了低秩适配)."""
-    from .segment import posseg, tokenizer_for
+    from .segment import posseg, tag_table, tokenizer_for
 
     freq = tokenizer_for(forms).FREQ
     units = []
@@ -220,6 +220,16 @@ def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
         if flag.startswith("m") and len(word) > 1 and not _count(word, flag):
             flag = "n"                    # 层次 (*layer*, *level*): jieba's m, not a numeral
         units.append((word, flag))
+    # two function characters in a row that make a word of jieba's dictionary and of
+    # CC-CEDICT, not a common one, are that word (比|对 → 比对 *comparison* in 序列比对)
+    i = 0
+    while i < len(units) - 1:
+        (a, fa), (b, fb) = units[i], units[i + 1]
+        merged = a + b
+        if len(a) == 1 and len(b) == 1 and fa.startswith(HARD_FLAGS) and fb.startswith(HARD_FLAGS) \
+                and freq.get(merged) and gloss(merged).known and not is_general(merged):
+            units[i:i + 2] = [(merged, tag_table().get(merged) or "n")]
+        i += 1
     return units
 
 
