@@ -275,3 +275,11 @@ def test_a_count_never_says_the_english_through_its_measure_word():
 def test_two_function_characters_that_make_a_dictionary_word_are_that_word():
     # jieba cuts 比对 into two prepositions (forensics)
     assert ("指纹比对", "fingerprint matching", "") in _found("警方用指纹比对（fingerprint matching）锁定嫌疑人。")
+
+
+def test_a_letter_name_after_the_english_is_its_other_name():
+    # CAD: *B-spline* names the curve as an abbreviation would
+    assert ("样条曲线", "basis spline curve", "B-spline") in \
+        _found("造型软件用样条曲线（Basis Spline Curve，B-spline）描述车身。")
+    # two words of English are still a list
+    assert not _found("造型软件支持多种曲线（Bezier curve, NURBS curve）。")

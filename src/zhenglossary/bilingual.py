@@ -74,6 +74,8 @@ _PIECE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '’/+&\-]*")
 _LETTERS2 = re.compile(r"[A-Za-z]{2}")
 _CJK = re.compile(f"[{CJK_CLASS}]")
 _LOWER_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z]")
+# a name made of a capital letter and a word (Z-buffer, B-tree, R-tree)
+_LETTER_NAME = re.compile(r"[A-Z]-[a-z]{3,}")
 
 # jieba part-of-speech flags of words that never start a term unless they align:
 # conjunctions, particles, pronouns, prepositions, measure words, numerals, locality
@@ -151,8 +153,8 @@ def split_body(body: str) -> tuple[str, str] | None:
             return None
         if _LOWER_CAMEL.search(piece):
             return None                  # code: updateOutputKernel
-        if is_abbreviation(piece) and not abbr:
-            abbr = piece
+        if (is_abbreviation(piece) or english and _LETTER_NAME.fullmatch(piece)) and not abbr:
+            abbr = piece                  # DMA; Z-buffer after Depth Buffer: its other name
             continue
         words = piece.split()
         if english or piece[0].isdigit() or len(words) > MAX_WORDS:
