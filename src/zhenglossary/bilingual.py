@@ -382,6 +382,10 @@ def term_span(run: str, english: str, abbr: str,
     start = _extend_left(units, start, en_links, english, letters, matched, forms, hard)
     if english:
         start = _cross_connective(units, start, en_links, english, forms)
+        bridged = _bridge(units, start, limit, en_links, forms)
+        if bridged < start:
+            coverage += len(set().union(*en_links[bridged:start]) - set().union(*en_links[start:]))
+            start = bridged
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
@@ -390,6 +394,27 @@ _STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's
 
 
 _CONNECTIVES = {"and": "and", "or": "or", "&": "and"}
+
+
+def _bridge(units, start: int, limit: int, en_links, forms: frozenset[str]) -> int:
+    """A single function character jieba cut out of a compound (本 of 变分量子本征求解器,
+    tagged a pronoun) does not end the term when the words just left of it say the
+    English words that come before everything the span says, in order (变分 *variational*
+    量子 *quantum* | 本 | …): the run of aligned words there is taken with it, and at
+    most one unaligned word after the character (征求, cut from 本征求解器)."""
+    h = limit - 1
+    if not limit <= start <= limit + 1 or any(en_links[k] for k in range(limit, start)) \
+            or h < 1 or len(units[h][0]) != 1 or units[h][0] in forms \
+            or units[h][1] == "uj" or not en_links[h - 1]:
+        return start
+    j = h - 1
+    while j > 0 and en_links[j - 1] and len(units[j - 1][0]) > 1:
+        j -= 1
+    left = {i for k in range(j, h) for i, _ in en_links[k]}
+    right = {i for k in range(start, len(units)) for i, _ in en_links[k]}
+    if len(left) < 2 or (right and max(left) >= min(right)):
+        return start
+    return j
 
 
 def _count(word: str, flag: str) -> bool:
