@@ -292,3 +292,14 @@ def test_a_function_character_cut_out_of_a_compound_is_bridged():
         _found("我们采用随机量子本征求解法（random quantum eigensolution）。")
     # a pronoun after words that say nothing stays a boundary
     assert ("模型", "model", "") in _found("我们提出的方法改进了该模型（model）。")
+
+
+def test_an_inflected_english_word_of_a_known_base_is_no_variable():
+    # web front-end: *inlining* is *inline* + ing, not i + nlining; nothing aligns, so the
+    # content words before the parenthesis are the term
+    assert [zh for zh, _, _ in _found("前端构建工具会把关键样式内联（inlining）到页面里。")] == ["关键样式内联"]
+
+
+def test_an_adjective_in_y_says_the_word_under_it():
+    # test engineering: 模糊 *fuzzy* says *fuzzing* whole, so nothing more is taken
+    assert ("模糊测试", "fuzzing", "") in _found("开源社区常用模糊测试（fuzzing）发现解析器的崩溃。")

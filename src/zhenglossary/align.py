@@ -163,7 +163,22 @@ def words_match(gloss_word: str, english: str) -> bool:
         return True
     if derived(gloss_word, english):
         return True
+    if _adjective_of(gloss_word, english):
+        return True
     return english.startswith(gloss_word) and gloss_word in NUMERAL_PREFIXES
+
+
+@lru_cache(maxsize=4096)
+def _adjective_only(word: str) -> bool:
+    from .english import parts_of_speech
+
+    return parts_of_speech(word) == frozenset({"ADJ"})
+
+
+def _adjective_of(gloss_word: str, english: str) -> bool:
+    """An adjective in -y and the word under it: fuzzy ~ fuzzing (not party ~ parting)."""
+    return gloss_word.endswith("y") and len(gloss_word) >= 5 and len(english) >= 5 \
+        and gloss_word[:-1] == stem(english) and _adjective_only(gloss_word)
 
 
 def derived(a: str, b: str) -> bool:
@@ -199,7 +214,7 @@ def _links(word: str, english: list[str]) -> set[tuple[int, str]]:
         for i, en in enumerate(english):
             if words_match(gloss_word, en):
                 whole = stem(gloss_word) == stem(en) or gloss_word == en \
-                    or derived(gloss_word, en)
+                    or derived(gloss_word, en) or _adjective_of(gloss_word, en)
                 out.add((i, "" if whole else gloss_word))
     return out
 

@@ -722,7 +722,20 @@ def _unknown_word(english: str) -> bool:
     word = english.strip().lower()
     return bool(word) and " " not in word and "-" not in word \
         and not english_known(word) and not english_known(singular(word)) \
-        and not parts_of_speech(word)
+        and not parts_of_speech(word) \
+        and not any(english_known(base) or parts_of_speech(base) for base in _bases(word))
+
+
+def _bases(word: str) -> list[str]:
+    """What an inflected English word may come from: inlining → inline, mapped → map."""
+    out = []
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)]
+            out += [stem, stem + "e"]
+            if len(stem) > 3 and stem[-1] == stem[-2]:
+                out.append(stem[:-1])
+    return out
 
 
 def _variable(english: str) -> bool:
