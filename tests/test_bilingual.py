@@ -303,3 +303,12 @@ def test_an_inflected_english_word_of_a_known_base_is_no_variable():
 def test_an_adjective_in_y_says_the_word_under_it():
     # test engineering: 模糊 *fuzzy* says *fuzzing* whole, so nothing more is taken
     assert ("模糊测试", "fuzzing", "") in _found("开源社区常用模糊测试（fuzzing）发现解析器的崩溃。")
+
+
+def test_one_english_word_clipped_from_the_glosses_of_the_chinese_words():
+    # game engines, competitive programming: *mut*ually *ex*clusive (互斥) + the head 锁;
+    # *d*ouble *e*nd *que*ue (双 + 端 + 队列)
+    assert ("互斥锁", "mutex", "") in _found("游戏引擎的渲染线程用互斥锁（mutex）保护共享资源。")
+    assert ("双端队列", "deque", "") in _found("算法竞赛选手常用双端队列（deque）维护滑动窗口。")
+    # a clipping that ends in one stray letter is no clipping (t + wait + 的 *t*axi)
+    assert not _found("调度器等待的时间（twait）占了大部分。")

@@ -332,6 +332,7 @@ def term_span(run: str, english: str, abbr: str,
     en_links, _ = align_words(words, english, "", blocked | counts)
     if english:
         _blend_links(words, english_words(english), en_links, blocked)
+        _clipping_links(words, english_words(english), en_links, blocked)
     # a common single character spells an abbreviation letter only when it also aligns
     # to the English (即 would spell the E of EE-DNN; 零 spells the Z of ZeRO)
     weak = blocked | frozenset(i for i, w in enumerate(words)
@@ -505,13 +506,94 @@ def _inner_abbreviation(english: str) -> tuple[str, str]:
     return (rest, inner[0]) if common else (english, "")
 
 
+def _sense_tokens(word: str) -> list[list[str]]:
+    """The content words of each CC-CEDICT sense of ``word`` (of its pieces, one sense
+    each, when CC-CEDICT lacks it): 互斥 → [mutually, exclusive]; 双端 → [double, end] …"""
+    from itertools import product
+
+    from .align import _CROSS_REFERENCE, PAREN_NOTE, dictionary_index
+
+    entries = [e for e in dictionary_index().entries(word) if not e.proper]
+    if entries:
+        out = []
+        for entry in entries:
+            for sense in entry.senses:
+                if _CROSS_REFERENCE.match(sense) or sense.lower().startswith("surname"):
+                    continue
+                tokens = [t for t in re.split(r"[^a-z]+", PAREN_NOTE.sub(" ", sense).lower())
+                          if t and t not in EN_FUNCTION]
+                if 0 < len(tokens) <= 4:
+                    out.append(tokens)
+        return out[:12]
+    pieces = word_pieces(word)
+    if len(pieces) < 2 or len(pieces) > 3:
+        return []
+    options = [[t for t in _sense_tokens(p) if len(t) <= 2][:6] for p in pieces]
+    return [sum(combo, []) for combo in product(*options)][:36]
+
+
+def _clips(word: str, tokens: list[str]) -> list[str] | None:
+    """The pieces of ``word`` when it is the first letters of each of ``tokens`` in turn,
+    run together (mutex: *mut*ually *ex*clusive; deque: *d*ouble-*e*nded *que*ue), else
+    None."""
+    if not tokens:
+        return [] if not word else None
+    head = tokens[0]
+    least = 2 if len(tokens) == 1 else 1          # the last gives two letters at least
+    for size in range(min(len(head), len(word)), least - 1, -1):
+        if word[:size] == head[:size]:
+            rest = _clips(word[size:], tokens[1:])
+            if rest is not None:
+                return [word[:size]] + rest
+    return None
+
+
+def _clipping_links(words: list[str], en: list[str], en_links: list, blocked: frozenset[int]) -> None:
+    """One English word clipped from the glosses of the last Chinese words (互斥锁 ↔
+    *mutex*, 双端队列 ↔ *deque*): every word of the clipping is linked to it."""
+    from itertools import product
+
+    if len(en) != 1 or len(en[0]) < 4 or any(links for links in en_links):
+        return
+    word, n = en[0], len(words)
+    # the clipping may leave the head after it (锁 *lock* of 互斥锁 is what a mutex is)
+    for end in (n, n - 1):
+        for k in range(end - 1, max(-1, end - 4), -1):
+            if k in blocked:
+                break
+            options = [_sense_tokens(w) for w in words[k:end]]
+            if not all(options):
+                continue
+            for combo in product(*options):
+                tokens = sum(combo, [])
+                pieces = _clips(word, tokens) if len(tokens) >= 2 and word != tokens[0] else None
+                if pieces is None:
+                    continue
+                at = 0
+                for i, tokens_i in zip(range(k, end), combo):
+                    said = "".join(pieces[at:at + len(tokens_i)])
+                    at += len(tokens_i)
+                    # the first part as it starts the word; the others whole
+                    en_links[i] = {(0, said if i == k else "")}
+                return
+
+
 def _blended(zh: str, english: str, forms: frozenset[str]) -> bool:
-    """Do two words of ``zh`` say the one English word as a blend (:func:`_blend_links`)?"""
+    """Do the words of ``zh`` say the one English word as a blend (:func:`_blend_links`)
+    or a clipping (:func:`_clipping_links`)?"""
     words = [w for w, _ in _units(zh, forms)]
     en = english_words(english)
+    if len(en) != 1:
+        return False
     links: list = [set() for _ in words]
     _blend_links(words, en, links, frozenset())
-    return len(en) == 1 and any(part and en[0].startswith(part) for ls in links for _, part in ls)
+    if any(part and en[0].startswith(part) for ls in links for _, part in ls):
+        return True
+    units = _units(zh, forms)
+    links = [set() for _ in words]
+    _clipping_links(words, en, links, frozenset(i for i, (_, flag) in enumerate(units)
+                                                if flag.startswith(HARD_FLAGS) or flag == "uj"))
+    return any(links)
 
 
 def _blend_links(words: list[str], en: list[str], en_links: list, blocked: frozenset[int]) -> None:
