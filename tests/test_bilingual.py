@@ -278,8 +278,8 @@ def test_two_function_characters_that_make_a_dictionary_word_are_that_word():
 
 
 def test_a_letter_name_after_the_english_is_its_other_name():
-    # CAD: *B-spline* names the curve as an abbreviation would
-    assert ("样条曲线", "basis spline curve", "B-spline") in \
+    # CAD: *B-spline* is another name of the curve, not a second term nor an abbreviation
+    assert ("样条曲线", "basis spline curve", "") in \
         _found("造型软件用样条曲线（Basis Spline Curve，B-spline）描述车身。")
     # two words of English are still a list
     assert not _found("造型软件支持多种曲线（Bezier curve, NURBS curve）。")

@@ -52,7 +52,7 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 PAREN_NOTE = re.compile(r"\([^()]*\)|\[[^\]]*\]|CL:\S+")
 _SENSE_SPLIT = re.compile(r"[^a-z0-9]+")
 # senses that only refer to another headword
-_CROSS_REFERENCE = re.compile(r"(?:(?:old|archaic|erroneous|japanese|taiwan) )?variant of |see |used in |"
+CROSS_REFERENCE = re.compile(r"(?:(?:old|archaic|erroneous|japanese|taiwan) )?variant of |see |used in |"
                               r"abbr\. for |also written ", re.IGNORECASE)
 
 
@@ -124,7 +124,7 @@ def gloss(word: str) -> Gloss:
     for sense in senses:
         if sense.startswith("to "):
             verbs += 1
-        if _CROSS_REFERENCE.match(sense):
+        if CROSS_REFERENCE.match(sense):
             continue                      # "variant of 懈[xie4]": points at a word, says nothing
         text = PAREN_NOTE.sub(" ", sense).lower()
         tokens = [t for t in _SENSE_SPLIT.split(text) if t and t not in EN_FUNCTION]

@@ -74,7 +74,8 @@ _PIECE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '’/+&\-]*")
 _LETTERS2 = re.compile(r"[A-Za-z]{2}")
 _CJK = re.compile(f"[{CJK_CLASS}]")
 _LOWER_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z]")
-# a name made of a capital letter and a word (Z-buffer, B-tree, R-tree)
+# a name made of a capital letter and a word (Z-buffer, B-tree, R-tree): after the
+# English, another name of the term, which is not an abbreviation and is left out
 _LETTER_NAME = re.compile(r"[A-Z]-[a-z]{3,}")
 
 # jieba part-of-speech flags of words that never start a term unless they align:
@@ -153,8 +154,10 @@ def split_body(body: str) -> tuple[str, str] | None:
             return None
         if _LOWER_CAMEL.search(piece):
             return None                  # code: updateOutputKernel
-        if (is_abbreviation(piece) or english and _LETTER_NAME.fullmatch(piece)) and not abbr:
-            abbr = piece                  # DMA; Z-buffer after Depth Buffer: its other name
+        if english and _LETTER_NAME.fullmatch(piece):
+            continue                      # Z-buffer after Depth Buffer: its other name
+        if is_abbreviation(piece) and not abbr:
+            abbr = piece
             continue
         words = piece.split()
         if english or piece[0].isdigit() or len(words) > MAX_WORDS:
@@ -511,14 +514,14 @@ def _sense_tokens(word: str) -> list[list[str]]:
     each, when CC-CEDICT lacks it): 互斥 → [mutually, exclusive]; 双端 → [double, end] …"""
     from itertools import product
 
-    from .align import _CROSS_REFERENCE, PAREN_NOTE, dictionary_index
+    from .align import CROSS_REFERENCE, PAREN_NOTE, dictionary_index
 
     entries = [e for e in dictionary_index().entries(word) if not e.proper]
     if entries:
         out = []
         for entry in entries:
             for sense in entry.senses:
-                if _CROSS_REFERENCE.match(sense) or sense.lower().startswith("surname"):
+                if CROSS_REFERENCE.match(sense) or sense.lower().startswith("surname"):
                     continue
                 tokens = [t for t in re.split(r"[^a-z]+", PAREN_NOTE.sub(" ", sense).lower())
                           if t and t not in EN_FUNCTION]
