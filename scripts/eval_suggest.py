@@ -33,6 +33,7 @@ GOLD = ROOT / "tests" / "gold" / "parentheticals.yaml"
 HELDOUT = ROOT / "tests" / "gold" / "heldout.yaml"     # issue 22: held out, other shapes
 FINAL = ROOT / "tests" / "gold" / "final.yaml"         # issue 22: a development set since round 3
 UNSEEN = ROOT / "tests" / "gold" / "unseen.yaml"       # issue 22 round 3: not developed against
+PROBE = ROOT / "tests" / "gold" / "probe.yaml"         # issue 22 round 3: a development set
 
 
 def _keys(english: str, abbr: str) -> set[str]:
@@ -199,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     elif args.unseen:
         sets = [("unseen set", UNSEEN)]
     else:
-        sets = [("gold set", GOLD), ("held-out set", HELDOUT), ("final set", FINAL)]
+        sets = [("gold set", GOLD), ("held-out set", HELDOUT), ("final set", FINAL),
+                ("probe set", PROBE)]
     for name, path in sets:
         result = evaluate_gold(path)
         f, s = result["finder"], result["suggest"]

@@ -312,3 +312,18 @@ def test_one_english_word_clipped_from_the_glosses_of_the_chinese_words():
     assert ("双端队列", "deque", "") in _found("算法竞赛选手常用双端队列（deque）维护滑动窗口。")
     # a clipping that ends in one stray letter is no clipping (t + wait + 的 *t*axi)
     assert not _found("调度器等待的时间（twait）占了大部分。")
+
+
+def test_the_start_of_an_english_word_said_whole_adds_nothing():
+    # e-commerce: 常用 *use* is the start of *user*, which 用户 says whole
+    assert ("用户画像", "user profiling", "") in _found("电商平台常用用户画像（user profiling）推荐商品。")
+
+
+def test_a_preposition_saying_the_second_part_of_a_hyphenated_compound_is_content():
+    # legal tech: 基于 (基 *base*) says *-based*
+    assert ("基于规则的匹配", "rule-based matching", "") in _found("合同审查系统采用基于规则的匹配（rule-based matching）。")
+
+
+def test_the_last_character_saying_the_english_head_is_the_terms_head():
+    # mechanical engineering: jieba tags 比 a preposition; it says *ratio*
+    assert ("长径比", "length-to-diameter ratio", "") in _found("钻头的长径比（length-to-diameter ratio）不宜过大。")

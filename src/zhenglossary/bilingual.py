@@ -278,10 +278,34 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
     # CC-CEDICT gloss says an English content word is content (即时 *immediate*, tagged c,
     # in 即时编译 *just-in-time*); prepositions stay (通过 *through*, whose 通 is the
     # classifier of a phone *call*)
+    # the last character, right before the parenthesis, saying the English's head is the
+    # term's head whatever jieba tags it (比 *ratio* in 升阻比 *lift-to-drag ratio*)
+    if en and out and len(out[-1][0]) == 1 and out[-1][1].startswith(HARD_FLAGS) \
+            and out[-1][0] not in forms \
+            and any(j in (_english_head(english)[0], len(en) - 1) and not part
+                    for j, part in english_links(out[-1][0], en)):
+        out[-1] = (out[-1][0], "n")
+    # A preposition is content when it says the second part of a hyphenated English
+    # compound (基于 *-based* in 基于通信的列车控制 *Communication-Based Train Control*)
+    attached = _hyphen_attached(english) if en else set()
     for i, (word, flag) in enumerate(out):
-        if en and len(word) > 1 and word not in forms and flag[:1] == "c" \
-                and gloss(word).known and english_links(word, en):
-            out[i] = (word, "n")
+        if en and len(word) > 1 and word not in forms and gloss(word).known:
+            links = english_links(word, en)
+            if flag[:1] == "c" and links or flag[:1] == "p" and any(j in attached for j, _ in links):
+                out[i] = (word, "n")
+    return out
+
+
+def _hyphen_attached(english: str) -> set[int]:
+    """Indices (among :func:`align.english_words`) of the English words written after a
+    hyphen (*based* of *priority-based*)."""
+    out, index = set(), 0
+    for token in english.split():
+        parts = [english_words(p) for p in token.split("-")]
+        for k, words in enumerate(parts):
+            if k and words:
+                out.add(index)
+            index += len(words)
     return out
 
 
@@ -370,7 +394,13 @@ def term_span(run: str, english: str, abbr: str,
             continue
         links = set().union(*en_links[k:])
         n_cov, whole = covers(links, english)
-        coverage = len(links) + sum(spelled)
+        # the start of an English word another Chinese word says whole adds nothing (常用
+        # *use* before 用户 *user*; 可 *-able* of 可串行化 is a morpheme of its own)
+        said_whole = {j for j, part in links if not part}
+        en_all = english_words(english) if english else []
+        coverage = len({(j, part) for j, part in links
+                        if not part or j not in said_whole or not en_all[j].startswith(part)}) \
+            + sum(spelled)
         if best is None or coverage > best[0]:
             best = (coverage, k, sum(spelled), whole)
     if best is None:
@@ -576,8 +606,7 @@ def _clipping_links(words: list[str], en: list[str], en_links: list, blocked: fr
                 for i, tokens_i in zip(range(k, end), combo):
                     said = "".join(pieces[at:at + len(tokens_i)])
                     at += len(tokens_i)
-                    # the first part as it starts the word; the others whole
-                    en_links[i] = {(0, said if i == k else "")}
+                    en_links[i] = {(0, said)}
                 return
 
 
