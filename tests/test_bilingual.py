@@ -327,3 +327,12 @@ def test_a_preposition_saying_the_second_part_of_a_hyphenated_compound_is_conten
 def test_the_last_character_saying_the_english_head_is_the_terms_head():
     # mechanical engineering: jieba tags 比 a preposition; it says *ratio*
     assert ("长径比", "length-to-diameter ratio", "") in _found("钻头的长径比（length-to-diameter ratio）不宜过大。")
+
+
+def test_a_hyphen_between_chinese_names_is_inside_the_term():
+    # astronomy: the Chinese joins the two names with the English's hyphen; a name is
+    # transliterated at about a character per two letters (梅西叶 *Messier*)
+    assert ("赫茨普龙-罗素图", "Hertzsprung-Russell diagram", "") in \
+        _found("天文学家用赫茨普龙-罗素图（Hertzsprung-Russell diagram）给恒星分类。")
+    assert ("梅西叶星表", "Messier catalogue", "") in _found("天文台按照梅西叶星表（Messier catalogue）编号。")
+    assert not _found("方法-结果（见表2）")

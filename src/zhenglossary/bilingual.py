@@ -60,7 +60,7 @@ _MARK_PAIRS = {"*": "*", "**": "**", "***": "***", "_": "_", "__": "__", "”": 
 # CJK run, optional closing mark (emphasis or quote), optional space, optional Latin
 # phrase (中文 English（ABBR）), then a parenthesis
 PAREN_RE = re.compile(
-    rf"(?P<zh>[{CJK_CLASS}]+)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
+    rf"(?P<zh>[{CJK_CLASS}]+(?:[-‐–][{CJK_CLASS}]+)*)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
     r"(?P<latin>[A-Za-z][A-Za-z0-9\- ]*[A-Za-z0-9] ?)?"
     r"(?P<open>[（(])(?P<body>[^（）()\n]{1,120})(?P<close>[）)])"
 )
@@ -213,6 +213,9 @@ def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
     freq = tokenizer_for(forms).FREQ
     units = []
     for word, flag in posseg(run, forms):
+        if word in HYPHENS:
+            units.append((word, "hy"))    # 洛特卡-沃尔泰拉: joins names as the English does
+            continue
         if len(word) > 1 and word not in forms and not freq.get(word):
             head_flag = posseg(word[0], forms)[0][1]
             if is_function_word(flag, word):
@@ -310,6 +313,7 @@ def _hyphen_attached(english: str) -> set[int]:
 
 
 _VERB_FLAGS = ("v", "vd", "vi", "vg", "vq")
+HYPHENS = frozenset("-‐–")
 HARD_FLAGS = ("c", "u", "r", "p", "y", "e", "o", "x", "w")   # never inside a term (but 的)
 
 
@@ -386,7 +390,7 @@ def term_span(run: str, english: str, abbr: str,
         run_gap = longest = 0
         said = {j for i in range(k, n) for j, _ in en_links[i]}
         for i, flag in zip(range(k, n), aligned):
-            run_gap = 0 if flag else run_gap + 1
+            run_gap = 0 if flag else run_gap + (units[i][1] != "hy")
             inside = i < last             # between aligned words, not the trailing head
             longest = max(longest, run_gap + (3 if inside and not flag and gap_stop(i)
                                               and not _says_gap(en_links, k, i, n, said) else 0))
@@ -411,6 +415,8 @@ def term_span(run: str, english: str, abbr: str,
                                 and not units[i][1].startswith("n")):
                 break
             start = i
+        while start < n and units[start][1] == "hy":
+            start += 1
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole = best
     start = _extend_left(units, start, en_links, english, letters, matched, forms, hard)
@@ -420,6 +426,8 @@ def term_span(run: str, english: str, abbr: str,
         if bridged < start:
             coverage += len(set().union(*en_links[bridged:start]) - set().union(*en_links[start:]))
             start = bridged
+    while start < n - 1 and units[start][1] == "hy":
+        start += 1                        # a term never starts with its hyphen
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
@@ -670,6 +678,26 @@ def _english_head(english: str) -> tuple[int, int | None]:
     return index, None
 
 
+def _name_words(english: str) -> set[int]:
+    """Indices (among :func:`align.english_words`) of the names in the English: words
+    written with a capital in a phrase that is not all Title Case (*Paris'* law,
+    *Lotka*-*Volterra* equations), or capitalised words the English dictionary lacks
+    (*Herfindahl*-*Hirschman* Index)."""
+    from .english import parts_of_speech
+
+    tokens = [t for t in re.split(r"[\s\-‐‑–/_.]+", english.strip()) if t]
+    content = [t for t in tokens if t.lower().strip("'’") not in EN_FUNCTION]
+    all_title = all(t[:1].isupper() for t in content)
+    out, index = set(), 0
+    for token in tokens:
+        words = english_words(token)
+        if len(words) == 1 and token[:1].isupper() and not is_abbreviation(token) \
+                and (not all_title or not parts_of_speech(words[0])):
+            out.add(index)
+        index += len(words)
+    return out
+
+
 def syllables(word: str) -> int:
     """Vowel groups of an English word, a final silent e not counted (an estimate)."""
     word = word.lower()
@@ -725,11 +753,15 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     words = [w for w, _ in units]
     # about two characters per English word left unsaid, more for a long one: a Chinese
     # rendering has about a character per syllable (各向异性 *an-i-so-trop-ic*, 阿达马
-    # *Ha-da-mard*); two per abbreviation letter left unspelt
+    # *Ha-da-mard*), a name transliterated about one per two letters (沃尔泰拉 *Volterra*,
+    # 帕里斯 *Paris*); two per abbreviation letter left unspelt
     if len(en) == 1:
         budget = 2 * len(unsaid)
     else:
-        budget = sum(max(2, min(5, syllables(en[i]))) for i in unsaid)
+        names = _name_words(english)
+        budget = sum(max(2, min(5, max(syllables(en[i]),
+                                       (len(en[i]) + 1) // 2 if i in names else 0)))
+                     for i in unsaid)
     # an abbreviation's letters left unspelt ask for as much (the Chinese may order the
     # words otherwise: 层次 *Hierarchy* first in 层次分析法 *Analytic Hierarchy Process*),
     # beside English, by words of two characters or more only (即 of 即早期退出模型 is
@@ -782,10 +814,16 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         return False
 
     i = start - 1
+    crossed = False
     while budget > 0 and i >= 0 and not stops(i, budget):
+        if crossed and len(words[i]) > 1 and is_general(words[i]) and not en_links[i]:
+            break                         # past a hyphen a name goes on, not common words
         start = i
-        budget -= len(words[i])
-        letter_budget -= len(words[i])
+        if units[i][1] == "hy":
+            crossed = True                # a hyphen costs nothing
+        else:
+            budget -= len(words[i])
+            letter_budget -= len(words[i])
         i -= 1
     if en and budget <= 0:
         while letter_budget > 0 and i >= 0 and len(words[i]) > 1 \
