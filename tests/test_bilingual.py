@@ -336,3 +336,13 @@ def test_a_hyphen_between_chinese_names_is_inside_the_term():
         _found("天文学家用赫茨普龙-罗素图（Hertzsprung-Russell diagram）给恒星分类。")
     assert ("梅西叶星表", "Messier catalogue", "") in _found("天文台按照梅西叶星表（Messier catalogue）编号。")
     assert not _found("方法-结果（见表2）")
+
+
+def test_a_function_word_standing_for_an_english_word_between_two_aligned_ones():
+    # pharmacovigilance: 对照 (tagged a preposition) stands where *control* stands
+    assert ("病例对照分析", "case-control analysis", "") in _found("药物警戒团队常做病例对照分析（case-control analysis）。")
+
+
+def test_two_characters_jieba_left_apart_that_make_a_word_spelling_a_letter():
+    # veterinary epidemiology: 易|感 → 易感 *susceptible*, the S of *SI model*
+    assert ("易感-感染模型", "SI model", "") in _found("牧场按易感-感染模型（SI model）估算疫情。")

@@ -261,7 +261,20 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
             return bool(english_links(word, en))
         return any(len(i) == 1 and i in letters for i in gloss(word).initials)
 
+    def says(word: str) -> bool:
+        return bool(en and english_links(word, en)) \
+            or any(len(i) == 1 and i in letters for i in gloss(word).initials)
+
     out = list(units)
+    # two characters jieba left apart that make a CC-CEDICT word saying the English, where
+    # not both do alone, are that word (易|感 → 易感 *susceptible*, the S of SIR)
+    i = 0
+    while i < len(out) - 1:
+        (a, fa), (b, fb) = out[i], out[i + 1]
+        if len(a) == 1 and len(b) == 1 and fa != "hy" and fb != "hy" and a + b not in forms \
+                and gloss(a + b).known and says(a + b) and not (says(a) and says(b)):
+            out[i:i + 2] = [(a + b, "n")]
+        i += 1
     for i in range(len(out) - 2, -1, -1):
         word, flag = out[i]
         if en and len(word) == 1 and flag.startswith(HARD_FLAGS) \
@@ -373,9 +386,22 @@ def term_span(run: str, english: str, abbr: str,
     n_en = len(english_words(english)) if english else 0
     letters = abbreviation_letters(abbr) if abbr else ""
     n = len(units)
+    said_any = {j for links in en_links for j, _ in links}
+
+    def stands_between(i: int) -> bool:
+        """A function word of two characters or more between two aligned words, where the
+        English has a word neither says, translates that word (对照 of 病例对照研究, tagged
+        a preposition, stands for *control* of *case-control study*)."""
+        if len(words[i]) < 2 or i == 0 or i == n - 1 or not gloss(words[i]).known \
+                or not en_links[i - 1] or not en_links[i + 1]:
+            return False
+        lo = max(j for j, _ in en_links[i - 1])
+        hi = min(j for j, _ in en_links[i + 1])
+        return any(j not in said_any for j in range(lo + 1, hi))
+
     limit = 0
     for i in range(n - 1, -1, -1):
-        if hard(i):
+        if hard(i) and not stands_between(i):
             limit = i + 1
             break
     # the shortest span ending the run that aligns to the most English words and letters
@@ -826,10 +852,11 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             letter_budget -= len(words[i])
         i -= 1
     if en and budget <= 0:
-        while letter_budget > 0 and i >= 0 and len(words[i]) > 1 \
+        while letter_budget > 0 and i >= 0 and (len(words[i]) > 1 or units[i][1] == "hy") \
                 and not stops(i, letter_budget):
             start = i
-            letter_budget -= len(words[i])
+            if units[i][1] != "hy":
+                letter_budget -= len(words[i])
             i -= 1
     # 先定义后执行 (define-and-run): a one-character adverb inside the term and one just
     # before it frame the two verbs the English joins with a connective
