@@ -346,3 +346,15 @@ def test_a_function_word_standing_for_an_english_word_between_two_aligned_ones()
 def test_two_characters_jieba_left_apart_that_make_a_word_spelling_a_letter():
     # veterinary epidemiology: 易|感 → 易感 *susceptible*, the S of *SI model*
     assert ("易感-感染模型", "SI model", "") in _found("牧场按易感-感染模型（SI model）估算疫情。")
+
+
+def test_a_connective_the_reach_meets_is_left_to_the_connective_rule():
+    # publishing: 排版 says *typesetting*, and 与 joins it to 校对 as *and* does
+    assert ("排版与校对", "typesetting and proofreading", "") in \
+        _found("出版社的排版与校对（typesetting and proofreading）由同一团队完成。")
+
+
+def test_unaligned_english_that_is_no_terms_name():
+    # photography: two makers; a remark that opens with an adverb and ends in no noun
+    assert not _found("市面上的主流相机（Canon, DJI）都支持这个协议。")
+    assert not _found("温度按惯例取室温（arbitrarily fixed）。")

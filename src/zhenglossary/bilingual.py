@@ -535,9 +535,11 @@ def _cross_connective(units, start: int, en_links, english: str, forms: frozense
     i, new = start - 2, None
     while i >= 0:
         word, flag = units[i]
-        if len(word) > budget or flag.startswith(HARD_FLAGS) or flag.startswith(_STOP_FLAGS) \
-                or flag == "uj" or is_function_word(flag, word) \
-                or (flag in _VERB_FLAGS and is_general(word) and i < start - 2) \
+        says = any(j < len(before) for j, _ in en_links[i])
+        if len(word) > budget and not says or flag.startswith(HARD_FLAGS) \
+                or flag.startswith(_STOP_FLAGS) or flag == "uj" \
+                or (is_function_word(flag, word) and not says) \
+                or (flag in _VERB_FLAGS and is_general(word) and i < start - 2 and not says) \
                 or _count(word, flag):
             break                         # a verb just before the connective is its conjunct
         new = i
@@ -810,6 +812,9 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             start -= 1                    # 抢占 + 式调度
             budget -= len(words[start])
 
+    connective = next((_CONNECTIVES[t.lower()] for t in english.split()
+                       if t.lower() in _CONNECTIVES), None) if en else None
+
     def stops(i: int, left: int) -> bool:
         """May unit ``i`` not be taken, with ``left`` characters of reach?"""
         word, flag = units[i]
@@ -817,6 +822,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return len(word) > left       # it says an English word not yet said
         if len(word) > left or flag.startswith(_STOP_FLAGS) or flag == "uj":
             return True
+        if len(word) == 1 and connective and _connective(word) == connective:
+            return True                   # 与 of 拣货与包装: :func:`_cross_connective` reads it
         if _count(word, flag):
             return True                   # 一棵, 两个: a count, not part of the term
         if len(word) > 1 and flag in _VERB_FLAGS and not en_links[i] and _mostly_verb(word):
@@ -890,6 +897,25 @@ def _proper_words(zh: str, english: str) -> frozenset[str]:
                 for entry_word in g.words:
                     out.update(w for w in en if w == entry_word)
     return frozenset(out)
+
+
+def _not_a_name_phrase(english: str, abbr: str) -> bool:
+    """English nothing aligns to that is no term's name: a name beside an abbreviation
+    it does not abbreviate (*Siemens*, *ABB*: two makers), or a phrase opening with an
+    adverb and ending in no noun (*empirically chosen*: a remark)."""
+    from .align import abbreviation_letters
+    from .english import parts_of_speech
+
+    words = english.split()
+    if abbr and _is_name(english):
+        initials = {w[0].upper() for w in re.split(r"[\s\-]+", english) if w}
+        if not initials & set(abbreviation_letters(abbr)):
+            return True
+    if len(words) >= 2:
+        first, last = words[0].lower(), words[-1].lower()
+        if parts_of_speech(first) == frozenset({"ADV"}) and "NOUN" not in parts_of_speech(last):
+            return True
+    return False
 
 
 def _unknown_word(english: str) -> bool:
@@ -1058,6 +1084,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         return None          # an unaligned name, general word or variable: not a translation
     if english and document_part(english):
         return None          # 小结（Summary）, 示例（Example）: the note's own structure
+    if not marked and score == 0.0 and english and _not_a_name_phrase(english, abbr):
+        return None          # 厂商（Siemens, ABB）: two names; 经验值（empirically chosen）: a remark
     if english and _variable(english) and not _blended(zh, english, forms):
         return None          # a variable: t + wait (but 量子比特 says *qubit* whole)
     if latin and zh and not term_span(zh, english, "", forms)[1]:
