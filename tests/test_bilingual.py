@@ -358,3 +358,9 @@ def test_unaligned_english_that_is_no_terms_name():
     # photography: two makers; a remark that opens with an adverb and ends in no noun
     assert not _found("市面上的主流相机（Canon, DJI）都支持这个协议。")
     assert not _found("温度按惯例取室温（arbitrarily fixed）。")
+
+
+def test_a_dimension_in_the_english_is_one_word():
+    # museums: *3D* is one word, which 三维 (a numeral word) says by its own gloss
+    assert ("三维扫描", "3D scanning", "") in _found("博物馆用三维扫描（3D scanning）保存文物。")
+    assert not _found("测试用了 4 个节点（4 GB each）。")

@@ -49,6 +49,7 @@ _SUFFIXES = ("izations", "ization", "ational", "ations", "ation", "ings", "ing",
              "ency", "ence", "ancy", "ance", "ion", "ent", "ant", "ers", "ies", "ied", "ed", "er",
              "es", "ive", "ity", "ment", "ness", "ally", "al", "ly", "ous", "s")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_DIMENSION = re.compile(r"\d[A-Z]{1,2}")     # 3D, 5G, 4K: one word, not 3 + D
 PAREN_NOTE = re.compile(r"\([^()]*\)|\[[^\]]*\]|CL:\S+")
 _SENSE_SPLIT = re.compile(r"[^a-z0-9]+")
 # senses that only refer to another headword
@@ -75,7 +76,8 @@ def english_words(phrase: str) -> list[str]:
     (``PagedAttention`` → paged, attention)."""
     out = []
     for chunk in re.split(r"[\s\-‐‑–/_.]+", phrase):
-        parts = _CAMEL.findall(chunk) if any(c.isupper() for c in chunk[1:]) else [chunk]
+        parts = _CAMEL.findall(chunk) if any(c.isupper() for c in chunk[1:]) \
+            and not _DIMENSION.fullmatch(chunk) else [chunk]
         for part in parts:
             part = part.lower().strip(".,;:'\"’")
             if part and part not in EN_FUNCTION:

@@ -160,7 +160,8 @@ def split_body(body: str) -> tuple[str, str] | None:
             abbr = piece
             continue
         words = piece.split()
-        if english or piece[0].isdigit() or len(words) > MAX_WORDS:
+        dimension = len(words) > 1 and re.fullmatch(r"\d[A-Z]{1,2}", words[0])   # 3D, 5G, 4K
+        if english or piece[0].isdigit() and not dimension or len(words) > MAX_WORDS:
             return None                  # a list, a number with a unit, a sentence
         if words[0].lower() in EN_FUNCTION or (len(words) > 1 and len(words[-1]) == 1):
             return None                  # a sentence (the …), a reference (Appendix B)
@@ -369,10 +370,14 @@ def term_span(run: str, english: str, abbr: str,
                         or (units[i][1] == "d" and len(units[i][0]) == 1))
     # a count (一棵, 两个) never says the English, even through its measure word (棵 is
     # the classifier of a *tree*)
-    # (but 多头 *multi-head*: the numeral itself says the English)
+    # (but 多头 *multi-head*: the numeral itself says the English; 三维 *3D*: its own
+    # gloss does)
     en_all = english_words(english) if english else []
+    from .align import words_match
+
     counts = frozenset(i for i, (w, f) in enumerate(units)
-                       if _count(w, f) and not english_links(w[0], en_all))
+                       if _count(w, f) and not english_links(w[0], en_all)
+                       and not any(words_match(g, e) for g in gloss(w).words for e in en_all))
     en_links, _ = align_words(words, english, "", blocked | counts)
     if english:
         _blend_links(words, english_words(english), en_links, blocked)
