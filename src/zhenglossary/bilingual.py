@@ -24,6 +24,16 @@ general Chinese (jieba's IDF table). A span the writer marked (emphasis, quotes)
 taken as written. The glossary's forms are jieba user words, so a known term is never
 cut in half.
 
+Where jieba and CC-CEDICT disagree, the data that says the English wins (issue 22, round
+three): jieba's tags on words CC-CEDICT glosses with the English (即时, tagged c; 层次,
+tagged m; 基于 saying *-based*), and its cuts where CC-CEDICT has the word (比|对, 易|感) or
+where a function character was cut out of a compound (本 of 本征求解器). The reach left for
+what no word aligns to follows the English: about a character per syllable of each word
+left unsaid, per two letters of a name, two per abbreviation letter; an English *and* lets
+the term hold the Chinese connective; a hyphen between Chinese runs is inside the term.
+One English word may also be a blend or a clipping of the Chinese words' glosses (量子比特
+*qubit*, 互斥锁 *mutex*).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
