@@ -3,6 +3,8 @@
     python scripts/eval_suggest.py                 # the gold set (tests/gold/parentheticals.yaml)
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
+    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen.yaml (score it rarely)
+    python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
 Gold set: hand-written passages, each parenthetical labelled with its exact Chinese term
 and English (or marked as not a term). The *finder* is scored per sighting: a sighting is
@@ -29,6 +31,9 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "gold" / "parentheticals.yaml"
 HELDOUT = ROOT / "tests" / "gold" / "heldout.yaml"     # issue 22: held out, other shapes
+FINAL = ROOT / "tests" / "gold" / "final.yaml"         # issue 22: a development set since round 3
+UNSEEN = ROOT / "tests" / "gold" / "unseen.yaml"       # issue 22 round 3: not developed against
+PROBE = ROOT / "tests" / "gold" / "probe.yaml"         # issue 22 round 3: a development set
 
 
 def _keys(english: str, abbr: str) -> set[str]:
@@ -186,13 +191,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", action="store_true", help="also score the shipped notes")
     parser.add_argument("--errors", action="store_true", help="list misses and wrong boundaries")
+    parser.add_argument("--unseen", action="store_true",
+                        help="score only tests/gold/unseen.yaml (the set not developed against)")
+    parser.add_argument("sets", nargs="*", type=Path, help="gold set files to score instead")
     args = parser.parse_args(argv)
-    for name, path in (("gold set", GOLD), ("held-out set", HELDOUT)):
+    if args.sets:
+        sets = [(str(path), path) for path in args.sets]
+    elif args.unseen:
+        sets = [("unseen set", UNSEEN)]
+    else:
+        sets = [("gold set", GOLD), ("held-out set", HELDOUT), ("final set", FINAL),
+                ("probe set", PROBE)]
+    for name, path in sets:
         result = evaluate_gold(path)
         f, s = result["finder"], result["suggest"]
         print(f"{name}: {f['labelled']} labelled sightings, {f['found']} found")
         print(f"  finder:  precision {f['precision']:.1%}  recall {f['recall']:.1%}  "
-              f"({f['right']} right, {f['boundary_errors']} boundary errors, "
+              f"({f['right']} right, {f['boundary_errors']} boundary errors "
+              f"({_ratio(f['boundary_errors'], f['found']):.1%} of found), "
               f"{f['non_terms']} non-terms)")
         print(f"  suggest: precision {s['precision']:.1%}  recall {s['recall']:.1%}  "
               f"({s['right']} of {s['suggested']} suggestions right; {s['pairs']} gold pairs)")

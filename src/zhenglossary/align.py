@@ -49,8 +49,12 @@ _SUFFIXES = ("izations", "ization", "ational", "ations", "ation", "ings", "ing",
              "ency", "ence", "ancy", "ance", "ion", "ent", "ant", "ers", "ies", "ied", "ed", "er",
              "es", "ive", "ity", "ment", "ness", "ally", "al", "ly", "ous", "s")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_DIMENSION = re.compile(r"\d[A-Z]{1,2}")     # 3D, 5G, 4K: one word, not 3 + D
 PAREN_NOTE = re.compile(r"\([^()]*\)|\[[^\]]*\]|CL:\S+")
 _SENSE_SPLIT = re.compile(r"[^a-z0-9]+")
+# senses that only refer to another headword
+CROSS_REFERENCE = re.compile(r"(?:(?:old|archaic|erroneous|japanese|taiwan) )?variant of |see |used in |"
+                              r"abbr\. for |also written ", re.IGNORECASE)
 
 
 def stem(word: str) -> str:
@@ -72,7 +76,8 @@ def english_words(phrase: str) -> list[str]:
     (``PagedAttention`` → paged, attention)."""
     out = []
     for chunk in re.split(r"[\s\-‐‑–/_.]+", phrase):
-        parts = _CAMEL.findall(chunk) if any(c.isupper() for c in chunk[1:]) else [chunk]
+        parts = _CAMEL.findall(chunk) if any(c.isupper() for c in chunk[1:]) \
+            and not _DIMENSION.fullmatch(chunk) else [chunk]
         for part in parts:
             part = part.lower().strip(".,;:'\"’")
             if part and part not in EN_FUNCTION:
@@ -121,6 +126,8 @@ def gloss(word: str) -> Gloss:
     for sense in senses:
         if sense.startswith("to "):
             verbs += 1
+        if CROSS_REFERENCE.match(sense):
+            continue                      # "variant of 懈[xie4]": points at a word, says nothing
         text = PAREN_NOTE.sub(" ", sense).lower()
         tokens = [t for t in _SENSE_SPLIT.split(text) if t and t not in EN_FUNCTION]
         if not tokens or len(tokens) > 5:
@@ -156,7 +163,34 @@ def words_match(gloss_word: str, english: str) -> bool:
         return True                       # mix ~ mixture, run ~ runtime
     if len(gloss_word) >= 5 and len(a) >= 5 and a in english:
         return True
+    if derived(gloss_word, english):
+        return True
+    if _adjective_of(gloss_word, english):
+        return True
     return english.startswith(gloss_word) and gloss_word in NUMERAL_PREFIXES
+
+
+@lru_cache(maxsize=4096)
+def _adjective_only(word: str) -> bool:
+    from .english import parts_of_speech
+
+    return parts_of_speech(word) == frozenset({"ADJ"})
+
+
+def _adjective_of(gloss_word: str, english: str) -> bool:
+    """An adjective in -y and the word under it: fuzzy ~ fuzzing (not party ~ parting)."""
+    return gloss_word.endswith("y") and len(gloss_word) >= 5 and len(english) >= 5 \
+        and gloss_word[:-1] == stem(english) and _adjective_only(gloss_word)
+
+
+def derived(a: str, b: str) -> bool:
+    """One word derived from the other by a suffix the stemmer does not undo: they share
+    all but the last letter of the shorter, six letters at least (topology ~
+    topological, economy ~ economic)."""
+    k = 0
+    while k < min(len(a), len(b)) and a[k] == b[k]:
+        k += 1
+    return k >= 6 and k >= min(len(a), len(b)) - 1
 
 
 def word_pieces(word: str) -> list[str]:
@@ -181,7 +215,8 @@ def _links(word: str, english: list[str]) -> set[tuple[int, str]]:
     for gloss_word in gloss(word).words:
         for i, en in enumerate(english):
             if words_match(gloss_word, en):
-                whole = stem(gloss_word) == stem(en) or gloss_word == en
+                whole = stem(gloss_word) == stem(en) or gloss_word == en \
+                    or derived(gloss_word, en) or _adjective_of(gloss_word, en)
                 out.add((i, "" if whole else gloss_word))
     return out
 

@@ -24,6 +24,16 @@ general Chinese (jieba's IDF table). A span the writer marked (emphasis, quotes)
 taken as written. The glossary's forms are jieba user words, so a known term is never
 cut in half.
 
+Where jieba and CC-CEDICT disagree, the data that says the English wins (issue 22, round
+three): jieba's tags on words CC-CEDICT glosses with the English (即时, tagged c; 层次,
+tagged m; 基于 saying *-based*), and its cuts where CC-CEDICT has the word (比|对, 易|感) or
+where a function character was cut out of a compound (本 of 本征求解器). The reach left for
+what no word aligns to follows the English: about a character per syllable of each word
+left unsaid, per two letters of a name, two per abbreviation letter; an English *and* lets
+the term hold the Chinese connective; a hyphen between Chinese runs is inside the term.
+One English word may also be a blend or a clipping of the Chinese words' glosses (量子比特
+*qubit*, 互斥锁 *mutex*).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
@@ -60,7 +70,7 @@ _MARK_PAIRS = {"*": "*", "**": "**", "***": "***", "_": "_", "__": "__", "”": 
 # CJK run, optional closing mark (emphasis or quote), optional space, optional Latin
 # phrase (中文 English（ABBR）), then a parenthesis
 PAREN_RE = re.compile(
-    rf"(?P<zh>[{CJK_CLASS}]+)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
+    rf"(?P<zh>[{CJK_CLASS}]+(?:[-‐–][{CJK_CLASS}]+)*)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
     r"(?P<latin>[A-Za-z][A-Za-z0-9\- ]*[A-Za-z0-9] ?)?"
     r"(?P<open>[（(])(?P<body>[^（）()\n]{1,120})(?P<close>[）)])"
 )
@@ -74,6 +84,9 @@ _PIECE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '’/+&\-]*")
 _LETTERS2 = re.compile(r"[A-Za-z]{2}")
 _CJK = re.compile(f"[{CJK_CLASS}]")
 _LOWER_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z]")
+# a name made of a capital letter and a word (Z-buffer, B-tree, R-tree): after the
+# English, another name of the term, which is not an abbreviation and is left out
+_LETTER_NAME = re.compile(r"[A-Z]-[a-z]{3,}")
 
 # jieba part-of-speech flags of words that never start a term unless they align:
 # conjunctions, particles, pronouns, prepositions, measure words, numerals, locality
@@ -151,11 +164,14 @@ def split_body(body: str) -> tuple[str, str] | None:
             return None
         if _LOWER_CAMEL.search(piece):
             return None                  # code: updateOutputKernel
+        if english and _LETTER_NAME.fullmatch(piece):
+            continue                      # Z-buffer after Depth Buffer: its other name
         if is_abbreviation(piece) and not abbr:
             abbr = piece
             continue
         words = piece.split()
-        if english or piece[0].isdigit() or len(words) > MAX_WORDS:
+        dimension = len(words) > 1 and re.fullmatch(r"\d[A-Z]{1,2}", words[0])   # 3D, 5G, 4K
+        if english or piece[0].isdigit() and not dimension or len(words) > MAX_WORDS:
             return None                  # a list, a number with a unit, a sentence
         if words[0].lower() in EN_FUNCTION or (len(words) > 1 and len(words[-1]) == 1):
             return None                  # a sentence (the …), a reference (Appendix B)
@@ -203,11 +219,14 @@ def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
     """jieba words with their flags; a word jieba made up (HMM, not in its dictionary)
     that starts with a function character is split so the boundary may fall after that
     character (了低 in 提出了低秩适配)."""
-    from .segment import posseg, tokenizer_for
+    from .segment import posseg, tag_table, tokenizer_for
 
     freq = tokenizer_for(forms).FREQ
     units = []
     for word, flag in posseg(run, forms):
+        if word in HYPHENS:
+            units.append((word, "hy"))    # 洛特卡-沃尔泰拉: joins names as the English does
+            continue
         if len(word) > 1 and word not in forms and not freq.get(word):
             head_flag = posseg(word[0], forms)[0][1]
             if is_function_word(flag, word):
@@ -217,7 +236,19 @@ def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
                 units.append((word[0], head_flag))
                 units.append((word[1:], flag))
                 continue
+        if flag.startswith("m") and len(word) > 1 and not _count(word, flag):
+            flag = "n"                    # 层次 (*layer*, *level*): jieba's m, not a numeral
         units.append((word, flag))
+    # two function characters in a row that make a word of jieba's dictionary and of
+    # CC-CEDICT, not a common one, are that word (比|对 → 比对 *comparison* in 序列比对)
+    i = 0
+    while i < len(units) - 1:
+        (a, fa), (b, fb) = units[i], units[i + 1]
+        merged = a + b
+        if len(a) == 1 and len(b) == 1 and fa.startswith(HARD_FLAGS) and fb.startswith(HARD_FLAGS) \
+                and freq.get(merged) and gloss(merged).known and not is_general(merged):
+            units[i:i + 2] = [(merged, tag_table().get(merged) or "n")]
+        i += 1
     return units
 
 
@@ -241,7 +272,20 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
             return bool(english_links(word, en))
         return any(len(i) == 1 and i in letters for i in gloss(word).initials)
 
+    def says(word: str) -> bool:
+        return bool(en and english_links(word, en)) \
+            or any(len(i) == 1 and i in letters for i in gloss(word).initials)
+
     out = list(units)
+    # two characters jieba left apart that make a CC-CEDICT word saying the English, where
+    # not both do alone, are that word (易|感 → 易感 *susceptible*, the S of SIR)
+    i = 0
+    while i < len(out) - 1:
+        (a, fa), (b, fb) = out[i], out[i + 1]
+        if len(a) == 1 and len(b) == 1 and fa != "hy" and fb != "hy" and a + b not in forms \
+                and gloss(a + b).known and says(a + b) and not (says(a) and says(b)):
+            out[i:i + 2] = [(a + b, "n")]
+        i += 1
     for i in range(len(out) - 2, -1, -1):
         word, flag = out[i]
         if en and len(word) == 1 and flag.startswith(HARD_FLAGS) \
@@ -257,10 +301,43 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
             if gloss(merged).known and aligns(merged):
                 out[i:i + 2] = [(merged, "n")] + ([(nxt[size:], nflag)] if nxt[size:] else [])
                 break
+    # a word of two characters or more that jieba tags as a conjunction but whose
+    # CC-CEDICT gloss says an English content word is content (即时 *immediate*, tagged c,
+    # in 即时编译 *just-in-time*); prepositions stay (通过 *through*, whose 通 is the
+    # classifier of a phone *call*)
+    # the last character, right before the parenthesis, saying the English's head is the
+    # term's head whatever jieba tags it (比 *ratio* in 升阻比 *lift-to-drag ratio*)
+    if en and out and len(out[-1][0]) == 1 and out[-1][1].startswith(HARD_FLAGS) \
+            and out[-1][0] not in forms \
+            and any(j in (_english_head(english)[0], len(en) - 1) and not part
+                    for j, part in english_links(out[-1][0], en)):
+        out[-1] = (out[-1][0], "n")
+    # A preposition is content when it says the second part of a hyphenated English
+    # compound (基于 *-based* in 基于通信的列车控制 *Communication-Based Train Control*)
+    attached = _hyphen_attached(english) if en else set()
+    for i, (word, flag) in enumerate(out):
+        if en and len(word) > 1 and word not in forms and gloss(word).known:
+            links = english_links(word, en)
+            if flag[:1] == "c" and links or flag[:1] == "p" and any(j in attached for j, _ in links):
+                out[i] = (word, "n")
+    return out
+
+
+def _hyphen_attached(english: str) -> set[int]:
+    """Indices (among :func:`align.english_words`) of the English words written after a
+    hyphen (*based* of *priority-based*)."""
+    out, index = set(), 0
+    for token in english.split():
+        parts = [english_words(p) for p in token.split("-")]
+        for k, words in enumerate(parts):
+            if k and words:
+                out.add(index)
+            index += len(words)
     return out
 
 
 _VERB_FLAGS = ("v", "vd", "vi", "vg", "vq")
+HYPHENS = frozenset("-‐–")
 HARD_FLAGS = ("c", "u", "r", "p", "y", "e", "o", "x", "w")   # never inside a term (but 的)
 
 
@@ -272,6 +349,8 @@ def term_span(run: str, english: str, abbr: str,
     aligns to (0 when nothing aligns and the boundary comes from part of speech)."""
     from .align import abbreviation_letters, covers
 
+    if english and not abbr:
+        english, abbr = _inner_abbreviation(english)
     units = _units(run, forms)
     words = [w for w, _ in units]
 
@@ -299,19 +378,45 @@ def term_span(run: str, english: str, abbr: str,
     blocked = frozenset(i for i in range(len(units))
                         if hard(i) or units[i][1] == "uj"
                         or (units[i][1] == "d" and len(units[i][0]) == 1))
-    en_links, _ = align_words(words, english, "", blocked)
+    # a count (一棵, 两个) never says the English, even through its measure word (棵 is
+    # the classifier of a *tree*)
+    # (but 多头 *multi-head*: the numeral itself says the English; 三维 *3D*: its own
+    # gloss does)
+    en_all = english_words(english) if english else []
+    from .align import words_match
+
+    counts = frozenset(i for i, (w, f) in enumerate(units)
+                       if _count(w, f) and not english_links(w[0], en_all)
+                       and not any(words_match(g, e) for g in gloss(w).words for e in en_all))
+    en_links, _ = align_words(words, english, "", blocked | counts)
+    if english:
+        _blend_links(words, english_words(english), en_links, blocked)
+        _clipping_links(words, english_words(english), en_links, blocked)
     # a common single character spells an abbreviation letter only when it also aligns
     # to the English (即 would spell the E of EE-DNN; 零 spells the Z of ZeRO)
     weak = blocked | frozenset(i for i, w in enumerate(words)
                                if (len(w) == 1 and is_general(w)
-                                   or units[i][1].startswith("m") and len(w) > 1)
+                                   or _count(w, units[i][1]))
                                and not en_links[i])
     n_en = len(english_words(english)) if english else 0
     letters = abbreviation_letters(abbr) if abbr else ""
     n = len(units)
+    said_any = {j for links in en_links for j, _ in links}
+
+    def stands_between(i: int) -> bool:
+        """A function word of two characters or more between two aligned words, where the
+        English has a word neither says, translates that word (对照 of 病例对照研究, tagged
+        a preposition, stands for *control* of *case-control study*)."""
+        if len(words[i]) < 2 or i == 0 or i == n - 1 or not gloss(words[i]).known \
+                or not en_links[i - 1] or not en_links[i + 1]:
+            return False
+        lo = max(j for j, _ in en_links[i - 1])
+        hi = min(j for j, _ in en_links[i + 1])
+        return any(j not in said_any for j in range(lo + 1, hi))
+
     limit = 0
     for i in range(n - 1, -1, -1):
-        if hard(i):
+        if hard(i) and not stands_between(i):
             limit = i + 1
             break
     # the shortest span ending the run that aligns to the most English words and letters
@@ -324,15 +429,23 @@ def term_span(run: str, english: str, abbr: str,
         aligned = [bool(en_links[i]) or spelled[i - k] > 0 for i in range(k, n)]
         last = max(i for i in range(k, n) if aligned[i - k])
         run_gap = longest = 0
+        said = {j for i in range(k, n) for j, _ in en_links[i]}
         for i, flag in zip(range(k, n), aligned):
-            run_gap = 0 if flag else run_gap + 1
+            run_gap = 0 if flag else run_gap + (units[i][1] != "hy")
             inside = i < last             # between aligned words, not the trailing head
-            longest = max(longest, run_gap + (3 if inside and not flag and gap_stop(i) else 0))
+            longest = max(longest, run_gap + (3 if inside and not flag and gap_stop(i)
+                                              and not _says_gap(en_links, k, i, n, said) else 0))
         if longest > 2:
             continue
         links = set().union(*en_links[k:])
         n_cov, whole = covers(links, english)
-        coverage = len(links) + sum(spelled)
+        # the start of an English word another Chinese word says whole adds nothing (常用
+        # *use* before 用户 *user*; 可 *-able* of 可串行化 is a morpheme of its own)
+        said_whole = {j for j, part in links if not part}
+        en_all = english_words(english) if english else []
+        coverage = len({(j, part) for j, part in links
+                        if not part or j not in said_whole or not en_all[j].startswith(part)}) \
+            + sum(spelled)
         if best is None or coverage > best[0]:
             best = (coverage, k, sum(spelled), whole)
     if best is None:
@@ -343,14 +456,252 @@ def term_span(run: str, english: str, abbr: str,
                                 and not units[i][1].startswith("n")):
                 break
             start = i
+        while start < n and units[start][1] == "hy":
+            start += 1
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole = best
     start = _extend_left(units, start, en_links, english, letters, matched, forms, hard)
+    if english:
+        start = _cross_connective(units, start, en_links, english, forms)
+        bridged = _bridge(units, start, limit, en_links, forms)
+        if bridged < start:
+            coverage += len(set().union(*en_links[bridged:start]) - set().union(*en_links[start:]))
+            start = bridged
+    while start < n - 1 and units[start][1] == "hy":
+        start += 1                        # a term never starts with its hyphen
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
 
 _STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's left edge
+
+
+_CONNECTIVES = {"and": "and", "or": "or", "&": "and"}
+
+
+def _bridge(units, start: int, limit: int, en_links, forms: frozenset[str]) -> int:
+    """A single function character jieba cut out of a compound (本 of 变分量子本征求解器,
+    tagged a pronoun) does not end the term when the words just left of it say the
+    English words that come before everything the span says, in order (变分 *variational*
+    量子 *quantum* | 本 | …): the run of aligned words there is taken with it, and at
+    most one unaligned word after the character (征求, cut from 本征求解器)."""
+    h = limit - 1
+    if not limit <= start <= limit + 1 or any(en_links[k] for k in range(limit, start)) \
+            or h < 1 or len(units[h][0]) != 1 or units[h][0] in forms \
+            or units[h][1] == "uj" or not en_links[h - 1]:
+        return start
+    j = h - 1
+    while j > 0 and en_links[j - 1] and len(units[j - 1][0]) > 1:
+        j -= 1
+    left = {i for k in range(j, h) for i, _ in en_links[k]}
+    right = {i for k in range(start, len(units)) for i, _ in en_links[k]}
+    if len(left) < 2 or (right and max(left) >= min(right)):
+        return start
+    return j
+
+
+def _count(word: str, flag: str) -> bool:
+    """A numeral phrase of two characters or more (一棵, 两个, 首次, 若干): jieba tags it m
+    and it starts with a numeral or CC-CEDICT reads it as a number; jieba's m on 层次
+    (two measure words: *layer*, *level*) is not one."""
+    from .align import dictionary_index
+    from .segment import posseg
+
+    if len(word) < 2 or not flag.startswith("m"):
+        return False
+    if posseg(word[0])[0][1].startswith("m"):
+        return True
+    senses = [s for e in dictionary_index().entries(word) for s in e.senses]
+    return not senses or any(re.search(r"\b(?:number|several|some|few|many)\b", s) for s in senses)
+
+
+def _connective(word: str) -> str | None:
+    """'and' or 'or' when CC-CEDICT reads the single character ``word`` so (与, 和, 及, 或)."""
+    from .align import dictionary_index
+
+    if len(word) != 1:
+        return None
+    for entry in dictionary_index().entries(word):
+        for sense in entry.senses:
+            if sense.strip() in ("and", "or"):
+                return sense.strip()
+    return None
+
+
+def _cross_connective(units, start: int, en_links, english: str, forms: frozenset[str]) -> int:
+    """A term whose English joins two parts with *and*/*or* may hold the Chinese
+    connective (与, 和, 或) too: when the span says words after the English's connective
+    and none before it, the content words left of the Chinese connective say those
+    (同步定位与地图构建 *Simultaneous Localization and Mapping*) — as many characters as
+    the English words' syllables allow, stopping at function words and at common verbs
+    but the conjunct itself (采购与库存管理 *Procurement and …*)."""
+    tokens = [t.lower() for t in re.split(r"[\s]+", english.strip()) if t]
+    at = next((i for i, t in enumerate(tokens) if t in _CONNECTIVES), None)
+    if at is None or at == 0 or start < 2:
+        return start
+    conj, cflag = units[start - 1]
+    if conj in forms or _connective(conj) != _CONNECTIVES[tokens[at]]:
+        return start
+    before = english_words(" ".join(tokens[:at]))
+    said = {j for k in range(start, len(units)) for j, _ in en_links[k]}
+    if not before or any(j < len(before) for j in said) or not said:
+        return start
+    budget = sum(max(2, min(5, syllables(w))) for w in before)
+    i, new = start - 2, None
+    while i >= 0:
+        word, flag = units[i]
+        says = any(j < len(before) for j, _ in en_links[i])
+        if len(word) > budget and not says or flag.startswith(HARD_FLAGS) \
+                or flag.startswith(_STOP_FLAGS) or flag == "uj" \
+                or (is_function_word(flag, word) and not says) \
+                or (flag in _VERB_FLAGS and is_general(word) and i < start - 2 and not says) \
+                or _count(word, flag):
+            break                         # a verb just before the connective is its conjunct
+        new = i
+        budget -= len(word)
+        i -= 1
+    return start if new is None else new
+
+
+def _says_gap(en_links, k: int, i: int, n: int, said: set[int]) -> bool:
+    """Does the unaligned word ``i`` stand where the English has a word no Chinese word
+    says — between the English words its aligned neighbours say (快速 *rapidly* | 扩展
+    | 随机 *random* ↔ *exploring*)? Then it translates that word, and is not the clause's
+    verb."""
+    left = next((en_links[j] for j in range(i - 1, k - 1, -1) if en_links[j]), None)
+    right = next((en_links[j] for j in range(i + 1, n) if en_links[j]), None)
+    if not left or not right:
+        return False
+    lo, hi = max(j for j, _ in left), min(j for j, _ in right)
+    return any(j not in said for j in range(lo + 1, hi))
+
+
+def _inner_abbreviation(english: str) -> tuple[str, str]:
+    """An English phrase that holds an abbreviation of its own (*PID controller*, *LSTM
+    cell*) is aligned as the rest and that abbreviation: its letters are spelled by the
+    Chinese words that expand it (比例 *proportion* 积分 *integral* 微分 *differential*)."""
+    tokens = english.split()
+    inner = [t for t in tokens if is_abbreviation(t) and t.isalpha() and t.isupper()]
+    if len(tokens) < 2 or len(inner) != 1:
+        return english, ""
+    rest = " ".join(t for t in tokens if t != inner[0])
+    # the rest holds a common noun in lower case: not a product name (NVIDIA DGX-A100)
+    common = any(t.isalpha() and t.islower() and t not in EN_FUNCTION for t in rest.split())
+    return (rest, inner[0]) if common else (english, "")
+
+
+def _sense_tokens(word: str) -> list[list[str]]:
+    """The content words of each CC-CEDICT sense of ``word`` (of its pieces, one sense
+    each, when CC-CEDICT lacks it): 互斥 → [mutually, exclusive]; 双端 → [double, end] …"""
+    from itertools import product
+
+    from .align import CROSS_REFERENCE, PAREN_NOTE, dictionary_index
+
+    entries = [e for e in dictionary_index().entries(word) if not e.proper]
+    if entries:
+        out = []
+        for entry in entries:
+            for sense in entry.senses:
+                if CROSS_REFERENCE.match(sense) or sense.lower().startswith("surname"):
+                    continue
+                tokens = [t for t in re.split(r"[^a-z]+", PAREN_NOTE.sub(" ", sense).lower())
+                          if t and t not in EN_FUNCTION]
+                if 0 < len(tokens) <= 4:
+                    out.append(tokens)
+        return out[:12]
+    pieces = word_pieces(word)
+    if len(pieces) < 2 or len(pieces) > 3:
+        return []
+    options = [[t for t in _sense_tokens(p) if len(t) <= 2][:6] for p in pieces]
+    return [sum(combo, []) for combo in product(*options)][:36]
+
+
+def _clips(word: str, tokens: list[str]) -> list[str] | None:
+    """The pieces of ``word`` when it is the first letters of each of ``tokens`` in turn,
+    run together (mutex: *mut*ually *ex*clusive; deque: *d*ouble-*e*nded *que*ue), else
+    None."""
+    if not tokens:
+        return [] if not word else None
+    head = tokens[0]
+    least = 2 if len(tokens) == 1 else 1          # the last gives two letters at least
+    for size in range(min(len(head), len(word)), least - 1, -1):
+        if word[:size] == head[:size]:
+            rest = _clips(word[size:], tokens[1:])
+            if rest is not None:
+                return [word[:size]] + rest
+    return None
+
+
+def _clipping_links(words: list[str], en: list[str], en_links: list, blocked: frozenset[int]) -> None:
+    """One English word clipped from the glosses of the last Chinese words (互斥锁 ↔
+    *mutex*, 双端队列 ↔ *deque*): every word of the clipping is linked to it."""
+    from itertools import product
+
+    if len(en) != 1 or len(en[0]) < 4 or any(links for links in en_links):
+        return
+    word, n = en[0], len(words)
+    # the clipping may leave the head after it (锁 *lock* of 互斥锁 is what a mutex is)
+    for end in (n, n - 1):
+        for k in range(end - 1, max(-1, end - 4), -1):
+            if k in blocked:
+                break
+            options = [_sense_tokens(w) for w in words[k:end]]
+            if not all(options):
+                continue
+            for combo in product(*options):
+                tokens = sum(combo, [])
+                pieces = _clips(word, tokens) if len(tokens) >= 2 and word != tokens[0] else None
+                if pieces is None:
+                    continue
+                at = 0
+                for i, tokens_i in zip(range(k, end), combo):
+                    said = "".join(pieces[at:at + len(tokens_i)])
+                    at += len(tokens_i)
+                    en_links[i] = {(0, said)}
+                return
+
+
+def _blended(zh: str, english: str, forms: frozenset[str]) -> bool:
+    """Do the words of ``zh`` say the one English word as a blend (:func:`_blend_links`)
+    or a clipping (:func:`_clipping_links`)?"""
+    words = [w for w, _ in _units(zh, forms)]
+    en = english_words(english)
+    if len(en) != 1:
+        return False
+    links: list = [set() for _ in words]
+    _blend_links(words, en, links, frozenset())
+    if any(part and en[0].startswith(part) for ls in links for _, part in ls):
+        return True
+    units = _units(zh, forms)
+    links = [set() for _ in words]
+    _clipping_links(words, en, links, frozenset(i for i, (_, flag) in enumerate(units)
+                                                if flag.startswith(HARD_FLAGS) or flag == "uj"))
+    return any(links)
+
+
+def _blend_links(words: list[str], en: list[str], en_links: list, blocked: frozenset[int]) -> None:
+    """Link a blended English word to the two Chinese words it is made of: its end is
+    glossed by the right word and its first letters begin a gloss of the left one (量子
+    *quantum* + 比特 *bit* → *qubit*; 退 *decline* + 相干 *coherent* → *decoherence*).
+    An English word already said whole by one Chinese word is left alone."""
+    from .align import stem, words_match
+
+    for j, word in enumerate(en):
+        if len(word) < 5 or any((j, "") in links for links in en_links):
+            continue
+        for b in range(1, len(words)):
+            a = b - 1
+            if a in blocked or b in blocked:
+                continue
+            for cut in range(2, min(5, len(word) - 2)):
+                prefix, rest = word[:cut], word[cut:]
+                right = [g for g in gloss(words[b]).words if len(g) >= 3
+                         and (g == rest or stem(g) == stem(rest) or words_match(g, rest) and rest.startswith(g))]
+                left = [g for g in gloss(words[a]).words if len(g) > cut and g.startswith(prefix)]
+                if right and left:
+                    en_links[a] = en_links[a] | {(j, prefix)}
+                    en_links[b] = {link for link in en_links[b] if link[0] != j} | {(j, rest)}
+                    break
 
 
 def _english_head(english: str) -> tuple[int, int | None]:
@@ -368,6 +719,35 @@ def _english_head(english: str) -> tuple[int, int | None]:
             continue
         index += len(english_words(token)) or 0
     return index, None
+
+
+def _name_words(english: str) -> set[int]:
+    """Indices (among :func:`align.english_words`) of the names in the English: words
+    written with a capital in a phrase that is not all Title Case (*Paris'* law,
+    *Lotka*-*Volterra* equations), or capitalised words the English dictionary lacks
+    (*Herfindahl*-*Hirschman* Index)."""
+    from .english import parts_of_speech
+
+    tokens = [t for t in re.split(r"[\s\-‐‑–/_.]+", english.strip()) if t]
+    content = [t for t in tokens if t.lower().strip("'’") not in EN_FUNCTION]
+    all_title = all(t[:1].isupper() for t in content)
+    out, index = set(), 0
+    for token in tokens:
+        words = english_words(token)
+        if len(words) == 1 and token[:1].isupper() and not is_abbreviation(token) \
+                and (not all_title or not parts_of_speech(words[0])):
+            out.add(index)
+        index += len(words)
+    return out
+
+
+def syllables(word: str) -> int:
+    """Vowel groups of an English word, a final silent e not counted (an estimate)."""
+    word = word.lower()
+    count = len(re.findall(r"[aeiouy]+", word))
+    if count > 1 and word.endswith("e") and not word.endswith(("le", "ee")):
+        count -= 1
+    return max(1, count)
 
 
 def _mostly_verb(word: str) -> bool:
@@ -407,14 +787,31 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     head, after_prep = _english_head(english) if en else (-1, None)
     first = min(covered) if covered else len(en)
     if len(en) == 1:
-        uncovered = 0 if 0 in covered else 1       # backpropagation: its start, 反向
+        unsaid = [] if 0 in covered else [0]       # backpropagation: its start, 反向
     elif en:
-        uncovered = len([i for i in range(len(en)) if i not in covered and i != head
-                         and (i < first or (after_prep is not None and i >= after_prep))])
+        unsaid = [i for i in range(len(en)) if i not in covered and i != head
+                  and (i < first or (after_prep is not None and i >= after_prep))]
     else:
-        uncovered = max(0, len(letters) - matched)
+        unsaid = []
     words = [w for w, _ in units]
-    budget = 2 * uncovered
+    # about two characters per English word left unsaid, more for a long one: a Chinese
+    # rendering has about a character per syllable (各向异性 *an-i-so-trop-ic*, 阿达马
+    # *Ha-da-mard*), a name transliterated about one per two letters (沃尔泰拉 *Volterra*,
+    # 帕里斯 *Paris*); two per abbreviation letter left unspelt
+    if len(en) == 1:
+        budget = 2 * len(unsaid)
+    else:
+        names = _name_words(english)
+        budget = sum(max(2, min(5, max(syllables(en[i]),
+                                       (len(en[i]) + 1) // 2 if i in names else 0)))
+                     for i in unsaid)
+    # an abbreviation's letters left unspelt ask for as much (the Chinese may order the
+    # words otherwise: 层次 *Hierarchy* first in 层次分析法 *Analytic Hierarchy Process*),
+    # beside English, by words of two characters or more only (即 of 即早期退出模型 is
+    # glue, not *deep*)
+    letter_budget = 2 * max(0, len(letters) - matched)
+    if not en:
+        budget = letter_budget
     if start > 0 and en and en_links[start] and len(words[start]) > 1 \
             and not gloss(words[start]).known:
         from .segment import posseg
@@ -430,6 +827,9 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             start -= 1                    # 抢占 + 式调度
             budget -= len(words[start])
 
+    connective = next((_CONNECTIVES[t.lower()] for t in english.split()
+                       if t.lower() in _CONNECTIVES), None) if en else None
+
     def stops(i: int, left: int) -> bool:
         """May unit ``i`` not be taken, with ``left`` characters of reach?"""
         word, flag = units[i]
@@ -437,7 +837,9 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return len(word) > left       # it says an English word not yet said
         if len(word) > left or flag.startswith(_STOP_FLAGS) or flag == "uj":
             return True
-        if flag.startswith("m") and len(word) > 1:
+        if len(word) == 1 and connective and _connective(word) == connective:
+            return True                   # 与 of 拣货与包装: :func:`_cross_connective` reads it
+        if _count(word, flag):
             return True                   # 一棵, 两个: a count, not part of the term
         if len(word) > 1 and flag in _VERB_FLAGS and not en_links[i] and _mostly_verb(word):
             return True                   # 采用, 来自, 说服 (CC-CEDICT: "to …"): the clause's verb
@@ -460,10 +862,24 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         return False
 
     i = start - 1
+    crossed = False
     while budget > 0 and i >= 0 and not stops(i, budget):
+        if crossed and len(words[i]) > 1 and is_general(words[i]) and not en_links[i]:
+            break                         # past a hyphen a name goes on, not common words
         start = i
-        budget -= len(words[i])
+        if units[i][1] == "hy":
+            crossed = True                # a hyphen costs nothing
+        else:
+            budget -= len(words[i])
+            letter_budget -= len(words[i])
         i -= 1
+    if en and budget <= 0:
+        while letter_budget > 0 and i >= 0 and (len(words[i]) > 1 or units[i][1] == "hy") \
+                and not stops(i, letter_budget):
+            start = i
+            if units[i][1] != "hy":
+                letter_budget -= len(words[i])
+            i -= 1
     # 先定义后执行 (define-and-run): a one-character adverb inside the term and one just
     # before it frame the two verbs the English joins with a connective
     if en and start > 0 and re.search(r"[\w]-(?:and|by|or|then|to)-[\w]", english, re.I):
@@ -498,6 +914,25 @@ def _proper_words(zh: str, english: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _not_a_name_phrase(english: str, abbr: str) -> bool:
+    """English nothing aligns to that is no term's name: a name beside an abbreviation
+    it does not abbreviate (*Siemens*, *ABB*: two makers), or a phrase opening with an
+    adverb and ending in no noun (*empirically chosen*: a remark)."""
+    from .align import abbreviation_letters
+    from .english import parts_of_speech
+
+    words = english.split()
+    if abbr and _is_name(english):
+        initials = {w[0].upper() for w in re.split(r"[\s\-]+", english) if w}
+        if not initials & set(abbreviation_letters(abbr)):
+            return True
+    if len(words) >= 2:
+        first, last = words[0].lower(), words[-1].lower()
+        if parts_of_speech(first) == frozenset({"ADV"}) and "NOUN" not in parts_of_speech(last):
+            return True
+    return False
+
+
 def _unknown_word(english: str) -> bool:
     """One lower-case word neither CC-CEDICT's English nor the English lemmatiser's
     dictionary knows: a variable (tscience)."""
@@ -507,7 +942,20 @@ def _unknown_word(english: str) -> bool:
     word = english.strip().lower()
     return bool(word) and " " not in word and "-" not in word \
         and not english_known(word) and not english_known(singular(word)) \
-        and not parts_of_speech(word)
+        and not parts_of_speech(word) \
+        and not any(english_known(base) or parts_of_speech(base) for base in _bases(word))
+
+
+def _bases(word: str) -> list[str]:
+    """What an inflected English word may come from: inlining → inline, mapped → map."""
+    out = []
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)]
+            out += [stem, stem + "e"]
+            if len(stem) > 3 and stem[-1] == stem[-2]:
+                out.append(stem[:-1])
+    return out
 
 
 def _variable(english: str) -> bool:
@@ -525,13 +973,20 @@ def _coinage(zh: str, english: str, abbr: str) -> bool:
     dictionary does not know beside one English word that is not a variable is what a
     writer glosses; a Chinese word CC-CEDICT knows with other English (框架（Spark）) is
     an example, not a translation."""
-    from .align import dictionary_index
+    from .align import dictionary_index, english_known
 
-    if abbr or not english or " " in english.strip() or is_general(zh) or zh in dictionary_index():
+    if abbr or not english or " " in english.strip() or is_general(zh):
         return False
     word = english.strip()
     if not word.isalpha() or (word[1:] != word[1:].lower()):
         return False                      # PyTorch, ResNet: a name
+    if zh in dictionary_index():
+        # a word CC-CEDICT knows, beside an English word none of its senses uses (里程计
+        # *speedometer* beside *odometry*): the dictionary has no contrary evidence, so
+        # the writer's gloss stands; a short word is more likely a variable (lr, eps)
+        low = word.lower()
+        return word[:1].islower() and len(low) >= 5 and not english_known(low) \
+            and not english_known(singular(low)) and not _variable(low)
     return not _variable(word.lower())
 
 
@@ -644,8 +1099,10 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         return None          # an unaligned name, general word or variable: not a translation
     if english and document_part(english):
         return None          # 小结（Summary）, 示例（Example）: the note's own structure
-    if english and _variable(english):
-        return None          # a variable: t + wait
+    if not marked and score == 0.0 and english and _not_a_name_phrase(english, abbr):
+        return None          # 厂商（Siemens, ABB）: two names; 经验值（empirically chosen）: a remark
+    if english and _variable(english) and not _blended(zh, english, forms):
+        return None          # a variable: t + wait (but 量子比特 says *qubit* whole)
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
     if not zh or (len(zh) < 2 and not marked):
