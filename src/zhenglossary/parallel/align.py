@@ -5,7 +5,9 @@
 2. An identical block that moved is paired with its copy, by order among the copies left.
 3. Between two anchors, the blocks that changed are paired by similarity of their source
    (``rapidfuzz``'s normalised Indel ratio), keeping order, choosing the pairs whose total
-   similarity is largest; a pair below :data:`MIN_SIMILARITY` is never made. Position alone
+   similarity is largest; a pair below :data:`MIN_SIMILARITY` is never made, nor one where
+   either block has a partner elsewhere more similar by :data:`CLEARLY_BETTER` (a block
+   that changed a little and moved is step 4's, not a middling pair's). Position alone
    never pairs two blocks.
 4. A block that moved *and* changed is left over on both sides: the leftovers are paired
    by similarity across the whole note, most similar first.
@@ -77,6 +79,29 @@ def _similar_pairs(old: Sequence[str], new: Sequence[str], olds: list[int], news
     return pairs[::-1]
 
 
+CLEARLY_BETTER = 5.0         # similarity points by which another partner is clearly better
+
+
+def _best_scores(old: Sequence[str], new: Sequence[str], olds: list[int], news: list[int]
+                 ) -> dict:
+    """Similarities of the leftover blocks: every pair's, and each block's best (0 when none
+    reaches :data:`MIN_SIMILARITY`)."""
+    out: dict = {"pair": {}, "old": {i: 0.0 for i in olds}, "new": {j: 0.0 for j in news}}
+    if not olds or not news:
+        return out
+    from rapidfuzz import fuzz, process
+
+    scores = process.cdist([old[i] for i in olds], [new[j] for j in news], scorer=fuzz.ratio,
+                           score_cutoff=MIN_SIMILARITY)
+    for a, i in enumerate(olds):
+        for b, j in enumerate(news):
+            score = float(scores[a][b])
+            out["pair"][(i, j)] = score
+            out["old"][i] = max(out["old"][i], score)
+            out["new"][j] = max(out["new"][j], score)
+    return out
+
+
 def align_blocks(old_hashes: Sequence[str], old_texts: Sequence[str],
                  new_hashes: Sequence[str], new_texts: Sequence[str],
                  wanted: set[int] | None = None) -> dict[int, int]:
@@ -99,12 +124,21 @@ def align_blocks(old_hashes: Sequence[str], old_texts: Sequence[str],
             i = left[digest].pop(0)
             pairs[j] = i
             used.add(i)
-    # changed blocks, between consecutive anchors
+    # changed blocks, between consecutive anchors; a pair only where neither block has a
+    # clearly better partner elsewhere (else two middling pairs in order would beat one
+    # block that changed a little and moved: that one is step 4's)
+    best = _best_scores(old_texts, new_texts,
+                        [i for i in range(len(old_hashes))
+                         if i not in used and (wanted is None or i in wanted)],
+                        [j for j in range(len(new_hashes)) if j not in pairs])
     bounds = [(-1, -1)] + anchors + [(len(old_hashes), len(new_hashes))]
     for (a0, b0), (a1, b1) in zip(bounds, bounds[1:]):
         olds = [i for i in range(a0 + 1, a1) if i not in used and (wanted is None or i in wanted)]
         news = [j for j in range(b0 + 1, b1) if j not in pairs]
         for i, j in _similar_pairs(old_texts, new_texts, olds, news):
+            score = best["pair"][(i, j)]
+            if score < best["old"][i] - CLEARLY_BETTER or score < best["new"][j] - CLEARLY_BETTER:
+                continue
             pairs[j] = i
             used.add(i)
     # moved and changed: the leftovers, across the whole note
