@@ -36,7 +36,7 @@ def apply(text: str, replacements: list[tuple[int, int, str]], offset: int = 0) 
     return "".join(parts)
 
 
-@dataclass
+@dataclass(slots=True)
 class LeafText:
     index: int               # 1-based block number
     kind: str

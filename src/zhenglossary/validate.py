@@ -65,7 +65,7 @@ _CODE_BLOCKS = {"fence", "code_block"}
 _MATH_BLOCKS = {"math_block", "math_block_label", "amsmath"}
 
 
-@dataclass
+@dataclass(slots=True)
 class Facts:
     """What one Markdown text holds, as the parser sees it."""
 
@@ -131,13 +131,13 @@ _LEAF_OPEN = {"paragraph_open": "paragraph_close", "heading_open": "heading_clos
                   "amsmath", "front_matter")}}
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     line: int                    # 0-based first line in the text it was parsed from
     facts: Facts
 
 
-@dataclass
+@dataclass(slots=True)
 class Parsed:
     """A whole note as the parser sees it: its block structure (each entry tagged with
     the leaf block it belongs to, or the next one), its leaf blocks, and what lies
@@ -553,21 +553,29 @@ def _outside_text_commands(math: str) -> str:
 def _plain_view(text: str) -> tuple[str, list[tuple[int, int]]]:
     """``text`` with everything the reading exempts blanked (newlines kept), and its math
     spans (blanked too)."""
+    # built from slices (never a list of one-character strings: an object per Chinese
+    # character, about 80 bytes each, is hundreds of MB for a 10 MB note)
     lines = text.splitlines(keepends=True)
     verbatim = _verbatim_lines(lines)
-    chars, pos = list(text), 0
-    for line, skip in zip(lines, verbatim):
-        if skip:
-            chars[pos:pos + len(line)] = [c if c in "\r\n" else " " for c in line]
-        pos += len(line)
-    view = "".join(chars)
+    view = "".join(_blanked(line) if skip else line for line, skip in zip(lines, verbatim))
+    del lines, verbatim
     for pattern in _PLAIN_HIDE:
-        view = pattern.sub(lambda m: re.sub(r"[^\r\n]", " ", m.group(0)), view)
+        view = pattern.sub(lambda m: _blanked(m.group(0)), view)
     spans = plain_math(view)
-    chars = list(view)
+    parts, pos = [], 0
     for start, end in spans:
-        chars[start:end] = [c if c in "\r\n" else " " for c in view[start:end]]
-    return "".join(chars), spans
+        parts += [view[pos:start], _blanked(view[start:end])]
+        pos = end
+    parts.append(view[pos:])
+    return "".join(parts), spans
+
+
+_NOT_LINE_END = re.compile(r"[^\r\n]")
+
+
+def _blanked(text: str) -> str:
+    """``text`` with every character but ``\r`` and ``\n`` a space."""
+    return _NOT_LINE_END.sub(" ", text)
 
 
 def second_reading(source: str, english: str, unrendered: str = "",
