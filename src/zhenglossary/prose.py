@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 
 from .document import Raw, Wrap, parse_document
+from .markdown import KEEP_CHARS
 from .textutil import CJK_CLASS
 
 # A bare URL ends at white space, a quote, CJK punctuation or full-width forms, or the first
@@ -147,7 +148,6 @@ def _plain_view(text: str) -> str:
     return str(chars)
 
 
-@lru_cache(maxsize=1024)
 def prose_view(text: str) -> str:
     """The prose of a note: the text the translation translates — paragraphs, headings
     and table cells, and inside them the text of emphasis, links, image alt text and
@@ -158,11 +158,21 @@ def prose_view(text: str) -> str:
     and e-mail addresses, and the block markup around the prose (list markers, ``#``,
     ``>``, table pipes). Inline markup around prose (``**``, ``[``…``]``) stays: it
     tells a finder where emphasis or a link's text ends."""
+    if len(text) > KEEP_CHARS:          # a long text's view is not kept (markdown.KEEP_CHARS)
+        return _view(text)
+    return _kept_view(text)
+
+
+def _view(text: str) -> str:
     if not text:
         return text
     if _SYNTAX.search(text) is None:
         return _plain_view(text)
     return _parsed_view(text)
+
+
+_kept_view = lru_cache(maxsize=1024)(_view)
+prose_view.cache_clear = _kept_view.cache_clear      # type: ignore[attr-defined]
 
 
 def _parsed_view(text: str) -> str:
