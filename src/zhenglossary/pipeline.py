@@ -334,6 +334,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
                                 "source is written instead", display, 1))
         return Verified(_with_header(doc, header), findings, checked, invalid + 1, persons)
     skip = {p.leaf for p in plans if p.region.error} | reverted
+    del source, out, english              # the first reading is done: not held through the second
     english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
     return Verified(english, findings, checked, invalid, persons)
 

@@ -29,6 +29,7 @@ second must not lean on the first, so neither can move into a module the transla
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -111,7 +112,7 @@ def _token(tok, out: Facts, notes: dict) -> None:
     if tok.type == "inline":
         _inline(tok.children or [], out, notes)
         return
-    out.structure.append((tok.type, tok.tag, tok.level))
+    out.structure.append(_shape(tok.type, tok.tag, tok.level))
     if tok.type in _CODE_BLOCKS:
         out.protected[("code", tok.info + "\n" + tok.content)] += 1
     elif tok.type in _MATH_BLOCKS:
@@ -122,6 +123,16 @@ def _token(tok, out: Facts, notes: dict) -> None:
         out.protected[("front matter", tok.content)] += 1
     elif tok.type == "footnote_open":
         out.protected[("footnote", str((tok.meta or {}).get("label", "")))] += 1
+
+
+_SHAPES: dict[tuple, tuple] = {}
+
+
+def _shape(kind: str, tag: str, level: int) -> tuple:
+    """A token's place in the block structure, one tuple for each distinct one (a big
+    note's structure is hundreds of thousands of entries of a few hundred shapes)."""
+    key = (kind, tag, level)
+    return _SHAPES.setdefault(key, key)
 
 
 # leaf blocks: the tokens that open one, and the token that closes it (None: one token)
@@ -144,13 +155,13 @@ class Parsed:
     outside them (containers: lists, quotes, footnote definitions)."""
 
     structure: list[tuple]
-    owners: list[int]
+    owners: array                # of ints
     blocks: list[Block]
     outside: Facts
 
 
 def parse_blocks(text: str, env: dict | None = None) -> Parsed:
-    out = Parsed([], [], [], Facts())
+    out = Parsed([], array("l"), [], Facts())     # owners: plain ints, no object each
     current: Block | None = None
     closer: str | None = None
     if env is None:
@@ -167,7 +178,7 @@ def parse_blocks(text: str, env: dict | None = None) -> Parsed:
         if counted:
             _token(tok, current.facts if current is not None else out.outside, notes)
         if tok.type != "inline":
-            out.structure.append((tok.type, tok.tag, tok.level))
+            out.structure.append(_shape(tok.type, tok.tag, tok.level))
             out.owners.append(len(out.blocks) - 1 if current is not None else len(out.blocks))
         if current is not None and (closer is None or tok.type == closer):
             current = None
@@ -234,7 +245,7 @@ def _inline(children, out: Facts, notes: dict) -> None:
             prose.append("\x00")
         elif kind == "footnote_ref" and "label" not in (child.meta or {}):
             # an inline footnote ^[…]: structure, and its text is prose of this block
-            out.structure.append(("footnote_inline", "", child.level))
+            out.structure.append(_shape("footnote_inline", "", child.level))
             inner = Facts()
             _inline(notes.get(child.meta.get("id"), {}).get("tokens", []), inner, notes)
             out.structure += inner.structure
