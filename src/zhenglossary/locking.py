@@ -121,6 +121,10 @@ class RegionPlan:
     segments: list[Segment]
     separators: list[str]        # separators[i] goes before segments[i] (separators[0] == "")
     translatable: bool           # False: the region is copied byte for byte
+    # once settled (render.settle): the region's English and what the engine could not
+    # render of it, its segments let go (a big note's segments are most of what it holds)
+    english: str | None = None
+    unrendered: list[str] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- building segments
