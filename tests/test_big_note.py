@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from engines import BracketEngine, NoiseEngine
-from test_fuzz import GLOSSARY, block as fuzz_block, text_line
+from test_fuzz import GLOSSARY, block as fuzz_block, gloss_engine, text_line
 from zhenglossary import markdown, prose, validate
 from zhenglossary.document import Raw, Wrap, parse_document
 from zhenglossary.translate import translate_note
@@ -167,3 +167,31 @@ def test_the_prose_views_are_the_list_based_ones(text):
     assert prose.prose_of(parse_document(text)) == old_prose_of(text)
     assert prose._view(text) == old_prose_of(text)
     assert validate._plain_view(text) == old_plain_view(text)
+
+
+# ---------------------------------------------------------------- settled regions
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(notes, st.integers(0, 100))
+@example("姓\U00020BB7说了。\n\n- 项目[^1]\n\n[^1]: 脚注\n", 0)
+def test_settled_regions_render_as_their_segments(text, seed):
+    """``render.settle`` lets a translated region's segments go and keeps its English: the
+    leaves, the English and what the engine could not render are the same after it."""
+    from zhenglossary.locking import plan_document
+    from zhenglossary.memory import NoMemory
+    from zhenglossary.render import leaf_texts, render_english, settle, unrendered_pieces
+    from zhenglossary.runner import Runner, lock_segments
+
+    doc = parse_document(text)
+    plans = plan_document(doc, GLOSSARY, "big.md")
+    engine = gloss_engine() if seed % 3 == 0 else NoiseEngine(seed)    # gloss: unrendered
+    lock_segments([s for p in plans for top in p.segments for s in top.walk()], GLOSSARY,
+                  Runner(engine, NoMemory(), 64, None), 1 if seed % 3 == 0 else 4)
+    skip = {plans[0].leaf} if plans and seed % 2 else set()     # a person's leaf keeps its own
+    before = leaf_texts(doc, plans), unrendered_pieces(plans)
+    settle(plans, skip)
+    assert all(not p.segments for p in plans if p.leaf not in skip)
+    after = leaf_texts(doc, plans), unrendered_pieces(plans)
+    assert after == before
+    assert render_english(doc, after[0], "h") == render_english(doc, before[0], "h")
