@@ -624,23 +624,34 @@ class Suite:
             self.add(Row("footnotes", f"6. translate a note with {many:,} footnotes / {few:,}",
                          f"{fmt_s(times[many])} / {fmt_s(times[few])} = {r:.1f}×", "< 10×",
                          r < 10, data={"seconds": times}))
-        # one big note: peak RSS against its size
+        # one big note: peak RSS against its size, and against a note a tenth its size
+        # (the same text, fewer repeats): what is fixed and what grows with the note
         size_mb = 10 if s.judge_mt_goals else 1
-        folder = self.tmp / "big-note"
-        folder.mkdir(exist_ok=True)
-        (folder / "glossary.yaml").write_text(fixtures.GLOSSARY.read_text("utf-8"), "utf-8")
         source = "\n".join(fixtures.distinct_notes(1).values())
-        text = (source * (size_mb * 2**20 // len(source.encode("utf-8")) + 1))
-        (folder / "big.md").write_text(text, "utf-8")
-        mb = len(text.encode("utf-8")) / 2**20
-        run = self._zhen_in(zhen + ["translate", "big.md", "--engine", "gloss"], folder,
-                            f"6. one {mb:.0f} MB note", self._home("big"))
-        if not self.failed("big_note", f"6. one {mb:.0f} MB note", [run]):
+        runs, sizes = {}, {}
+        for name, mb_wanted in (("tenth", size_mb / 10), ("big", size_mb)):
+            folder = self.tmp / f"big-note-{name}"
+            folder.mkdir(exist_ok=True)
+            (folder / "glossary.yaml").write_text(fixtures.GLOSSARY.read_text("utf-8"), "utf-8")
+            text = (source * (int(mb_wanted * 2**20) // len(source.encode("utf-8")) + 1))
+            (folder / "big.md").write_text(text, "utf-8")
+            sizes[name] = len(text.encode("utf-8")) / 2**20
+            del text
+            runs[name] = self._zhen_in(zhen + ["translate", "big.md", "--engine", "gloss"],
+                                       folder, f"6. one {sizes[name]:.1f} MB note",
+                                       self._home(f"big-{name}"))
+        mb, run, tenth = sizes["big"], runs["big"], runs["tenth"]
+        if not self.failed("big_note", f"6. one {mb:.0f} MB note", [run, tenth]):
             r = run.rss_mb / mb
+            slope = (run.rss_mb - tenth.rss_mb) / (mb - sizes["tenth"])
             self.add(Row("big_note", f"6. translate one {mb:.0f} MB note (gloss): peak RSS / "
-                         "note size", f"{run.rss_mb:.0f} MB / {mb:.0f} MB = {r:.0f}×",
+                         "note size", f"{run.rss_mb:.0f} MB / {mb:.0f} MB = {r:.0f}× "
+                         f"({tenth.rss_mb:.0f} MB at {sizes['tenth']:.1f} MB: "
+                         f"{slope:.0f} MB per MB)",
                          "< 20× for 10 MB", r < 20 if s.judge_mt_goals else None,
-                         data={"rss_mb": run.rss_mb, "note_mb": mb}))
+                         data={"rss_mb": run.rss_mb, "note_mb": mb,
+                               "tenth_rss_mb": tenth.rss_mb, "tenth_mb": sizes["tenth"],
+                               "mb_per_mb": slope}))
         if self.before is not None:
             before = [str(self.before.parent / "zhen"), "glossary", "check"]
             runs = {}

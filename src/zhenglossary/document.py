@@ -32,27 +32,27 @@ from .markdown import ROLE_PREFIX, TOKENS, TokenKind, copy_env, parse_note, pars
 # ---------------------------------------------------------------- inline nodes
 
 
-@dataclass
+@dataclass(slots=True)
 class Text:
     start: int
     end: int
 
 
-@dataclass
+@dataclass(slots=True)
 class Raw:
     start: int
     end: int
     kind: str          # code | html | autolink | entity | math | role | footnote
 
 
-@dataclass
+@dataclass(slots=True)
 class Break:
     start: int
     end: int
     hard: bool
 
 
-@dataclass
+@dataclass(slots=True)
 class Wrap:
     kind: str                              # em | strong | s | link | image | note (^[…])
     open: tuple[int, int]
@@ -346,7 +346,7 @@ def align_inline(raw: str, env: dict | None = None) -> list:
 # ---------------------------------------------------------------- blocks
 
 
-@dataclass
+@dataclass(slots=True)
 class Region:
     """One inline content area: a paragraph, a heading or a table cell."""
 
@@ -390,7 +390,7 @@ class Region:
         return self.prefixes[self.raw.count("\n", 0, offset)]
 
 
-@dataclass
+@dataclass(slots=True)
 class Leaf:
     kind: str                    # paragraph | heading | table | code | html | hr
     start_line: int              # 0-based, inclusive

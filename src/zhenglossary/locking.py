@@ -63,7 +63,7 @@ PROTECTED = {"code", "url", "email", "math", "latin", "escape", "entity", "html"
              "footnote", "autolink", "protected", "task", "cite"}
 
 
-@dataclass
+@dataclass(slots=True)
 class Slot:
     kind: str                    # term | code | url | email | math | latin | escape | entity
                                  # | html | image | autolink | em | strong | s | link | note
@@ -76,7 +76,7 @@ class Slot:
     nodes: list | None = field(default=None, repr=False)    # inline nodes, until segmented
 
 
-@dataclass
+@dataclass(slots=True)
 class Segment:
     id: str
     file: str
@@ -114,19 +114,23 @@ class Segment:
                 yield from child.walk()
 
 
-@dataclass
+@dataclass(slots=True)
 class RegionPlan:
     leaf: int
     region: Region
     segments: list[Segment]
     separators: list[str]        # separators[i] goes before segments[i] (separators[0] == "")
     translatable: bool           # False: the region is copied byte for byte
+    # once settled (render.settle): the region's English and what the engine could not
+    # render of it, its segments let go (a big note's segments are most of what it holds)
+    english: str | None = None
+    unrendered: list[str] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- building segments
 
 
-@dataclass
+@dataclass(slots=True)
 class _Atom:
     kind: str                    # text | slot | break
     start: int
@@ -137,7 +141,7 @@ class _Atom:
     wrap: bool = False           # a soft break inside a hard-wrapped sentence
 
 
-@dataclass
+@dataclass(slots=True)
 class _WrappedTerm:
     start: int
     end: int

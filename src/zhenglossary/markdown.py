@@ -472,12 +472,30 @@ def copy_env(env: dict | None) -> dict:
     return out
 
 
-@lru_cache(maxsize=4)
+# A note longer than this is not kept between its readers: its tokens (and their inline
+# children) cost about ten times the text, and keeping them from the segmenter's reading to
+# the validator's, and the English's beside them, is most of what one big note's translation
+# holds. Such a note is parsed again by each reader instead (the segmenter's reading and the
+# validator's: twice, its English once or twice).
+KEEP_CHARS = 400_000
+
+
 def parse_note(text: str) -> tuple[tuple, dict]:
     """Tokens and env of a whole note, parsed once for everyone who reads it (the
-    segmenter and the validator); callers must not change them."""
+    segmenter and the validator); callers must not change them. A note over
+    ``KEEP_CHARS`` characters is parsed for each caller and not kept."""
+    if len(text) > KEEP_CHARS:
+        return _parse(text)
+    return _parse_kept(text)
+
+
+def _parse(text: str) -> tuple[tuple, dict]:
     env: dict = {}
     return tuple(parser().parse(text, env)), env
+
+
+_parse_kept = lru_cache(maxsize=4)(_parse)
+parse_note.cache_clear = _parse_kept.cache_clear      # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=1)

@@ -27,7 +27,8 @@ from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFile, Par
                        edit_check, english_body, english_header, render_parallel, seal_english)
 from .parallel.prior import read_prior
 from .parallel.report import state_findings
-from .render import LeafText, front_matter_end, leaf_texts, render_english, unrendered_pieces
+from .render import (LeafText, front_matter_end, leaf_texts, render_english, settle,
+                     unrendered_pieces)
 from .reread import read_again
 from .runner import Runner, lock_segments
 from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
@@ -93,6 +94,23 @@ class NoteResult:
 Lock = Callable[[list[Segment]], list[Finding]]
 
 
+@dataclass(slots=True, frozen=True)
+class _Done:
+    """What a note's counts need of a translated segment, once its region is settled
+    (``render.settle``): ``masked`` and ``status`` as ``split_pieces`` and the counts read
+    them."""
+
+    masked: str
+    status: str
+    needs_mt: bool
+    terms: int                       # its term slots
+
+    @classmethod
+    def of(cls, s: Segment) -> "_Done":
+        return cls(s.masked, s.status, s.needs_mt,
+                   sum(1 for slot in s.slots if slot.kind == "term"))
+
+
 def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
                 describe: str, missed: set[str] = frozenset(), validate: bool = True
                 ) -> NoteResult:
@@ -105,7 +123,8 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
     banner = GLOSS_BANNER if gloss else ""       # a dictionary gloss says so, visibly
     empty = not doc.text.strip()          # an empty note gives empty outputs
     findings: list[Finding] = []
-    translated = item.machine_segments()
+    translated = [_Done.of(s) for s in item.machine_segments()]
+    settle(item.plans, carry.owned())     # the machine regions' English; their segments go
     validated = invalid = 0
     for _ in range(3):
         persons = {i: s.english for i, s in carry.states.items() if s.status.owned}
@@ -125,7 +144,7 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
             state.status, state.problems = PairStatus.INVALID, tuple(problems)
         more = item.segments(leaves=set(verified.persons))
         findings += lock(more)
-        translated += more
+        translated += [_Done.of(s) for s in more]
     # an emptied note still keeps the edits it had (its parallel file holds them)
     parallel = "" if empty and not carry.orphans else \
         render_parallel(leaves, item.source_name, describe, carry)
@@ -147,7 +166,7 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         "from_memory": sum(1 for s in translated if s.needs_mt) - fresh,
         "translated": fresh,
         "kept_by_person": kept,
-        "terms_locked": sum(1 for s in translated for slot in s.slots if slot.kind == "term"),
+        "terms_locked": sum(s.terms for s in translated),
         "lock_fallbacks": sum(st in ("hypothesis", "pieces") for st in statuses),
         "lock_failures": statuses.count("failed"),
         "copied": statuses.count("copied"),
@@ -334,6 +353,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
                                 "source is written instead", display, 1))
         return Verified(_with_header(doc, header), findings, checked, invalid + 1, persons)
     skip = {p.leaf for p in plans if p.region.error} | reverted
+    del source, out, english              # the first reading is done: not held through the second
     english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
     return Verified(english, findings, checked, invalid, persons)
 

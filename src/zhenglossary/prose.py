@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 
 from .document import Raw, Wrap, parse_document
+from .markdown import KEEP_CHARS
 from .textutil import CJK_CLASS
 
 # A bare URL ends at white space, a quote, CJK punctuation or full-width forms, or the first
@@ -44,13 +45,45 @@ def find_urls(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _blank(chars: list[str], start: int, end: int) -> None:
-    for i in range(start, end):
-        if chars[i] != "\n":
-            chars[i] = " "
+class _Chars:
+    """A string being edited in place, one code point per four bytes (UTF-32): a list of
+    one-character strings would cost a separate object, about 80 bytes, for every Chinese
+    character of the note (a 10 MB note's view: hundreds of MB)."""
+
+    __slots__ = ("buf",)
+
+    def __init__(self, text: str) -> None:
+        self.buf = bytearray(_encode(text))
+
+    def __getitem__(self, k: slice) -> str:
+        return _decode(self.buf[4 * k.start:4 * k.stop])
+
+    def __setitem__(self, k: slice, value: str) -> None:
+        self.buf[4 * k.start:4 * k.stop] = _encode(value)
+
+    def __str__(self) -> str:
+        return _decode(self.buf)
 
 
-def _show(chars: list[str], text: str, start: int, end: int) -> None:
+def _encode(text: str) -> bytes:
+    return text.encode("utf-32-le", "surrogatepass")
+
+
+def _decode(data) -> str:
+    return bytes(data).decode("utf-32-le", "surrogatepass")
+
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_NOT_LINE_END = re.compile(r"[^\r\n]")
+
+
+def _blank(chars: _Chars, start: int, end: int) -> None:
+    """Every character of ``[start, end)`` but a newline becomes a space."""
+    if end > start:
+        chars[start:end] = _NOT_NEWLINE.sub(" ", chars[start:end])
+
+
+def _show(chars: _Chars, text: str, start: int, end: int) -> None:
     """Put ``text[start:end]`` back into the view, without its bare URLs and e-mails."""
     chars[start:end] = text[start:end]
     piece = text[start:end]
@@ -70,7 +103,7 @@ def _absolute(region) -> list[int]:
     return out
 
 
-def _hide_protected(chars: list[str], region, line_starts: list[int], nodes) -> None:
+def _hide_protected(chars: _Chars, region, line_starts: list[int], nodes) -> None:
     """Blank the spans of ``nodes`` the translation copies unchanged: code, HTML, math,
     roles, footnote references, autolinks (:class:`document.Raw`) and a link's or image's
     destination, title or reference label (after its ``]``)."""
@@ -88,7 +121,7 @@ def _hide_protected(chars: list[str], region, line_starts: list[int], nodes) -> 
                 blank(node.close[0] + 1, node.close[1])
 
 
-def _show_unaligned(chars: list[str], text: str, region) -> None:
+def _show_unaligned(chars: _Chars, text: str, region) -> None:
     """A region the parser's tokens could not be aligned to (the translation copies it
     as it is, and reports it): its lines, without inline code, HTML and autolinks."""
     for start, end in zip(region.starts, region.ends):
@@ -110,12 +143,11 @@ _SYNTAX = re.compile(r"[`<$\[|\\]|[^\S \n\r]|\r(?!\n)|^(?: {0,3}(?:[#>+*=_~-]|\d
 
 
 def _plain_view(text: str) -> str:
-    chars = list(text)
+    chars = _Chars(text)
     _show(chars, text, 0, len(text))
-    return "".join(chars)
+    return str(chars)
 
 
-@lru_cache(maxsize=1024)
 def prose_view(text: str) -> str:
     """The prose of a note: the text the translation translates — paragraphs, headings
     and table cells, and inside them the text of emphasis, links, image alt text and
@@ -126,11 +158,21 @@ def prose_view(text: str) -> str:
     and e-mail addresses, and the block markup around the prose (list markers, ``#``,
     ``>``, table pipes). Inline markup around prose (``**``, ``[``…``]``) stays: it
     tells a finder where emphasis or a link's text ends."""
+    if len(text) > KEEP_CHARS:          # a long text's view is not kept (markdown.KEEP_CHARS)
+        return _view(text)
+    return _kept_view(text)
+
+
+def _view(text: str) -> str:
     if not text:
         return text
     if _SYNTAX.search(text) is None:
         return _plain_view(text)
     return _parsed_view(text)
+
+
+_kept_view = lru_cache(maxsize=1024)(_view)
+prose_view.cache_clear = _kept_view.cache_clear      # type: ignore[attr-defined]
 
 
 def _parsed_view(text: str) -> str:
@@ -146,7 +188,7 @@ def prose_of(doc) -> str:
     if not text or _SYNTAX.search(text) is None:
         doc.prose = _plain_view(text) if text else text
         return doc.prose
-    chars = [ch if ch in "\r\n" else " " for ch in text]
+    chars = _Chars(_NOT_LINE_END.sub(" ", text))
     for leaf in doc.leaves:
         for region in leaf.regions:
             if region.error:
@@ -155,7 +197,7 @@ def prose_of(doc) -> str:
             for start, end in zip(region.starts, region.ends):
                 _show(chars, text, start, end)
             _hide_protected(chars, region, _absolute(region), region.nodes)
-    doc.prose = "".join(chars)
+    doc.prose = str(chars)
     return doc.prose
 
 

@@ -16,12 +16,33 @@ def region_replacements(plans: list[RegionPlan], skip: set[int] | None = None
     ``skip`` (a person's English stands there, so they were not translated) are left out."""
     out = []
     for plan in plans:
-        if not plan.translatable or not plan.segments or (skip and plan.leaf in skip):
+        if not translated(plan) or (skip and plan.leaf in skip):
             continue
         region = plan.region
-        out.append((region.starts[0], region.ends[-1], assemble(plan.segments, plan.separators)))
+        english = plan.english if plan.english is not None else \
+            assemble(plan.segments, plan.separators)
+        out.append((region.starts[0], region.ends[-1], english))
     out.sort()
     return out
+
+
+def translated(plan: RegionPlan) -> bool:
+    """Does the region have English of its own (else it is copied as it is)?"""
+    return plan.translatable and (bool(plan.segments) or plan.english is not None)
+
+
+def settle(plans: list[RegionPlan], skip: set[int]) -> None:
+    """Keep of each translated region what rendering needs — its English and the pieces the
+    engine could not render — and let its segments go; the regions of the leaves in
+    ``skip`` (a person's English stands there: they may still need machine English) keep
+    theirs. Rendering gives the same text before and after."""
+    for plan in plans:
+        if plan.leaf in skip or plan.english is not None or not translated(plan):
+            continue
+        plan.unrendered = [u for top in plan.segments for seg in top.walk()
+                           for u in seg.unrendered]
+        plan.english = assemble(plan.segments, plan.separators)
+        plan.segments = []
 
 
 def apply(text: str, replacements: list[tuple[int, int, str]], offset: int = 0) -> str:
@@ -36,7 +57,7 @@ def apply(text: str, replacements: list[tuple[int, int, str]], offset: int = 0) 
     return "".join(parts)
 
 
-@dataclass
+@dataclass(slots=True)
 class LeafText:
     index: int               # 1-based block number
     kind: str
@@ -53,7 +74,8 @@ def unrendered_pieces(plans: list[RegionPlan]) -> dict[int, list[str]]:
     """Leaf index (0-based) → the pieces of its source the engine could not render."""
     out: dict[int, list[str]] = {}
     for plan in plans:
-        pieces = [u for top in plan.segments for seg in top.walk() for u in seg.unrendered]
+        pieces = plan.unrendered + [u for top in plan.segments for seg in top.walk()
+                                    for u in seg.unrendered]
         if pieces:
             out.setdefault(plan.leaf, []).extend(pieces)
     return out
@@ -66,7 +88,7 @@ def leaf_texts(doc: Document, plans: list[RegionPlan],
     translated."""
     persons = persons or {}
     replacements = region_replacements(plans, set(persons))
-    translated_leaves = {p.leaf for p in plans if p.translatable and p.segments}
+    translated_leaves = {p.leaf for p in plans if translated(p)}
     unrendered = unrendered_pieces(plans)
     out = []
     r = 0

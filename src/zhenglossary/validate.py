@@ -29,6 +29,7 @@ second must not lean on the first, so neither can move into a module the transla
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -65,7 +66,7 @@ _CODE_BLOCKS = {"fence", "code_block"}
 _MATH_BLOCKS = {"math_block", "math_block_label", "amsmath"}
 
 
-@dataclass
+@dataclass(slots=True)
 class Facts:
     """What one Markdown text holds, as the parser sees it."""
 
@@ -111,7 +112,7 @@ def _token(tok, out: Facts, notes: dict) -> None:
     if tok.type == "inline":
         _inline(tok.children or [], out, notes)
         return
-    out.structure.append((tok.type, tok.tag, tok.level))
+    out.structure.append(_shape(tok.type, tok.tag, tok.level))
     if tok.type in _CODE_BLOCKS:
         out.protected[("code", tok.info + "\n" + tok.content)] += 1
     elif tok.type in _MATH_BLOCKS:
@@ -124,6 +125,16 @@ def _token(tok, out: Facts, notes: dict) -> None:
         out.protected[("footnote", str((tok.meta or {}).get("label", "")))] += 1
 
 
+_SHAPES: dict[tuple, tuple] = {}
+
+
+def _shape(kind: str, tag: str, level: int) -> tuple:
+    """A token's place in the block structure, one tuple for each distinct one (a big
+    note's structure is hundreds of thousands of entries of a few hundred shapes)."""
+    key = (kind, tag, level)
+    return _SHAPES.setdefault(key, key)
+
+
 # leaf blocks: the tokens that open one, and the token that closes it (None: one token)
 _LEAF_OPEN = {"paragraph_open": "paragraph_close", "heading_open": "heading_close",
               "table_open": "table_close", **{t: None for t in (
@@ -131,26 +142,26 @@ _LEAF_OPEN = {"paragraph_open": "paragraph_close", "heading_open": "heading_clos
                   "amsmath", "front_matter")}}
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     line: int                    # 0-based first line in the text it was parsed from
     facts: Facts
 
 
-@dataclass
+@dataclass(slots=True)
 class Parsed:
     """A whole note as the parser sees it: its block structure (each entry tagged with
     the leaf block it belongs to, or the next one), its leaf blocks, and what lies
     outside them (containers: lists, quotes, footnote definitions)."""
 
     structure: list[tuple]
-    owners: list[int]
+    owners: array                # of ints
     blocks: list[Block]
     outside: Facts
 
 
 def parse_blocks(text: str, env: dict | None = None) -> Parsed:
-    out = Parsed([], [], [], Facts())
+    out = Parsed([], array("l"), [], Facts())     # owners: plain ints, no object each
     current: Block | None = None
     closer: str | None = None
     if env is None:
@@ -167,7 +178,7 @@ def parse_blocks(text: str, env: dict | None = None) -> Parsed:
         if counted:
             _token(tok, current.facts if current is not None else out.outside, notes)
         if tok.type != "inline":
-            out.structure.append((tok.type, tok.tag, tok.level))
+            out.structure.append(_shape(tok.type, tok.tag, tok.level))
             out.owners.append(len(out.blocks) - 1 if current is not None else len(out.blocks))
         if current is not None and (closer is None or tok.type == closer):
             current = None
@@ -234,7 +245,7 @@ def _inline(children, out: Facts, notes: dict) -> None:
             prose.append("\x00")
         elif kind == "footnote_ref" and "label" not in (child.meta or {}):
             # an inline footnote ^[…]: structure, and its text is prose of this block
-            out.structure.append(("footnote_inline", "", child.level))
+            out.structure.append(_shape("footnote_inline", "", child.level))
             inner = Facts()
             _inline(notes.get(child.meta.get("id"), {}).get("tokens", []), inner, notes)
             out.structure += inner.structure
@@ -578,21 +589,29 @@ def _outside_text_commands(math: str) -> str:
 def _plain_view(text: str) -> tuple[str, list[tuple[int, int]]]:
     """``text`` with everything the reading exempts blanked (newlines kept), and its math
     spans (blanked too)."""
+    # built from slices (never a list of one-character strings: an object per Chinese
+    # character, about 80 bytes each, is hundreds of MB for a 10 MB note)
     lines = text.splitlines(keepends=True)
     verbatim = _verbatim_lines(lines)
-    chars, pos = list(text), 0
-    for line, skip in zip(lines, verbatim):
-        if skip:
-            chars[pos:pos + len(line)] = [c if c in "\r\n" else " " for c in line]
-        pos += len(line)
-    view = "".join(chars)
+    view = "".join(_blanked(line) if skip else line for line, skip in zip(lines, verbatim))
+    del lines, verbatim
     for pattern in _PLAIN_HIDE:
-        view = pattern.sub(lambda m: re.sub(r"[^\r\n]", " ", m.group(0)), view)
+        view = pattern.sub(lambda m: _blanked(m.group(0)), view)
     spans = plain_math(view)
-    chars = list(view)
+    parts, pos = [], 0
     for start, end in spans:
-        chars[start:end] = [c if c in "\r\n" else " " for c in view[start:end]]
-    return "".join(chars), spans
+        parts += [view[pos:start], _blanked(view[start:end])]
+        pos = end
+    parts.append(view[pos:])
+    return "".join(parts), spans
+
+
+_NOT_LINE_END = re.compile(r"[^\r\n]")
+
+
+def _blanked(text: str) -> str:
+    """``text`` with every character but ``\r`` and ``\n`` a space."""
+    return _NOT_LINE_END.sub(" ", text)
 
 
 def second_reading(source: str, english: str, unrendered: str = "",
