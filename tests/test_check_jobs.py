@@ -154,6 +154,7 @@ def test_any_cut_into_shards_gives_the_findings_of_one_process(checked, monkeypa
     assert [n.display for n in merged.notes] == [n.display for n in whole.notes]
 
 
+@pytest.mark.slow                   # spawns two processes (as tests/test_jobs.py does)
 def test_two_processes_print_what_one_does(checked, monkeypatch):
     root, env, one = checked
     monkeypatch.chdir(root)
