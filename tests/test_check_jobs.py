@@ -155,24 +155,26 @@ def test_any_cut_into_shards_gives_the_findings_of_one_process(checked, monkeypa
 
 
 @pytest.mark.slow                   # spawns two processes (as tests/test_jobs.py does)
-def test_two_processes_print_what_one_does(checked, monkeypatch):
+def test_two_processes_print_what_one_does(checked):
+    """The real command in a fresh interpreter (nothing imported before it, as a user runs
+    it), its notes in two processes, against the one-process run."""
+    import os
+    import subprocess
+    import sys
+
     root, env, one = checked
-    monkeypatch.chdir(root)
-    monkeypatch.setattr(workers, "MIN_BYTES_PER_CHECK_JOB", 1)   # small notes: processes anyway
-    started = []
-    real = workers.ProcessPoolExecutor
-
-    def pool(*args, **kwargs):
-        started.append(kwargs.get("max_workers"))
-        return real(*args, **kwargs)
-    monkeypatch.setattr(workers, "ProcessPoolExecutor", pool)
-    from typer.testing import CliRunner
-
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    result = CliRunner().invoke(app, ["glossary", "check", "--jobs", "2", "--format", "json"])
-    assert result.exit_code == one["summary"]["exit_code"], result.output
-    assert started == [2]
+    script = ("import sys; from zhenglossary import workers; "
+              "workers.MIN_BYTES_PER_CHECK_JOB = 1; "      # small notes: processes anyway
+              "real = workers.ProcessPoolExecutor\n"
+              "def pool(*a, **k):\n"
+              "    print('POOL', k.get('max_workers'), file=sys.stderr); return real(*a, **k)\n"
+              "workers.ProcessPoolExecutor = pool\n"
+              "from zhenglossary.cli import main; sys.argv = ['zhen'] + sys.argv[1:]; main()")
+    result = subprocess.run([sys.executable, "-c", script, "glossary", "check", "--jobs", "2",
+                             "--format", "json"], cwd=root, env={**os.environ, **env},
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == one["summary"]["exit_code"], result.stderr
+    assert "POOL 2" in result.stderr
     assert json.loads(result.stdout) == one
 
 

@@ -111,13 +111,18 @@ def context(shard: Gathered, glossary: Glossary, project_notes=None) -> CheckCon
                         parentheticals=shard.parentheticals)
 
 
+def _registered() -> dict:
+    """The registry with every check module's checks in it (importing them registers them)."""
+    from . import lint as _lint, notes as _notes, translations as _translations  # noqa: F401
+
+    return REGISTRY
+
+
 def run(ctx: CheckContext, only: set[str] | None, part: str = "all") -> list[Finding]:
     """The findings of the registered checks (``part``: ``all``, ``per_note`` or
     ``project``, the checks across notes)."""
-    from . import lint as _lint, notes as _notes, translations as _translations  # noqa: F401
-
     findings: list[Finding] = []
-    for item in REGISTRY.values():
+    for item in _registered().values():
         if item.fn is None or (only is not None and item.id not in only):
             continue
         if part == "all" or (part == "per_note") == item.per_note:
@@ -148,6 +153,7 @@ def merge(shards: list[Gathered], order: list[str]) -> Gathered:
                                               default=len(rank)))
     notes = sorted((n for s in shards for n in s.notes), key=lambda n: rank[n.display])
     out = Gathered(notes, parentheticals=[])
+    registry = _registered()        # in the main process, the checks may not be imported yet
     firsts: dict[tuple, Finding] = {}
     for shard in shards:
         out.translations.update(shard.translations)
@@ -156,7 +162,7 @@ def merge(shards: list[Gathered], order: list[str]) -> Gathered:
         out.problems.update(shard.problems)
         out.parentheticals += shard.parentheticals or []
         for f in shard.findings:
-            once = REGISTRY[f.check].once if f.check in REGISTRY else ()
+            once = registry[f.check].once if f.check in registry else ()
             if not once:
                 out.findings.append(f)
                 continue
