@@ -189,3 +189,46 @@ def test_little_to_check_stays_in_one_process(checked, monkeypatch):
         monkeypatch.setenv(name, value)
     result = CliRunner().invoke(app, ["glossary", "check", "--jobs", "4", "--format", "json"])
     assert started == [] and json.loads(result.stdout) == one
+
+
+def test_a_process_that_dies_is_an_error_that_says_what_to_do(checked, monkeypatch):
+    """A worker killed (out of memory, a signal) is one line and exit 2, no traceback —
+    for check and translate alike."""
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    from typer.testing import CliRunner
+
+    class Dying:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def submit(self, *args, **kwargs):
+            future = Future()
+            future.set_exception(BrokenProcessPool("a child process terminated abruptly"))
+            return future
+
+        def shutdown(self, *args, **kwargs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    root, env, _ = checked
+    monkeypatch.chdir(root)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(workers, "ProcessPoolExecutor", Dying)
+    monkeypatch.setattr(workers, "MIN_BYTES_PER_CHECK_JOB", 1)
+    monkeypatch.setattr(workers, "MIN_CHARS_PER_JOB", 1)
+    for argv in (["glossary", "check", "--jobs", "2"],
+                 ["translate", "notes/", "--engine", "gloss", "--jobs", "2", "--no-memory",
+                  "--out-dir", "elsewhere"]):
+        result = CliRunner().invoke(app, argv)
+        assert result.exit_code == 2, result.output
+        assert "stopped before it finished" in result.output and "--jobs 1" in result.output
+        assert "Traceback" not in result.output and not isinstance(result.exception,
+                                                                   BrokenProcessPool)

@@ -74,3 +74,12 @@ class OutputError(ZhenError):
 
 class MemoryStoreError(ZhenError):
     """The translation memory cannot be opened or written."""
+
+
+class WorkerError(ZhenError):
+    """A ``--jobs`` process stopped before it finished (killed, or out of memory)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"a --jobs process {what} stopped before it finished (killed, or out "
+                         "of memory?); nothing it was doing was written — run again with "
+                         "--jobs 1, or fewer jobs")

@@ -21,6 +21,18 @@ MIN_CHARS_PER_JOB = 50_000        # less work than this per process: not worth s
 MIN_BYTES_PER_CHECK_JOB = 1_000_000   # glossary check: notes and their outputs, per process
 
 
+def _result(future, what: str):
+    """A chunk's result; a process that died is a :class:`WorkerError`, not a traceback."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from .errors import WorkerError
+
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise WorkerError(what) from None
+
+
 def default_jobs() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -109,7 +121,7 @@ class Pool:
         parts = chunks([(k, sizes[k]) for k in by_index], min(len(by_index), 2 * self.jobs))
         futures = [self._pool.submit(_work, [by_index[k] for k in part]) for part in parts]
         for future in as_completed(futures):
-            yield future.result()
+            yield _result(future, "translating notes")
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
@@ -146,19 +158,25 @@ def check_in_processes(files: list, glossary_path: Path, out_dir: Path | None,
 
     from .checks.gather import merge
 
+    from .parallel import output_paths
+
     sizes = []
-    for note in files:
-        try:
-            sizes.append(note.path.stat().st_size)
-        except OSError:
-            sizes.append(0)
+    for note in files:                  # what a shard reads: the note and its two outputs
+        size = 0
+        for path in (note.path, *output_paths(note.path, note.relative, out_dir)):
+            try:
+                size += path.stat().st_size
+            except OSError:
+                pass
+        sizes.append(size)
     jobs = max(1, min(jobs, len(files), sum(sizes) // MIN_BYTES_PER_CHECK_JOB))
     if jobs <= 1:
         return None
-    parts = chunks(list(enumerate(sizes)), min(len(files), 2 * jobs))
+    # four chunks a process, biggest first: none waits long for the last
+    parts = chunks(list(enumerate(sizes)), min(len(files), 4 * jobs))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                              initializer=_start_check, initargs=(glossary_path,)) as pool:
         futures = [pool.submit(_check_work, [files[k] for k in part], out_dir, encoding, only)
                    for part in parts]
-        shards = [future.result() for future in futures]
+        shards = [_result(future, "checking notes") for future in futures]
     return merge(shards, [note.display for note in files])

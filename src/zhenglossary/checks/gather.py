@@ -21,7 +21,7 @@ from ..errors import NoteReadError
 from ..findings import Finding
 from ..glossary import Glossary
 from ..notes import NoteFile, collect_notes, read_note
-from .registry import REGISTRY, CheckContext, NoteText
+from .registry import REGISTRY, WARMERS, CheckContext, NoteText
 
 
 def read_notes(files: list[NoteFile], encoding: str | None = None
@@ -59,6 +59,7 @@ class Gathered:
     untranslated: dict = field(default_factory=dict)   # note display → (line, block number)
     problems: dict = field(default_factory=dict)       # note display → why it has no pairs
     parentheticals: list | None = None                 # bilingual.note_sightings of the notes
+    facts: dict = field(default_factory=dict)          # CheckContext.facts, computed ahead
 
 
 def gather(notes: list[NoteText], glossary: Glossary, out_dir: Path | None,
@@ -108,7 +109,7 @@ def _untranslated_lines(doc, note_pairs) -> list[tuple[int, int]]:
 def context(shard: Gathered, glossary: Glossary, project_notes=None) -> CheckContext:
     return CheckContext(glossary, shard.notes, shard.translations, pairs=shard.pairs,
                         untranslated_blocks=shard.untranslated, project_notes=project_notes,
-                        parentheticals=shard.parentheticals)
+                        parentheticals=shard.parentheticals, facts=shard.facts)
 
 
 def _registered() -> dict:
@@ -139,8 +140,12 @@ def check_shard(files: list[NoteFile], glossary: Glossary, out_dir: Path | None,
     notes, findings = read_notes(files, encoding)
     shard = gather(notes, glossary, out_dir, findings)
     shard.parentheticals = note_sightings(notes, frozenset(glossary.form_map))
-    shard.findings += run(context(shard, glossary), only, "per_note")
+    ctx = context(shard, glossary)
+    shard.findings += run(ctx, only, "per_note")
+    for warm in WARMERS:                 # what the checks across notes will ask of these
+        warm(ctx)
     for note in notes:
+        note.matched = tuple((m.start, m.end, m.form) for m in ctx.matches(note))
         note.doc = None
     return shard
 
@@ -161,6 +166,8 @@ def merge(shards: list[Gathered], order: list[str]) -> Gathered:
         out.untranslated.update(shard.untranslated)
         out.problems.update(shard.problems)
         out.parentheticals += shard.parentheticals or []
+        for name, table in shard.facts.items():
+            out.facts.setdefault(name, {}).update(table)
         for f in shard.findings:
             once = registry[f.check].once if f.check in registry else ()
             if not once:

@@ -34,7 +34,7 @@ from ..english import chains, contains_term, lemma, lemmas, same_term, term_key,
 from ..findings import Finding
 from ..glossary import Term
 from ..textutil import CJK_RE, LineIndex, split_abbreviation, whole_phrase_re
-from .registry import CheckContext, check
+from .registry import CheckContext, check, warms
 
 MAX_PLACES = 3
 
@@ -63,7 +63,7 @@ def abbreviation_in_en(ctx: CheckContext) -> Iterable[Finding]:
     seen: dict[str, list[tuple[str, int, str]]] = {}
     for note in ctx.notes:
         index = None
-        for match in ctx.glossary.find_prose(note.prose):
+        for match in ctx.matches(note):
             term = match.term
             if term.zh not in with_abbr:
                 continue
@@ -82,7 +82,7 @@ def abbreviation_in_en(ctx: CheckContext) -> Iterable[Finding]:
     latin = "\n".join(n.prose for n in ctx.notes)
     for note in ctx.notes:
         index = None
-        for match in ctx.glossary.find_prose(note.prose):
+        for match in ctx.matches(note):
             if match.term.zh in with_abbr and match.term.zh not in seen:
                 index = index or LineIndex(note.text)
                 uses.setdefault(match.term.zh, []).append(
@@ -133,7 +133,7 @@ def term_repeats_latin(ctx: CheckContext) -> Iterable[Finding]:
     terms: dict[str, Term] = {}
     for note in ctx.notes:
         index = None
-        for match in ctx.glossary.find_prose(note.prose):
+        for match in ctx.matches(note):
             en_words = words(split_abbreviation(match.term.en)[0])
             if not en_words:
                 continue
@@ -194,20 +194,31 @@ _SENTENCE_END = re.compile(r"[。！？；\n]+")
 def _sentences_with_latin(ctx: CheckContext) -> list[tuple[str, str, set[str]]]:
     """(note:line, sentence, entries it holds) for each sentence of the notes that has
     Latin text: where a forbid would meet English the translation copies."""
+    return [item for note in ctx.notes
+            for item in ctx.fact("latin-sentences", note.display,
+                                 lambda note=note: _note_latin_sentences(ctx, note))]
+
+
+def _note_latin_sentences(ctx: CheckContext, note) -> list[tuple[str, str, set[str]]]:
     out = []
-    for note in ctx.notes:
-        index = None
-        pos = 0
-        for piece in _SENTENCE_END.split(note.prose):
-            start = note.prose.find(piece, pos)
-            pos = start + len(piece)
-            if not re.search(r"[A-Za-z]{2}", piece):
-                continue
-            held = {m.term.zh for m in ctx.glossary.find_prose(piece)}
-            if held:
-                index = index or LineIndex(note.text)
-                out.append((f"{note.display}:{index.position(start)[0]}", piece, held))
+    index = None
+    pos = 0
+    for piece in _SENTENCE_END.split(note.prose):
+        start = note.prose.find(piece, pos)
+        pos = start + len(piece)
+        if not re.search(r"[A-Za-z]{2}", piece):
+            continue
+        held = {m.term.zh for m in ctx.glossary.find_prose(piece)}
+        if held:
+            index = index or LineIndex(note.text)
+            out.append((f"{note.display}:{index.position(start)[0]}", piece, held))
     return out
+
+
+@warms
+def _warm_latin_sentences(ctx: CheckContext) -> None:
+    if any(t.forbid for t in ctx.glossary.terms):       # forbid-too-broad's only reader
+        _sentences_with_latin(ctx)
 
 
 def _lemma_index(terms) -> dict[str, set[int]]:

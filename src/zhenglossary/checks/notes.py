@@ -12,7 +12,7 @@ from ..glossary import Match, Term
 from ..markdown import MAX_NESTING, unread_nesting
 from ..english import chains, contains_term, same_term, term_key
 from ..textutil import LineIndex, normalize_abbreviation, split_abbreviation
-from .registry import CheckContext, NoteText, check
+from .registry import CheckContext, NoteText, check, warms
 
 
 def _finding(check_id, severity, message, note: NoteText, offset: int, index: LineIndex,
@@ -26,7 +26,7 @@ def usage_counts(ctx: CheckContext) -> dict[str, dict[str, int]]:
     if not ctx.usage:
         usage: dict[str, dict[str, int]] = {t.zh: {} for t in ctx.glossary.terms}
         for note in ctx.notes:
-            for match in ctx.glossary.find_prose(note.prose):
+            for match in ctx.matches(note):
                 per_file = usage.setdefault(match.term.zh, {})
                 per_file[note.display] = per_file.get(note.display, 0) + 1
         ctx.usage = usage
@@ -38,9 +38,25 @@ def occurrence_counts(glossary, notes) -> dict[str, int]:
     too (协同设计 in 软硬件协同设计 is a use of the word, though the longer term is locked)."""
     counts: dict[str, int] = {}
     for note in notes:
-        for match in glossary.matcher.occurrences(note.prose):
-            counts[match.term.zh] = counts.get(match.term.zh, 0) + 1
+        for zh, n in _note_occurrences(glossary, note).items():
+            counts[zh] = counts.get(zh, 0) + n
     return counts
+
+
+def _note_occurrences(glossary, note) -> dict[str, int]:
+    counted = getattr(note, "occurrences", None)
+    if counted is None:
+        counted = {}
+        for match in glossary.matcher.occurrences(note.prose):
+            counted[match.term.zh] = counted.get(match.term.zh, 0) + 1
+    return counted
+
+
+@warms
+def _warm_occurrences(ctx: CheckContext) -> None:
+    """term-unused's counts of each note, made in its shard."""
+    for note in ctx.notes:
+        note.occurrences = _note_occurrences(ctx.glossary, note)
 
 
 @check("term-unused", "info", "notes")
@@ -198,7 +214,7 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
         return
     reported: set[tuple[str, str]] = set()
     for note in ctx.notes:
-        matches = ctx.glossary.find_prose(note.prose)
+        matches = ctx.matches(note)
         if not matches:
             continue
         index = LineIndex(note.text)
@@ -264,7 +280,7 @@ def term_overlap(ctx: CheckContext) -> Iterable[Finding]:
         longest: dict[int, Match] = {}          # start → the longest occurrence there
         for occurrence in matcher.occurrences(note.prose):
             longest.setdefault(occurrence.start, occurrence)
-        for match in ctx.glossary.find_prose(note.prose):
+        for match in ctx.matches(note):
             for p in range(match.start + 1, match.end):
                 there = longest.get(p)
                 if there is None or there.end <= match.end or there.term is match.term:

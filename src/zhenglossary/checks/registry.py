@@ -51,6 +51,9 @@ class NoteText:
     prose: str            # prose_view(text): code, URLs and HTML blanked out
     relative: Path | None = None   # from the folder it was found in (for --out-dir)
     doc: object = None    # the note parsed once (document.Document), for every reader
+    matched: tuple | None = None   # its prose's glossary matches as (start, end, form), when
+    # they come from a shard (``glossary check --jobs``); CheckContext.matches reads them
+    occurrences: dict | None = None   # term zh → occurrences in its prose, longer terms' too
 
 
 @dataclass
@@ -66,3 +69,39 @@ class CheckContext:
     parentheticals: list | None = None   # bilingual.note_sightings, computed once
     project_notes: list | None = None    # every note of the project (term-unused), when
     # only some were asked for; None: ``notes`` are the project
+    facts: dict = field(default_factory=dict)   # what checks across notes read of each note
+    # or pair, by name (``fact``): computed once, in the note's shard under --jobs
+    _matches: dict = field(default_factory=dict, repr=False)
+
+    def matches(self, note: NoteText) -> list:
+        """The glossary terms of a note's prose (``Glossary.find_prose``), found once."""
+        found = self._matches.get(note.display)
+        if found is None:
+            if note.matched is not None:
+                from ..glossary import Match
+
+                forms = self.glossary.form_map
+                found = [Match(start, end, form, forms[form])
+                         for start, end, form in note.matched]
+            else:
+                found = self.glossary.find_prose(note.prose)
+            self._matches[note.display] = found
+        return found
+
+    def fact(self, name: str, key, compute: Callable[[], object]):
+        """``facts[name][key]``, computed by ``compute`` the first time it is asked."""
+        table = self.facts.setdefault(name, {})
+        if key not in table:
+            table[key] = compute()
+        return table[key]
+
+
+# What a shard computes ahead for the checks across notes (``glossary check --jobs``):
+# functions that ask ``ctx.fact`` for each of the shard's notes or pairs, so the main
+# process finds the answers made.
+WARMERS: list[Callable[[CheckContext], None]] = []
+
+
+def warms(fn: Callable[[CheckContext], None]):
+    WARMERS.append(fn)
+    return fn

@@ -24,7 +24,7 @@ from ..prose import prose_view
 from ..sentences import align
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex, whole_phrase_re
 from ..validate import compare_facts, dedent, facts, note_env, second_reading
-from .registry import CheckContext, check
+from .registry import CheckContext, check, warms
 
 SNIPPET = 40
 
@@ -326,24 +326,38 @@ def _sentences(pair: Pair) -> list[tuple[str, str, str]]:
     return [(pair.source, pair.english, pair.id)]
 
 
+def _sentences_of(ctx: CheckContext, pair: Pair) -> list[tuple[str, str, str, str, str]]:
+    """(source sentence, English sentence, id, the source's key, the English's key)."""
+    return ctx.fact("sentences", (pair.note, pair.id),
+                    lambda: [(zh, en, seg, _norm_zh(zh), _norm_en(en))
+                             for zh, en, seg in _sentences(pair)])
+
+
+@warms
+def _warm_sentences(ctx: CheckContext) -> None:
+    for pair in _translated(ctx):
+        _sentences_of(ctx, pair)
+
+
 @check("inconsistent", "warning", "translations")
 def inconsistent(ctx: CheckContext) -> Iterable[Finding]:
     """The same source translated differently in different places (and, as info, one
     English for different sources)."""
     by_source: dict[str, list[tuple[Pair, str, str, str]]] = {}
     by_english: dict[str, list[tuple[Pair, str, str, str]]] = {}
+    norm: dict[int, tuple[str, str]] = {}           # id(item) → (source key, English key)
     for pair in _translated(ctx):
-        for zh, en, seg_id in _sentences(pair):
-            key = _norm_zh(zh)
+        for zh, en, seg_id, key, en_key in _sentences_of(ctx, pair):
             if len(key) < 4 or not CJK_RE.search(key):
                 continue
             item = (pair, zh, en, seg_id)
+            norm[id(item)] = (key, en_key)
             by_source.setdefault(key, []).append(item)
-            by_english.setdefault(_norm_en(en), []).append(item)
+            by_english.setdefault(en_key, []).append(item)
     for items in by_source.values():
         renderings: dict[str, list] = {}
         for item in items:
-            renderings.setdefault(_norm_en(item[2]), []).append(item)
+            renderings.setdefault(norm[id(item)][1], []).append(item)
         if len(renderings) < 2:
             continue
         places = [f"{p.note}:{p.line} ({seg}) {_short(en, 30)!r}" for group in renderings.values()
@@ -354,7 +368,7 @@ def inconsistent(ctx: CheckContext) -> Iterable[Finding]:
                        + "; ".join(places), pair, segment=seg_id, places=places,
                        renderings=[group[0][2] for group in renderings.values()])
     for english, items in by_english.items():
-        sources = {_norm_zh(zh) for _, zh, _, _ in items}
+        sources = {norm[id(item)][0] for item in items}
         if len(sources) < 2 or len(english) < 12:
             continue
         places = [f"{p.note}:{p.line} ({seg}) {_short(zh, 20)!r}" for p, zh, _, seg in items]
