@@ -364,3 +364,17 @@ def test_a_dimension_in_the_english_is_one_word():
     # museums: *3D* is one word, which 三维 (a numeral word) says by its own gloss
     assert ("三维扫描", "3D scanning", "") in _found("博物馆用三维扫描（3D scanning）保存文物。")
     assert not _found("测试用了 4 个节点（4 GB each）。")
+
+
+def test_an_author_year_citation_is_no_term():
+    """（WHO, 2019） after 世界卫生组织 is where the number came from, not its abbreviation;
+    a term followed by an annotation with digits still is one."""
+    from zhenglossary.bilingual import find_parentheticals
+
+    for text in ("孕产妇死亡率的数据来自世界卫生组织（WHO, 2019）。",
+                 "该模型由欧洲中期天气预报中心改进（ECMWF，2020a）。",
+                 "土壤侵蚀速率被低估了（Pimentel, 1995）。",
+                 "这一假说后来被推翻（Smith et al., 2021）。"):
+        assert find_parentheticals(text) == [], text
+    [par] = find_parentheticals("公钥基础设施（PKI, RFC 5280）负责证书。")
+    assert (par.zh, par.abbr) == ("公钥基础设施", "PKI")

@@ -147,11 +147,16 @@ def _annotation(piece: str) -> bool:
     return bool(_CJK.search(piece)) or bool(re.search(r"\d", piece)) and len(piece.split()) <= 3
 
 
+_YEAR = re.compile(r"(?:1[89]|20)\d\d[a-z]?")      # 1978, 2019a: a citation's year
+
+
 def split_body(body: str) -> tuple[str, str] | None:
     """(english, abbreviation) of a parenthesis body, or None when it is not a term."""
     body = body.strip().strip("*_").strip()
     pieces = [p.strip().strip("*_").strip() for p in re.split(r"[,，;；、]", body)]
     pieces = [p for p in pieces if p]
+    if len(pieces) == 2 and _YEAR.fullmatch(pieces[1]):
+        return None                      # an author-year citation: (Lamport, 1978), (WHO, 2019)
     # a third piece (or a second after the abbreviation) may annotate the term: a
     # reference, a year, a remark in Chinese (IR, 见第 3 节; HBM，第三代; PKI, RFC 5280)
     while len(pieces) > 1 and _annotation(pieces[-1]) and len(pieces) <= 4:
