@@ -101,7 +101,6 @@ class Match:
 
 # a soft line break between two Chinese characters, as prose_view shows it (the container
 # prefix of the next line blanked); two spaces before it make a hard break, which splits
-_CACHED_PROSE = 2000       # a text this long (a note's prose) keeps its matches: checks ask again
 _WRAP = re.compile(f"(?<=[{CJK_CLASS}]) ?\r?\n[ \t]*(?=[{CJK_CLASS}])")
 
 
@@ -187,7 +186,6 @@ class Glossary:
     _forbid_any: object = field(default=None, repr=False)
 
     _form_map: tuple | None = field(default=None, repr=False)
-    _prose_matches: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def form_map(self) -> Mapping[str, Term]:
@@ -219,16 +217,6 @@ class Glossary:
         soft line break between two Chinese characters (``拥塞\n窗口``, ``> `` and
         indentation blanked) is one occurrence, as the translation locks it; offsets are
         those of ``prose``."""
-        if len(prose) >= _CACHED_PROSE:         # a whole note: every check asks for it
-            cached = self._prose_matches.get(prose)
-            if cached is None:
-                cached = self._prose_matches[prose] = self._find_prose(prose)
-                while len(self._prose_matches) > 8:
-                    del self._prose_matches[next(iter(self._prose_matches))]
-            return list(cached)
-        return self._find_prose(prose)
-
-    def _find_prose(self, prose: str) -> list[Match]:
         if "\n" not in prose or _WRAP.search(prose) is None:
             return self.matcher.find(prose)
         keep, pos, joined = [], 0, []

@@ -33,30 +33,28 @@ def usage_counts(ctx: CheckContext) -> dict[str, dict[str, int]]:
     return ctx.usage
 
 
-def occurrence_counts(glossary, notes) -> dict[str, int]:
+def occurrence_counts(ctx: CheckContext, notes) -> dict[str, int]:
     """term zh → occurrences of any of its forms in ``notes``' prose, inside longer terms
     too (协同设计 in 软硬件协同设计 is a use of the word, though the longer term is locked)."""
     counts: dict[str, int] = {}
     for note in notes:
-        for zh, n in _note_occurrences(glossary, note).items():
+        for zh, n in ctx.fact("occurrences", note.display,
+                              lambda note=note: _note_occurrences(ctx.glossary, note)).items():
             counts[zh] = counts.get(zh, 0) + n
     return counts
 
 
 def _note_occurrences(glossary, note) -> dict[str, int]:
-    counted = getattr(note, "occurrences", None)
-    if counted is None:
-        counted = {}
-        for match in glossary.matcher.occurrences(note.prose):
-            counted[match.term.zh] = counted.get(match.term.zh, 0) + 1
+    counted: dict[str, int] = {}
+    for match in glossary.matcher.occurrences(note.prose):
+        counted[match.term.zh] = counted.get(match.term.zh, 0) + 1
     return counted
 
 
 @warms
 def _warm_occurrences(ctx: CheckContext) -> None:
     """term-unused's counts of each note, made in its shard."""
-    for note in ctx.notes:
-        note.occurrences = _note_occurrences(ctx.glossary, note)
+    occurrence_counts(ctx, ctx.notes)
 
 
 @check("term-unused", "info", "notes")
@@ -65,7 +63,7 @@ def unused_terms(ctx: CheckContext) -> Iterable[Finding]:
     notes = ctx.project_notes if ctx.project_notes is not None else ctx.notes
     if not notes:
         return
-    counts = occurrence_counts(ctx.glossary, notes)
+    counts = occurrence_counts(ctx, notes)
     for term in ctx.glossary.terms:
         if not counts.get(term.zh):
             yield Finding("term-unused", "info",

@@ -53,7 +53,6 @@ class NoteText:
     doc: object = None    # the note parsed once (document.Document), for every reader
     matched: tuple | None = None   # its prose's glossary matches as (start, end, form), when
     # they come from a shard (``glossary check --jobs``); CheckContext.matches reads them
-    occurrences: dict | None = None   # term zh → occurrences in its prose, longer terms' too
 
 
 @dataclass

@@ -123,13 +123,13 @@ def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
     # of the terms its note holds
     changed = hand_changed(ctx)
     with_pairs = {p.note for p in ctx.pairs}
-    sources = {note.display: note.prose for note in ctx.notes}
+    sources = {note.display: note for note in ctx.notes}
     for note, (display, text) in ctx.translations.items():
         if note in with_pairs and note not in changed:
             continue
         prose = prose_view(text)
         index = LineIndex(text)
-        held = (m.term for m in glossary.find_prose(sources.get(note, "")))
+        held = (m.term for m in (ctx.matches(sources[note]) if note in sources else ()))
         for term, phrase in glossary.forbids(held):
             for match in whole_phrase_re(phrase).finditer(prose):
                 line, column = index.position(match.start())

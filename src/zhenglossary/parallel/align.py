@@ -24,17 +24,13 @@ from typing import Sequence
 MIN_SIMILARITY = 60.0        # rapidfuzz ratio, 0-100
 
 
-def _similar_pairs(old: Sequence[str], new: Sequence[str], olds: list[int], news: list[int]
-                   ) -> list[tuple[int, int]]:
-    """The order-keeping pairs (old index, new index) of largest total similarity."""
-    from rapidfuzz import fuzz, process
-
+def _similar_pairs(scores: dict, olds: list[int], news: list[int]) -> list[tuple[int, int]]:
+    """The order-keeping pairs (old index, new index) of largest total similarity
+    (``scores``: (old, new) → similarity, :func:`_best_scores`)."""
     if not olds or not news:
         return []
-    scores = process.cdist([old[i] for i in olds], [new[j] for j in news], scorer=fuzz.ratio,
-                           score_cutoff=MIN_SIMILARITY)
-    candidates = [(a, b, float(scores[a][b])) for a in range(len(olds)) for b in range(len(news))
-                  if scores[a][b] >= MIN_SIMILARITY]
+    candidates = [(a, b, scores[(i, j)]) for a, i in enumerate(olds) for b, j in enumerate(news)
+                  if scores.get((i, j), 0.0) >= MIN_SIMILARITY]
     if not candidates:
         return []
     # heaviest chain strictly increasing in both indices (a Fenwick tree of prefix maxima)
@@ -135,25 +131,21 @@ def align_blocks(old_hashes: Sequence[str], old_texts: Sequence[str],
     for (a0, b0), (a1, b1) in zip(bounds, bounds[1:]):
         olds = [i for i in range(a0 + 1, a1) if i not in used and (wanted is None or i in wanted)]
         news = [j for j in range(b0 + 1, b1) if j not in pairs]
-        for i, j in _similar_pairs(old_texts, new_texts, olds, news):
+        for i, j in _similar_pairs(best["pair"], olds, news):
             score = best["pair"][(i, j)]
             if score < best["old"][i] - CLEARLY_BETTER or score < best["new"][j] - CLEARLY_BETTER:
                 continue
             pairs[j] = i
             used.add(i)
-    # moved and changed: the leftovers, across the whole note
+    # moved and changed: the leftovers, across the whole note, most similar first (the
+    # leftovers of step 3's, so their similarities are known)
     olds = [i for i in range(len(old_hashes)) if i not in used and (wanted is None or i in wanted)]
     news = [j for j in range(len(new_hashes)) if j not in pairs]
-    if olds and news:
-        from rapidfuzz import fuzz, process
-
-        scores = process.cdist([old_texts[i] for i in olds], [new_texts[j] for j in news],
-                               scorer=fuzz.ratio, score_cutoff=MIN_SIMILARITY)
-        ranked = sorted(((float(scores[a][b]), -a, -b) for a in range(len(olds))
-                         for b in range(len(news)) if scores[a][b] >= MIN_SIMILARITY), reverse=True)
-        for _, a, b in ranked:
-            i, j = olds[-a], news[-b]
-            if i not in used and j not in pairs:
-                pairs[j] = i
-                used.add(i)
+    ranked = sorted(((best["pair"][(i, j)], -i, -j) for i in olds for j in news
+                     if best["pair"].get((i, j), 0.0) >= MIN_SIMILARITY), reverse=True)
+    for _, i, j in ranked:
+        i, j = -i, -j
+        if i not in used and j not in pairs:
+            pairs[j] = i
+            used.add(i)
     return pairs
