@@ -160,6 +160,8 @@ def check_in_processes(files: list, glossary_path: Path, out_dir: Path | None,
 
     from .parallel import output_paths
 
+    if jobs <= 1 or len(files) < 2:
+        return None
     sizes = []
     for note in files:                  # what a shard reads: the note and its two outputs
         size = 0
