@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from conftest import MINI_GLOSSARY
 from engines import NoiseEngine
@@ -95,6 +95,8 @@ def translate(text: str, engine, n: int):
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, st.integers(0, 1000))
+# found by hypothesis: a term glued to a number (混合精度40%) read back as placeholder 140
+@example('- 我们\n- 混合精度40% `max_batch_size`  A100\n', 0)
 def test_fuzz_noise_engine(text, seed):
     english = translate(text, NoiseEngine(seed, forbidden=["reasoning"]), 4)
     body = english_body(english)

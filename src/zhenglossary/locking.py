@@ -450,10 +450,15 @@ def copy_english(segment: Segment) -> str:
     plural: set[int] = set()            # template positions whose term is said in the plural
     kinds = {s.kind for s in segment.slots}
     if "term" in kinds and "latin" in kinds:
+        # a digit right after a placeholder would read on as its number (ZX1 + 40% → ZX140%):
+        # a NUL keeps them apart while the text is a string, and goes after the split
         joined = drop_repeated_abbreviation(segment, "".join(
-            placeholder(p) if isinstance(p, int) else p for p in template))
+            (placeholder(p) + ("\0" if k + 1 < len(template) and isinstance(template[k + 1], str)
+                               and template[k + 1][:1].isdigit() else ""))
+            if isinstance(p, int) else p for k, p in enumerate(template)))
         template = []
         for piece in re.split(rf"({EXACT}(?:s(?![A-Za-z0-9]))?)", joined):
+            piece = piece.replace("\0", "")
             if not piece:
                 continue
             if piece.endswith("s") and is_placeholder(piece[:-1]):
