@@ -173,12 +173,22 @@ def test_two_processes_print_what_one_does(checked):
               "def pool(*a, **k):\n"
               "    print('POOL', k.get('max_workers'), file=sys.stderr); return real(*a, **k)\n"
               "workers.ProcessPoolExecutor = pool\n"
+              "from zhenglossary.checks import gather\n"
+              "own = gather.check_shard\n"
+              "def mine(*a, **k):\n"
+              "    print('MAIN', len(a[0]), file=sys.stderr); return own(*a, **k)\n"
+              "gather.check_shard = mine\n"
               "from zhenglossary.cli import main; sys.argv = ['zhen'] + sys.argv[1:]; main()")
     result = subprocess.run([sys.executable, "-c", script, "glossary", "check", "--jobs", "2",
                              "--format", "json"], cwd=root, env={**os.environ, **env},
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == one["summary"]["exit_code"], result.stderr
-    assert "POOL 2" in result.stderr
+    # --jobs 2: one spawned worker and this process, which takes chunks from the queue's
+    # end (the worker's queue holds at most two at a time, so this process gets some)
+    assert "POOL 1" in result.stderr
+    mine = sum(int(line.split()[1]) for line in result.stderr.splitlines()
+               if line.startswith("MAIN "))
+    assert 1 <= mine < one["summary"]["notes"], result.stderr
     assert json.loads(result.stdout) == one
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from conftest import english_file, write
@@ -98,12 +99,24 @@ def test_the_view_keeps_length_newlines_and_characters(text):
 PLAIN = PIECES.filter(lambda piece: re.search(r"[`<$\[|\\\t\f\xa0\u3000]", piece) is None)
 
 
-@settings(max_examples=1500, deadline=None)
+def _no_parser_needed(text):
+    assume(_SYNTAX.search(text) is None)
+    assert _plain_view(text) == _parsed_view(text)
+
+
+@settings(max_examples=300, deadline=None)
 @given(st.lists(PLAIN, max_size=30).map("".join))
 def test_text_without_syntax_needs_no_parser(text):
     """The shortcut for text with no Markdown syntax gives what the parser gives."""
-    assume(_SYNTAX.search(text) is None)
-    assert _plain_view(text) == _parsed_view(text)
+    _no_parser_needed(text)
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(PLAIN, max_size=30).map("".join))
+def test_text_without_syntax_needs_no_parser_many_more(text):
+    """The same, ten times the examples (the default run keeps 300)."""
+    _no_parser_needed(text)
 
 
 # --------------------------------------------------------------------------- the checks

@@ -83,7 +83,7 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     files = collect_notes(paths) if paths else []
     from .workers import check_in_processes, default_jobs
 
-    shard = check_in_processes(files, glossary_path, out_dir, encoding, only,
+    shard = check_in_processes(files, glossary, glossary_path, out_dir, encoding, only,
                                default_jobs() if jobs is None else jobs)
     if shard is None:                                    # one process
         notes, findings = read_notes(files, encoding)

@@ -148,15 +148,18 @@ def _check_work(files: list, out_dir: Path | None, encoding: str | None, only):
     return shard
 
 
-def check_in_processes(files: list, glossary_path: Path, out_dir: Path | None,
+def check_in_processes(files: list, glossary, glossary_path: Path, out_dir: Path | None,
                        encoding: str | None, only, jobs: int):
     """``glossary check --jobs``: the notes ``files`` read and checked note by note in
-    ``jobs`` spawned processes, merged in the notes' order (a :class:`checks.gather.Gathered`
-    whose findings are the per-note checks'); None when one process is better (one job,
-    or too little to check for a second process to pay for its start)."""
+    ``jobs`` processes — ``jobs - 1`` spawned ones and this one, which takes chunks from the
+    end of the queue while no worker has started them (so it does not wait idle, and its
+    share of the notes is neither sent nor pickled) — merged in the notes' order (a
+    :class:`checks.gather.Gathered` whose findings are the per-note checks'); None when one
+    process is better (one job, or too little to check for a second process to pay for its
+    start). ``glossary`` is the main process's own, loaded from ``glossary_path``."""
     import multiprocessing
 
-    from .checks.gather import merge
+    from .checks.gather import check_shard, merge
 
     from .parallel import output_paths
 
@@ -176,9 +179,18 @@ def check_in_processes(files: list, glossary_path: Path, out_dir: Path | None,
         return None
     # four chunks a process, biggest first: none waits long for the last
     parts = chunks(list(enumerate(sizes)), min(len(files), 4 * jobs))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+    with ProcessPoolExecutor(max_workers=jobs - 1,
+                             mp_context=multiprocessing.get_context("spawn"),
                              initializer=_start_check, initargs=(glossary_path,)) as pool:
         futures = [pool.submit(_check_work, [files[k] for k in part], out_dir, encoding, only)
                    for part in parts]
-        shards = [_result(future, "checking notes") for future in futures]
+        shards: list = [None] * len(parts)
+        for k in reversed(range(len(parts))):   # this process, from the end of the queue
+            if not futures[k].cancel():
+                break             # a worker has it, and (first in, first out) all before it
+            shards[k] = check_shard([files[i] for i in parts[k]], glossary, out_dir,
+                                    encoding, only)
+        for k, future in enumerate(futures):
+            if shards[k] is None:
+                shards[k] = _result(future, "checking notes")
     return merge(shards, [note.display for note in files])

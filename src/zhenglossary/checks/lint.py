@@ -54,51 +54,84 @@ def _places(items: list[tuple[str, int]]) -> str:
 _PAREN_AFTER = re.compile(r"[ \t]?[（(]([^（）()\n]{1,80})[）)]")
 
 
+def _with_abbreviation(ctx: CheckContext) -> dict[str, Term]:
+    return {t.zh: t for t in ctx.glossary.terms if split_abbreviation(t.en)[1]}
+
+
+def _note_abbreviations(ctx: CheckContext, note, with_abbr: dict[str, Term]):
+    """One note's part of ``abbreviation-in-en``: (term, line, the parenthetical) where a
+    parenthetical other than the abbreviation follows a term whose `en` has one; (term,
+    line) of each use of such a term; and how often each abbreviation is written."""
+    given, uses = [], []
+    index = None
+    for match in ctx.matches(note):
+        term = match.term
+        if term.zh not in with_abbr:
+            continue
+        index = index or LineIndex(note.text)
+        line = index.position(match.start)[0]
+        uses.append((term.zh, line))
+        after = _PAREN_AFTER.match(note.prose, match.end)
+        if after is None or CJK_RE.search(after.group(1)):
+            continue
+        if after.group(1).strip() == split_abbreviation(term.en)[1]:
+            continue                          # the lock says it once (byte-identical)
+        given.append((term.zh, line, after.group(0).strip()))
+    written = {}
+    for abbr in {split_abbreviation(t.en)[1] for t in with_abbr.values()}:
+        if abbr in note.prose:
+            found = len(re.findall(rf"(?<![A-Za-z0-9]){re.escape(abbr)}s?(?![A-Za-z0-9])",
+                                   note.prose))
+            if found:
+                written[abbr] = found
+    return given, uses, written
+
+
+def _abbreviations(ctx: CheckContext, note, with_abbr: dict[str, Term]):
+    return ctx.fact("abbreviations", note.display,
+                    lambda: _note_abbreviations(ctx, note, with_abbr))
+
+
+@warms
+def _warm_abbreviations(ctx: CheckContext) -> None:
+    """abbreviation-in-en's reading of each note, made in its shard."""
+    with_abbr = _with_abbreviation(ctx)
+    if with_abbr:
+        for note in ctx.notes:
+            _abbreviations(ctx, note, with_abbr)
+
+
 @check("abbreviation-in-en", "warning", "glossary")
 def abbreviation_in_en(ctx: CheckContext) -> Iterable[Finding]:
     """An `en` with an abbreviation the notes also give in a parenthetical (said twice)."""
-    with_abbr = {t.zh: t for t in ctx.glossary.terms if split_abbreviation(t.en)[1]}
+    with_abbr = _with_abbreviation(ctx)
     if not with_abbr:
         return
     seen: dict[str, list[tuple[str, int, str]]] = {}
-    for note in ctx.notes:
-        index = None
-        for match in ctx.matches(note):
-            term = match.term
-            if term.zh not in with_abbr:
-                continue
-            after = _PAREN_AFTER.match(note.prose, match.end)
-            if after is None or CJK_RE.search(after.group(1)):
-                continue
-            body = after.group(1).strip()
-            abbr = split_abbreviation(term.en)[1]
-            if body == abbr:
-                continue                      # the lock says it once (byte-identical)
-            index = index or LineIndex(note.text)
-            seen.setdefault(term.zh, []).append(
-                (note.display, index.position(match.start)[0], after.group(0).strip()))
-    # and where the abbreviation is printed at every use while the notes write it far less
     uses: dict[str, list[tuple[str, int]]] = {}
-    latin = "\n".join(n.prose for n in ctx.notes)
+    written: dict[str, int] = {}
     for note in ctx.notes:
-        index = None
-        for match in ctx.matches(note):
-            if match.term.zh in with_abbr and match.term.zh not in seen:
-                index = index or LineIndex(note.text)
-                uses.setdefault(match.term.zh, []).append(
-                    (note.display, index.position(match.start)[0]))
+        given, used, counts = _abbreviations(ctx, note, with_abbr)
+        for zh, line, paren in given:
+            seen.setdefault(zh, []).append((note.display, line, paren))
+        for zh, line in used:
+            uses.setdefault(zh, []).append((note.display, line))
+        for abbr, n in counts.items():
+            written[abbr] = written.get(abbr, 0) + n
+    # where the abbreviation is printed at every use while the notes write it far less
     for zh, places in uses.items():
+        if zh in seen:
+            continue
         term = with_abbr[zh]
         abbr = split_abbreviation(term.en)[1]
-        written = len(re.findall(rf"(?<![A-Za-z0-9]){re.escape(abbr)}s?(?![A-Za-z0-9])", latin))
-        if len(places) < 3 or 2 * written >= len(places):
+        if len(places) < 3 or 2 * written.get(abbr, 0) >= len(places):
             continue
         line = _en_line(term)
         yield Finding("abbreviation-in-en", "warning",
                       f"{zh}: `en` {term.en!r} (line {line}) prints ({abbr}) at each of its "
                       f"{len(places)} uses ({_places(places)}), while the notes write {abbr} "
-                      f"{written} time(s); write `en: {split_abbreviation(term.en)[0]}` and let the "
-                      "notes say the abbreviation where they define it",
+                      f"{written.get(abbr, 0)} time(s); write `en: {split_abbreviation(term.en)[0]}` "
+                      "and let the notes say the abbreviation where they define it",
                       ctx.glossary.path, line, None,
                       {"zh": zh, "en": term.en, "places": [f"{d}:{n}" for d, n in places]})
     for zh, places in seen.items():
@@ -126,32 +159,48 @@ def _same_word(a: str, b: str) -> bool:
     return a.lower() == b.lower() or bool(lemmas(a) & lemmas(b))
 
 
+def _note_repeats(ctx: CheckContext, note) -> list[tuple[str, str, int]]:
+    """One note's part of ``term-repeats-latin``: (term, the form with its Latin, line)."""
+    out = []
+    index = None
+    for match in ctx.matches(note):
+        en_words = words(split_abbreviation(match.term.en)[0])
+        if not en_words:
+            continue
+        before = _LATIN_BEFORE.search(note.prose, max(0, match.start - 40), match.start)
+        after = _LATIN_AFTER.match(note.prose, match.end)
+        hit = None
+        if before and _same_word(before.group(1), en_words[0]):
+            hit = f"{before.group(1)}{match.form}"
+        elif after and _same_word(after.group(1), en_words[-1]):
+            hit = f"{match.form}{after.group(1)}"
+        if hit is None:
+            continue
+        index = index or LineIndex(note.text)
+        out.append((match.term.zh, hit, index.position(match.start)[0]))
+    return out
+
+
+def _repeats(ctx: CheckContext, note) -> list[tuple[str, str, int]]:
+    return ctx.fact("latin-repeats", note.display, lambda: _note_repeats(ctx, note))
+
+
+@warms
+def _warm_repeats(ctx: CheckContext) -> None:
+    """term-repeats-latin's reading of each note, made in its shard."""
+    for note in ctx.notes:
+        _repeats(ctx, note)
+
+
 @check("term-repeats-latin", "warning", "glossary")
 def term_repeats_latin(ctx: CheckContext) -> Iterable[Finding]:
     """A term whose locked English repeats the Latin text beside it (GPU显存 → GPU GPU memory)."""
     found: dict[tuple[str, str], list[tuple[str, int]]] = {}
-    terms: dict[str, Term] = {}
     for note in ctx.notes:
-        index = None
-        for match in ctx.matches(note):
-            en_words = words(split_abbreviation(match.term.en)[0])
-            if not en_words:
-                continue
-            before = _LATIN_BEFORE.search(note.prose, max(0, match.start - 40), match.start)
-            after = _LATIN_AFTER.match(note.prose, match.end)
-            hit = None
-            if before and _same_word(before.group(1), en_words[0]):
-                hit = f"{before.group(1)}{match.form}"
-            elif after and _same_word(after.group(1), en_words[-1]):
-                hit = f"{match.form}{after.group(1)}"
-            if hit is None:
-                continue
-            index = index or LineIndex(note.text)
-            found.setdefault((match.term.zh, hit), []).append(
-                (note.display, index.position(match.start)[0]))
-            terms[match.term.zh] = match.term
+        for zh, hit, line in _repeats(ctx, note):
+            found.setdefault((zh, hit), []).append((note.display, line))
     for (zh, hit), places in found.items():
-        term = terms[zh]
+        term = ctx.glossary.by_zh(zh)
         yield Finding("term-repeats-latin", "warning",
                       f"{zh} is locked to {term.en!r} (line {_en_line(term)}), which repeats the "
                       f"Latin beside it in {hit} ({_places(places)}): the English reads "

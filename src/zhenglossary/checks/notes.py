@@ -21,16 +21,30 @@ def _finding(check_id, severity, message, note: NoteText, offset: int, index: Li
     return Finding(check_id, severity, message, note.display, line, column, extra)
 
 
+def _note_usage(ctx: CheckContext, note: NoteText) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for match in ctx.matches(note):
+        counted[match.term.zh] = counted.get(match.term.zh, 0) + 1
+    return counted
+
+
 def usage_counts(ctx: CheckContext) -> dict[str, dict[str, int]]:
     """term zh → note → number of matches in its prose (cached on the context)."""
     if not ctx.usage:
         usage: dict[str, dict[str, int]] = {t.zh: {} for t in ctx.glossary.terms}
         for note in ctx.notes:
-            for match in ctx.matches(note):
-                per_file = usage.setdefault(match.term.zh, {})
-                per_file[note.display] = per_file.get(note.display, 0) + 1
+            counted = ctx.fact("usage", note.display, lambda note=note: _note_usage(ctx, note))
+            for zh, n in counted.items():
+                usage.setdefault(zh, {})[note.display] = n
         ctx.usage = usage
     return ctx.usage
+
+
+@warms
+def _warm_usage(ctx: CheckContext) -> None:
+    """Each note's count of term matches (the report's terms used), made in its shard."""
+    for note in ctx.notes:
+        ctx.fact("usage", note.display, lambda note=note: _note_usage(ctx, note))
 
 
 def occurrence_counts(ctx: CheckContext, notes) -> dict[str, int]:
