@@ -115,10 +115,11 @@ class Pool:
                                          initargs=(glossary_path, options, root))
 
     def run(self, notes: list, sizes: dict[int, int]):
-        """(results, engine calls) of each chunk of ``notes``, as they finish: about two
-        chunks per process, balanced by size, so no process waits long for the last."""
+        """(results, engine calls) of each chunk of ``notes``, as they finish: about four
+        chunks per process, balanced by size, so no process waits long for the last (a
+        window ends when its last chunk does)."""
         by_index = {item[0]: item for item in notes}
-        parts = chunks([(k, sizes[k]) for k in by_index], min(len(by_index), 2 * self.jobs))
+        parts = chunks([(k, sizes[k]) for k in by_index], min(len(by_index), 4 * self.jobs))
         futures = [self._pool.submit(_work, [by_index[k] for k in part]) for part in parts]
         for future in as_completed(futures):
             yield _result(future, "translating notes")
