@@ -23,6 +23,11 @@ glossary line and the other line it is about (a note's, or another entry's).
   language model*);
 * ``overlapping-terms`` — with no notes to look at, forms of two entries that overlap
   where their English does not read on (in the notes, ``term-overlap`` says where).
+
+Why this module is long: each rule is a check across the glossary and the notes, and the
+ones that read the notes split into a note's reading (made in its shard under
+``glossary check --jobs``, ``@warms``) and the project's verdict; the rules share the
+English comparisons and the places they print, so one module owns the glossary's lint.
 """
 
 from __future__ import annotations
