@@ -157,7 +157,11 @@ def words_match(gloss_word: str, english: str) -> bool:
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 5 and len(long_) - len(short) <= 2 and long_.startswith(short):
         return True
-    if len(gloss_word) >= 4 and (english.startswith(gloss_word) or english.endswith(gloss_word)):
+    # a part of a compound leaves a part of two letters or more (roof of roofline, load
+    # of upload; not take of s|take, whose s is no word)
+    if len(gloss_word) >= 4 and (english.startswith(gloss_word)
+                                 or english.endswith(gloss_word)
+                                 and len(english) - len(gloss_word) >= 2):
         return True
     if len(gloss_word) == 3 and english.startswith(gloss_word) and len(english) <= 7:
         return True                       # mix ~ mixture, run ~ runtime
