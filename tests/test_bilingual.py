@@ -378,3 +378,14 @@ def test_an_author_year_citation_is_no_term():
         assert find_parentheticals(text) == [], text
     [par] = find_parentheticals("公钥基础设施（PKI, RFC 5280）负责证书。")
     assert (par.zh, par.abbr) == ("公钥基础设施", "PKI")
+
+
+def test_abbreviation_letters_the_english_words_said_spell_nothing_more():
+    """With the English given, a letter whose English word a Chinese word already says is
+    no more evidence: a verb before the term spelling it through another gloss does not
+    join the term. Ophthalmology: 眼压 says *intraocular pressure* (the I and O of one
+    compound word, the P), so 测量 *measure* is the clause's verb; econometrics: 差分 says
+    *difference* twice, and the second D is left to 双重 *double*."""
+    assert ("眼压", "intraocular pressure", "IOP") in _found("医生先测量眼压（intraocular pressure, IOP）。")
+    assert ("双重差分", "difference-in-differences", "DiD") in \
+        _found("我们计算了双重差分（difference-in-differences, DiD）。")

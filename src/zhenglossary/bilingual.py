@@ -424,11 +424,18 @@ def term_span(run: str, english: str, abbr: str,
         if hard(i) and not stands_between(i):
             limit = i + 1
             break
+    # the letters the English words said in the clause leave to spell
+    run_letters = _unsaid_letters(letters, en_all, en_links[limit:]) if en_all else letters
+    if run_letters != letters:
+        # and a word saying English words has said what it says (差分 says *difference*
+        # twice and spells no D of DiD: 双重 *double* does)
+        weak = weak | frozenset(i for i in range(len(units)) if en_links[i])
     # the shortest span ending the run that aligns to the most English words and letters
-    best: tuple[int, int, int, bool] | None = None     # (coverage, start, letters, whole)
+    best: tuple[int, int, int, bool, str] | None = None   # (coverage, start, letters, whole, unsaid letters)
     for k in range(n - 1, limit - 1, -1):
-        spelled = align_letters(words[k:], letters, frozenset(i - k for i in weak if i >= k)) \
-            if letters else [0] * (n - k)
+        span_letters = run_letters
+        spelled = align_letters(words[k:], span_letters, frozenset(i - k for i in weak if i >= k)) \
+            if span_letters else [0] * (n - k)
         if not en_links[k] and not spelled[0]:
             continue                      # a term starts with a word that aligns
         aligned = [bool(en_links[i]) or spelled[i - k] > 0 for i in range(k, n)]
@@ -452,7 +459,7 @@ def term_span(run: str, english: str, abbr: str,
                         if not part or j not in said_whole or not en_all[j].startswith(part)}) \
             + sum(spelled)
         if best is None or coverage > best[0]:
-            best = (coverage, k, sum(spelled), whole)
+            best = (coverage, k, sum(spelled), whole, span_letters)
     if best is None:
         # nothing aligns: the content words before the parenthesis
         start = n
@@ -464,8 +471,9 @@ def term_span(run: str, english: str, abbr: str,
         while start < n and units[start][1] == "hy":
             start += 1
         return sum(len(w) for w in words[:start]), 0.0
-    coverage, start, matched, whole = best
-    start = _extend_left(units, start, en_links, english, letters, matched, forms, hard)
+    coverage, start, matched, whole, span_letters = best
+    coverage += len(letters) - len(span_letters)      # letters the English said
+    start = _extend_left(units, start, en_links, english, span_letters, matched, forms, hard)
     if english:
         start = _cross_connective(units, start, en_links, english, forms)
         bridged = _bridge(units, start, limit, en_links, forms)
@@ -479,6 +487,37 @@ def term_span(run: str, english: str, abbr: str,
 
 
 _STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's left edge
+
+
+def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
+    """The abbreviation letters the Chinese words of a clause may still spell: without
+    those whose English word (the next one, in order, starting with the letter) the
+    clause's words already say, or that stands between two words they say (the Chinese
+    between says it). With the English given, the letters are its words' evidence a second time:
+    输出 *export* spells no E of BEV, which 鸟瞰图 *bird's-eye view* says as *eye*."""
+    from .align import stem
+
+    said = set()
+    for links in span_links:
+        mine = sorted(j for j, _ in links)    # a part said is the word's (减压 *press*)
+        # one Chinese word says an English word repeated once (差分 of
+        # *difference-in-differences*: 双重 says the repetition)
+        said.update(j for j in mine if not any(singular(en[i]) == singular(en[j]) for i in mine if i < j))
+    if not said:
+        return letters
+    lo, hi = min(said), max(said)
+    out, at = [], 0
+    last = None
+    for pos, letter in enumerate(letters):
+        j = next((j for j in range(at, len(en)) if en[j][:1].upper() == letter.upper()), None)
+        if j is None and last is not None and letter.lower() in en[last][1:]:
+            j = last                      # a compound's second part: the O of intraOcular
+        if j is None:
+            return "".join(out) + letters[pos:]   # not the initials: every letter left counts
+        at, last = j + 1, j
+        if not (j in said or lo < j < hi):
+            out.append(letter)
+    return "".join(out)
 
 
 _CONNECTIVES = {"and": "and", "or": "or", "&": "and"}
