@@ -389,3 +389,11 @@ def test_abbreviation_letters_the_english_words_said_spell_nothing_more():
     assert ("眼压", "intraocular pressure", "IOP") in _found("医生先测量眼压（intraocular pressure, IOP）。")
     assert ("双重差分", "difference-in-differences", "DiD") in \
         _found("我们计算了双重差分（difference-in-differences, DiD）。")
+
+
+def test_the_copula_is_the_clauses_verb_not_the_terms_start():
+    """是, 属, 为 (CC-CEDICT: "to be") never start a term the reach makes and never sit
+    inside one: statistics, a letter of PCA left unspelt does not take 是; logistics, 吞吐
+    *throughput* spelling the T of CT does not carry the term across 瓶颈是."""
+    assert ("主成分分析", "", "PCA") in _found("最常用的降维方法是主成分分析（PCA）。")
+    assert ("集装箱码头", "", "CT") in _found("港口的吞吐瓶颈是集装箱码头（CT）。")

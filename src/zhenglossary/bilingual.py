@@ -374,9 +374,11 @@ def term_span(run: str, english: str, abbr: str,
 
     def gap_stop(i: int) -> bool:
         """An unaligned word that cannot sit inside a term: a common verb of general
-        Chinese ends the clause before the term (先写入 in 先写入预写日志)."""
+        Chinese ends the clause before the term (先写入 in 先写入预写日志), and so does the
+        copula (瓶颈是 in 瓶颈是集装箱码头)."""
         word, flag = units[i]
-        return word not in forms and len(word) > 1 and flag in _VERB_FLAGS and is_general(word)
+        return word not in forms and (len(word) > 1 and flag in _VERB_FLAGS and is_general(word)
+                                      or len(word) == 1 and _copula(word))
 
     units = _resegment(units, english, abbr, forms)
     words = [w for w, _ in units]
@@ -803,6 +805,18 @@ def _mostly_verb(word: str) -> bool:
     return bool(senses) and 2 * sum(s.startswith("to ") for s in senses) >= len(senses)
 
 
+def _copula(word: str) -> bool:
+    """CC-CEDICT reads ``word`` as the copula in one of its senses ("to be", "to be (…)":
+    是, 为, 属, 呈), not 叫 *to be called*."""
+    from .align import dictionary_index
+
+    return any(_COPULA.match(s) for e in dictionary_index().entries(word) if not e.proper
+               for s in e.senses)
+
+
+_COPULA = re.compile(r"to be(?: \([^)]*\))?$")
+
+
 def _extend_left(units, start: int, en_links, english: str, letters: str, matched: int,
                  forms: frozenset[str], hard) -> int:
     """Recover the part of the term the dictionary cannot gloss, from the English's own
@@ -887,6 +901,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 一棵, 两个: a count, not part of the term
         if len(word) > 1 and flag in _VERB_FLAGS and not en_links[i] and _mostly_verb(word):
             return True                   # 采用, 来自, 说服 (CC-CEDICT: "to …"): the clause's verb
+        if len(word) == 1 and not en_links[i] and _copula(word):
+            return True                   # 是, 为, 属 (CC-CEDICT: "to be"): the clause's verb
         if en_links[i] and all(k in covered for k, _ in en_links[i]):
             return True                   # 写入 before 预写日志: says a word already said
         if len(word) > 1 and flag[:1] == "p":
