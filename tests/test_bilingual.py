@@ -397,3 +397,11 @@ def test_the_copula_is_the_clauses_verb_not_the_terms_start():
     *throughput* spelling the T of CT does not carry the term across 瓶颈是."""
     assert ("主成分分析", "", "PCA") in _found("最常用的降维方法是主成分分析（PCA）。")
     assert ("集装箱码头", "", "CT") in _found("港口的吞吐瓶颈是集装箱码头（CT）。")
+
+
+def test_an_abbreviation_starting_in_lower_case_after_the_english():
+    # operating systems: eBPF after its English is the abbreviation, not code; a
+    # lower-camel name alone (getX) still is code
+    assert ("扩展伯克利包过滤器", "extended Berkeley Packet Filter", "eBPF") in \
+        _found("内核用扩展伯克利包过滤器（extended Berkeley Packet Filter, eBPF）采样。")
+    assert not _found("调用时传入偏移量（offset, getX）。")

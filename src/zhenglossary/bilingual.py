@@ -84,6 +84,8 @@ _PIECE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '’/+&\-]*")
 _LETTERS2 = re.compile(r"[A-Za-z]{2}")
 _CJK = re.compile(f"[{CJK_CLASS}]")
 _LOWER_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z]")
+# an abbreviation with a lower-case first letter or two (mAP, xG, eBPF, kNN), not code
+_LOWER_ABBR = re.compile(r"[a-z]{1,2}[A-Z][A-Z0-9]{0,4}s?")
 # a name made of a capital letter and a word (Z-buffer, B-tree, R-tree): after the
 # English, another name of the term, which is not an abbreviation and is left out
 _LETTER_NAME = re.compile(r"[A-Z]-[a-z]{3,}")
@@ -167,6 +169,9 @@ def split_body(body: str) -> tuple[str, str] | None:
     for piece in pieces:
         if _CJK.search(piece) or not _LETTERS2.search(piece) or not _PIECE_RE.fullmatch(piece):
             return None
+        if english and not abbr and _LOWER_ABBR.fullmatch(piece):
+            abbr = piece                  # mAP, xG, eBPF after the English: its abbreviation
+            continue
         if _LOWER_CAMEL.search(piece):
             return None                  # code: updateOutputKernel
         if english and _LETTER_NAME.fullmatch(piece):
