@@ -405,3 +405,15 @@ def test_an_abbreviation_starting_in_lower_case_after_the_english():
     assert ("扩展伯克利包过滤器", "extended Berkeley Packet Filter", "eBPF") in \
         _found("内核用扩展伯克利包过滤器（extended Berkeley Packet Filter, eBPF）采样。")
     assert not _found("调用时传入偏移量（offset, getX）。")
+
+
+def test_a_known_word_echoing_its_neighbour_through_a_piece_says_nothing():
+    """IoT: jieba's made-up 作轻 is the verb 作 and 轻 *light*; 节点 (*node*) aligns to
+    *light* only through 点 (*to light*), the word beside it says it, so 轻 starts the term."""
+    assert ("轻节点", "light client", "") in _found("物联网网关只作轻节点（light client），不保存全部数据。")
+
+
+def test_two_words_jieba_left_apart_that_make_a_dictionary_word():
+    # cognitive science: 联结|主义 is CC-CEDICT's 联结主义 *connectionism*
+    assert ("联结主义模型", "connectionist model", "") in \
+        _found("认知科学里的联结主义模型（connectionist model）强调分布式表征。")

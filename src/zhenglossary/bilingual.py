@@ -287,12 +287,29 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
             or any(len(i) == 1 and i in letters for i in gloss(word).initials)
 
     out = list(units)
-    # two characters jieba left apart that make a CC-CEDICT word saying the English, where
-    # not both do alone, are that word (易|感 → 易感 *susceptible*, the S of SIR)
+    # a word jieba made up (neither its dictionary nor CC-CEDICT has it) whose first
+    # character is a common verb saying nothing and whose rest says the English is two
+    # words: the verb belongs to the clause (预写 keeps its 预, no common verb) (才算正|样本 → 算|正样本 *positive samples*, 只作轻|节点
+    # → 作|轻节点 *light client*)
+    if en:
+        from .segment import posseg, tokenizer_for
+
+        freq = tokenizer_for(forms).FREQ
+        for i in range(len(out) - 1, -1, -1):
+            word, flag = out[i]
+            if len(word) > 1 and word not in forms and not freq.get(word) \
+                    and not gloss(word).known and not english_links(word[0], en) \
+                    and is_general(word[0]) and posseg(word[0], forms)[0][1] == "v" \
+                    and english_links(word[1:], en):
+                out[i:i + 1] = [(word[0], "v" if flag.startswith("v") else flag), (word[1:], "n")]
+    # two characters (or words) jieba left apart that make a CC-CEDICT word saying the
+    # English, where not both do alone, are that word (易|感 → 易感 *susceptible*, the S of
+    # SIR; 联结|主义 → 联结主义 *connectionism* of *connectionist*)
     i = 0
     while i < len(out) - 1:
         (a, fa), (b, fb) = out[i], out[i + 1]
-        if len(a) == 1 and len(b) == 1 and fa != "hy" and fb != "hy" and a + b not in forms \
+        if len(a + b) <= 4 and fa != "hy" and fb != "hy" and a + b not in forms \
+                and a not in forms and b not in forms \
                 and gloss(a + b).known and says(a + b) and not (says(a) and says(b)):
             out[i:i + 2] = [(a + b, "n")]
         i += 1
@@ -401,6 +418,8 @@ def term_span(run: str, english: str, abbr: str,
                        if _count(w, f) and not english_links(w[0], en_all)
                        and not any(words_match(g, e) for g in gloss(w).words for e in en_all))
     en_links, _ = align_words(words, english, "", blocked | counts)
+    if en_all:
+        _drop_echoes(words, en_all, en_links)
     if english:
         _blend_links(words, english_words(english), en_links, blocked)
         _clipping_links(words, english_words(english), en_links, blocked)
@@ -528,6 +547,21 @@ def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
 
 
 _CONNECTIVES = {"and": "and", "or": "or", "&": "and"}
+
+
+def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
+    """A word CC-CEDICT glosses, aligned only through a piece of it, does not say what the
+    word beside it says by its own gloss: 节点 is *node*, and its 点 (*to light*) echoes
+    轻 *light* of *light client*, which then starts the term (轻节点)."""
+    from .align import _links
+
+    own = [_links(w, en) if en_links[i] else set() for i, w in enumerate(words)]
+    for i, word in enumerate(words):
+        if not en_links[i] or own[i] or len(word) < 2 or not gloss(word).known:
+            continue
+        beside = {j for k in (i - 1, i + 1) if 0 <= k < len(words) for j, part in own[k]
+                  if not part}
+        en_links[i] = {link for link in en_links[i] if link[0] not in beside}
 
 
 def _bridge(units, start: int, limit: int, en_links, forms: frozenset[str]) -> int:
