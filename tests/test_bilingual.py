@@ -417,3 +417,9 @@ def test_two_words_jieba_left_apart_that_make_a_dictionary_word():
     # cognitive science: 联结|主义 is CC-CEDICT's 联结主义 *connectionism*
     assert ("联结主义模型", "connectionist model", "") in \
         _found("认知科学里的联结主义模型（connectionist model）强调分布式表征。")
+
+
+def test_an_english_word_written_twice_is_said_once_by_each_chinese_word():
+    # recommender systems: each 用户 says one *user*, so the first starts the term
+    assert ("用户-用户协同过滤", "user-user collaborative filtering", "") in \
+        _found("推荐系统先做用户-用户协同过滤（user-user collaborative filtering）。")

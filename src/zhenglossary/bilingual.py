@@ -420,6 +420,7 @@ def term_span(run: str, english: str, abbr: str,
     en_links, _ = align_words(words, english, "", blocked | counts)
     if en_all:
         _drop_echoes(words, en_all, en_links)
+        _share_repeats(en_all, en_links)
     if english:
         _blend_links(words, english_words(english), en_links, blocked)
         _clipping_links(words, english_words(english), en_links, blocked)
@@ -523,12 +524,7 @@ def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
     输出 *export* spells no E of BEV, which 鸟瞰图 *bird's-eye view* says as *eye*."""
     from .align import stem
 
-    said = set()
-    for links in span_links:
-        mine = sorted(j for j, _ in links)    # a part said is the word's (减压 *press*)
-        # one Chinese word says an English word repeated once (差分 of
-        # *difference-in-differences*: 双重 says the repetition)
-        said.update(j for j in mine if not any(singular(en[i]) == singular(en[j]) for i in mine if i < j))
+    said = {j for links in span_links for j, _ in links}   # a part said is the word's (减压 *press*)
     if not said:
         return letters
     lo, hi = min(said), max(said)
@@ -547,6 +543,23 @@ def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
 
 
 _CONNECTIVES = {"and": "and", "or": "or", "&": "and"}
+
+
+def _share_repeats(en: list[str], en_links: list) -> None:
+    """An English word written twice is said once by each Chinese word saying it, in
+    order: 词频 says the first *frequency* of *term frequency-inverse document
+    frequency*, 频率 the second; one Chinese word saying both says the first (差分 of
+    *difference-in-differences*: the repetition is another word's, 双重)."""
+    groups: dict[str, list[int]] = {}
+    for j, word in enumerate(en):
+        groups.setdefault(singular(word), []).append(j)
+    for places in groups.values():
+        if len(places) < 2:
+            continue
+        speakers = [i for i, links in enumerate(en_links) if any(j in places for j, _ in links)]
+        for t, i in enumerate(speakers):
+            mine = places[min(t, len(places) - 1)]
+            en_links[i] = {(mine if j in places else j, part) for j, part in en_links[i]}
 
 
 def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
