@@ -423,3 +423,10 @@ def test_an_english_word_written_twice_is_said_once_by_each_chinese_word():
     # recommender systems: each 用户 says one *user*, so the first starts the term
     assert ("用户-用户协同过滤", "user-user collaborative filtering", "") in \
         _found("推荐系统先做用户-用户协同过滤（user-user collaborative filtering）。")
+
+
+def test_a_function_character_whose_gloss_says_the_english_word_between():
+    # NLP data sets and corpora: 对 (tagged a preposition) says *pair* between the words
+    # said on either side
+    assert ("问题对匹配", "question-pair matching", "") in _found("训练数据由问题对匹配（question-pair matching）任务构成。")
+    assert ("句子对对齐", "sentence-pair alignment", "") in _found("语料按句子对对齐（sentence-pair alignment）处理。")

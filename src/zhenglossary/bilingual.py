@@ -438,13 +438,17 @@ def term_span(run: str, english: str, abbr: str,
     def stands_between(i: int) -> bool:
         """A function word of two characters or more between two aligned words, where the
         English has a word neither says, translates that word (对照 of 病例对照研究, tagged
-        a preposition, stands for *control* of *case-control study*)."""
-        if len(words[i]) < 2 or i == 0 or i == n - 1 or not gloss(words[i]).known \
+        a preposition, stands for *control* of *case-control study*); a single character
+        does when its own gloss says that word (对 *pair* of 字节对编码 *byte-pair encoding*)."""
+        if i == 0 or i == n - 1 or not gloss(words[i]).known \
                 or not en_links[i - 1] or not en_links[i + 1]:
             return False
         lo = max(j for j, _ in en_links[i - 1])
         hi = min(j for j, _ in en_links[i + 1])
-        return any(j not in said_any for j in range(lo + 1, hi))
+        between = [j for j in range(lo + 1, hi) if j not in said_any]
+        if len(words[i]) == 1:
+            return any(j in between and not part for j, part in english_links(words[i], en_all))
+        return bool(between)
 
     limit = 0
     for i in range(n - 1, -1, -1):
