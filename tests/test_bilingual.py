@@ -430,3 +430,10 @@ def test_a_function_character_whose_gloss_says_the_english_word_between():
     # said on either side
     assert ("问题对匹配", "question-pair matching", "") in _found("训练数据由问题对匹配（question-pair matching）任务构成。")
     assert ("句子对对齐", "sentence-pair alignment", "") in _found("语料按句子对对齐（sentence-pair alignment）处理。")
+
+
+def test_the_chinese_able_prefix_says_the_english_bility_suffix():
+    """Control theory: 可 (*able*) says the -bility of *observability* beside 观测, which
+    says its stem; alone (可用性, nothing saying *avail*) it asks the reach for nothing."""
+    assert ("可观测性", "observability", "") in _found("控制系统要先检查可观测性（observability）。")
+    assert ("可用性", "availability", "") in _found("系统在分区期间选择可用性（Availability）而放弃一致性。")

@@ -163,6 +163,9 @@ def words_match(gloss_word: str, english: str) -> bool:
                                  or english.endswith(gloss_word)
                                  and len(english) - len(gloss_word) >= 2):
         return True
+    if gloss_word.endswith("ble") and english.endswith(gloss_word[:-2] + "ility") \
+            and len(english) > len(gloss_word) + 3:
+        return True                       # able ~ satisfiability: -ble, -bility (可 of 可满足性)
     if len(gloss_word) == 3 and english.startswith(gloss_word) and len(english) <= 7:
         return True                       # mix ~ mixture, run ~ runtime
     if len(gloss_word) >= 5 and len(a) >= 5 and a in english:

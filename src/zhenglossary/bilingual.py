@@ -421,6 +421,7 @@ def term_span(run: str, english: str, abbr: str,
     if en_all:
         _drop_echoes(words, en_all, en_links)
         _share_repeats(en_all, en_links)
+        _suffix_with_stem(en_all, en_links)
     if english:
         _blend_links(words, english_words(english), en_links, blocked)
         _clipping_links(words, english_words(english), en_links, blocked)
@@ -547,6 +548,22 @@ def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
 
 
 _CONNECTIVES = {"and": "and", "or": "or", "&": "and"}
+
+
+def _suffix(part: str, english: str) -> bool:
+    """Does ``part`` (a gloss word) say only the suffix of ``english`` (*able* of
+    *satisfiability*, the -bility of :func:`align.words_match`)?"""
+    return part.endswith("ble") and english.endswith(part[:-2] + "ility")
+
+
+def _suffix_with_stem(en: list[str], en_links: list) -> None:
+    """A word saying an English word's suffix (可 *able* of *satisfiability*) is part of
+    the term only beside a word saying its stem (满足 *satisfy*): alone, 可用性 says
+    nothing of *avail*, and its link would ask the reach for more."""
+    stems = {j for links in en_links for j, part in links if not _suffix(part, en[j])}
+    for i, links in enumerate(en_links):
+        if any(_suffix(part, en[j]) and j not in stems for j, part in links):
+            en_links[i] = {(j, part) for j, part in links if not _suffix(part, en[j]) or j in stems}
 
 
 def _share_repeats(en: list[str], en_links: list) -> None:
