@@ -437,3 +437,10 @@ def test_the_chinese_able_prefix_says_the_english_bility_suffix():
     says its stem; alone (可用性, nothing saying *avail*) it asks the reach for nothing."""
     assert ("可观测性", "observability", "") in _found("控制系统要先检查可观测性（observability）。")
     assert ("可用性", "availability", "") in _found("系统在分区期间选择可用性（Availability）而放弃一致性。")
+
+
+def test_names_with_diacritics():
+    """Dynamics: Poincaré is a Latin name with its accent; oceanography: CC-CEDICT's
+    sense "La Niña, equatorial climatic variation …" names the term before its comma."""
+    assert ("庞加莱映射", "Poincaré map", "") in _found("混沌系统常用庞加莱映射（Poincaré map）分析。")
+    assert ("拉尼娜", "La Niña", "") in _found("今年冬天的降温与拉尼娜（La Niña）有关。")

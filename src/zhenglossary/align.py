@@ -51,7 +51,7 @@ _SUFFIXES = ("izations", "ization", "ational", "ations", "ation", "ings", "ing",
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _DIMENSION = re.compile(r"\d[A-Z]{1,2}")     # 3D, 5G, 4K: one word, not 3 + D
 PAREN_NOTE = re.compile(r"\([^()]*\)|\[[^\]]*\]|CL:\S+")
-_SENSE_SPLIT = re.compile(r"[^a-z0-9]+")
+_SENSE_SPLIT = re.compile(r"[^a-z0-9à-öø-ÿā-ž]+")     # El Niño's niño is one word
 # senses that only refer to another headword
 CROSS_REFERENCE = re.compile(r"(?:(?:old|archaic|erroneous|japanese|taiwan) )?variant of |see |used in |"
                               r"abbr\. for |also written ", re.IGNORECASE)
@@ -130,6 +130,12 @@ def gloss(word: str) -> Gloss:
             continue                      # "variant of 懈[xie4]": points at a word, says nothing
         text = PAREN_NOTE.sub(" ", sense).lower()
         tokens = [t for t in _SENSE_SPLIT.split(text) if t and t not in EN_FUNCTION]
+        name = PAREN_NOTE.sub(" ", sense).split(",")[0].split()
+        if len(tokens) > 5 and len(name) >= 2 and all(w[:1].isupper() for w in name):
+            # a name of two words or more and what it is ("El Niño, equatorial climate
+            # variation in the Pacific"): the name
+            tokens = [t for t in _SENSE_SPLIT.split(" ".join(name).lower())
+                      if t and t not in EN_FUNCTION]
         if not tokens or len(tokens) > 5:
             continue
         words.update(tokens)

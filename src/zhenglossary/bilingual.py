@@ -80,7 +80,9 @@ EN_FIRST_RE = re.compile(
     rf"(?P<mark>\*{{1,3}}|_{{1,2}}|[”\"])?[ \t]?(?P<open>[（(])(?P<body>[{CJK_CLASS}·]{{2,16}})"
     r"(?P<close>[）)])"
 )
-_PIECE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '’/+&\-]*")
+# Latin letters with diacritics are letters of names (El Niño, Poincaré map, Erdős–Rényi)
+_DIACRITIC = "À-ÖØ-öø-ÿĀ-ž"
+_PIECE_RE = re.compile(rf"[A-Za-z0-9][A-Za-z0-9{_DIACRITIC} '’/+&\-–]*")
 _LETTERS2 = re.compile(r"[A-Za-z]{2}")
 _CJK = re.compile(f"[{CJK_CLASS}]")
 _LOWER_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z]")
