@@ -444,3 +444,8 @@ def test_names_with_diacritics():
     sense "La Niña, equatorial climatic variation …" names the term before its comma."""
     assert ("庞加莱映射", "Poincaré map", "") in _found("混沌系统常用庞加莱映射（Poincaré map）分析。")
     assert ("拉尼娜", "La Niña", "") in _found("今年冬天的降温与拉尼娜（La Niña）有关。")
+
+
+def test_a_numeral_word_spells_the_digit_of_the_abbreviation():
+    # cardiology: 四维 (*four-dimensional*) spells the 4D of 4D-US, 超声 its U
+    assert ("四维超声", "", "4D-US") in _found("心脏检查采用四维超声（4D-US）。")

@@ -42,6 +42,8 @@ NUMERAL_PREFIXES = {
     "tri": "三", "triple": "三", "quad": "四", "semi": "半", "half": "半", "hemi": "半",
     "zero": "零", "first": "一", "second": "二", "third": "三",
 }
+_DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+                "six": "6", "seven": "7", "eight": "8", "nine": "9"}
 _NUMBER_DIGITS = {"零": "0", "一": "1", "二": "2", "两": "2", "双": "2", "三": "3",
                   "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9"}
 
@@ -140,6 +142,9 @@ def gloss(word: str) -> Gloss:
             continue
         words.update(tokens)
         initials.add("".join(t[0] for t in tokens).upper())
+        if tokens[0] in _DIGIT_WORDS and len(tokens) > 1:
+            # "four-dimensional": 4D, as abbreviations write it (4D-Var)
+            initials.add(_DIGIT_WORDS[tokens[0]] + "".join(t[0] for t in tokens[1:]).upper())
         initials.add(tokens[0][0].upper())
     for prefix, numerals in NUMERAL_PREFIXES.items():
         if word in numerals or (len(word) == 1 and word in numerals):
@@ -305,7 +310,10 @@ def align_letters(words: list[str], letters: str, blocked: frozenset[int]) -> li
             break
         if i in blocked:
             continue
-        for opt in sorted(_letter_options(words[i]), key=lambda o: (-len(o), o)):
+        # the longest option, of those as long the one ending the letters still unspelt
+        # (right to left, in order: 变分 spells the V of 4D-Var, not its D, which 四维 spells)
+        for opt in sorted(_letter_options(words[i]),
+                          key=lambda o: (-len(o), not left.endswith(o), o)):
             at = left.rfind(opt)
             if at >= 0:
                 counts[i] = len(opt)

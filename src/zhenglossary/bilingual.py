@@ -429,9 +429,12 @@ def term_span(run: str, english: str, abbr: str,
         _clipping_links(words, english_words(english), en_links, blocked)
     # a common single character spells an abbreviation letter only when it also aligns
     # to the English (即 would spell the E of EE-DNN; 零 spells the Z of ZeRO)
+    # (a count spells a digit its own gloss spells: 四维 *four-dimensional*, the 4D of 4D-Var)
+    digits = {c for c in abbreviation_letters(abbr) if c.isdigit()} if abbr else set()
     weak = blocked | frozenset(i for i, w in enumerate(words)
                                if (len(w) == 1 and is_general(w)
-                                   or _count(w, units[i][1]))
+                                   or _count(w, units[i][1])
+                                   and not any(o[:1] in digits for o in gloss(w).initials))
                                and not en_links[i])
     n_en = len(english_words(english)) if english else 0
     letters = abbreviation_letters(abbr) if abbr else ""
