@@ -449,3 +449,9 @@ def test_names_with_diacritics():
 def test_a_numeral_word_spells_the_digit_of_the_abbreviation():
     # cardiology: 四维 (*four-dimensional*) spells the 4D of 4D-US, 超声 its U
     assert ("四维超声", "", "4D-US") in _found("心脏检查采用四维超声（4D-US）。")
+
+
+def test_a_capital_inside_a_word_marking_the_abbreviations_letter_is_no_code():
+    # web standards: eXtensible marks the X of XML; 可 (*able*) says its -ible
+    assert ("可扩展标记语言", "extensible markup language", "XML") in \
+        _found("配置文件用可扩展标记语言（eXtensible Markup Language, XML）书写。")

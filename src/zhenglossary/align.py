@@ -174,9 +174,8 @@ def words_match(gloss_word: str, english: str) -> bool:
                                  or english.endswith(gloss_word)
                                  and len(english) - len(gloss_word) >= 2):
         return True
-    if gloss_word.endswith("ble") and english.endswith(gloss_word[:-2] + "ility") \
-            and len(english) > len(gloss_word) + 3:
-        return True                       # able ~ satisfiability: -ble, -bility (可 of 可满足性)
+    if says_suffix(gloss_word, english):
+        return True                       # able ~ satisfiability, extensible (可 of 可满足性)
     if len(gloss_word) == 3 and english.startswith(gloss_word) and len(english) <= 7:
         return True                       # mix ~ mixture, run ~ runtime
     if len(gloss_word) >= 5 and len(a) >= 5 and a in english:
@@ -186,6 +185,14 @@ def words_match(gloss_word: str, english: str) -> bool:
     if _adjective_of(gloss_word, english):
         return True
     return english.startswith(gloss_word) and gloss_word in NUMERAL_PREFIXES
+
+
+def says_suffix(gloss_word: str, english: str) -> bool:
+    """Does ``gloss_word`` say only the suffix of ``english``: -ble as -bility (*able* of
+    *satisfiability*), *able* as -ible (*extensible*)? (可 of 可满足性, 可扩展.)"""
+    if gloss_word.endswith("ble") and english.endswith(gloss_word[:-2] + "ility"):
+        return True
+    return gloss_word == "able" and english.endswith(("ible", "ibility")) and len(english) > 6
 
 
 @lru_cache(maxsize=4096)

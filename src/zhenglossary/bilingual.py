@@ -167,6 +167,12 @@ def split_body(body: str) -> tuple[str, str] | None:
         pieces = pieces[:-1]
     if not pieces or len(pieces) > 2:
         return None
+    # a word of a phrase with a capital inside that marks a letter of the abbreviation
+    # beside it (Hybrid Automatic Repeat reQuest, HARQ) is that word, not code
+    if len(pieces) == 2 and is_abbreviation(pieces[1]) and " " in pieces[0]:
+        pieces[0] = " ".join(w.capitalize() if _LOWER_CAMEL.match(w) and w[1:].lower().isalpha()
+                             and all(c in pieces[1] for c in w if c.isupper()) else w
+                             for w in pieces[0].split())
     english = abbr = ""
     for piece in pieces:
         if _CJK.search(piece) or not _LETTERS2.search(piece) or not _PIECE_RE.fullmatch(piece):
@@ -557,8 +563,10 @@ _CONNECTIVES = {"and": "and", "or": "or", "&": "and"}
 
 def _suffix(part: str, english: str) -> bool:
     """Does ``part`` (a gloss word) say only the suffix of ``english`` (*able* of
-    *satisfiability*, the -bility of :func:`align.words_match`)?"""
-    return part.endswith("ble") and english.endswith(part[:-2] + "ility")
+    *satisfiability*: :func:`align.says_suffix`)?"""
+    from .align import says_suffix
+
+    return bool(part) and says_suffix(part, english)
 
 
 def _suffix_with_stem(en: list[str], en_links: list) -> None:
