@@ -455,3 +455,8 @@ def test_a_capital_inside_a_word_marking_the_abbreviations_letter_is_no_code():
     # web standards: eXtensible marks the X of XML; 可 (*able*) says its -ible
     assert ("可扩展标记语言", "extensible markup language", "XML") in \
         _found("配置文件用可扩展标记语言（eXtensible Markup Language, XML）书写。")
+
+
+def test_an_english_word_the_chinese_says_whole_is_no_variable():
+    # audio engineering: *limiter* looks like li + miter, but 限幅 (*limiting*) says it
+    assert ("限幅器", "limiter", "") in _found("母带最后再加限幅器（limiter）。")

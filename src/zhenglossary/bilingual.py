@@ -1247,8 +1247,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         return None          # 小结（Summary）, 示例（Example）: the note's own structure
     if not marked and score == 0.0 and english and _not_a_name_phrase(english, abbr):
         return None          # 厂商（Siemens, ABB）: two names; 经验值（empirically chosen）: a remark
-    if english and _variable(english) and not _blended(zh, english, forms):
-        return None          # a variable: t + wait (but 量子比特 says *qubit* whole)
+    if english and _variable(english) and not _blended(zh, english, forms) and score < 1.0:
+        return None          # a variable: t + wait (but 量子比特 says *qubit* whole, and
+        #                      限幅 *limiting* says *limiter*: no li + miter)
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
     if not zh or (len(zh) < 2 and not marked):
