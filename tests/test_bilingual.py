@@ -460,3 +460,8 @@ def test_a_capital_inside_a_word_marking_the_abbreviations_letter_is_no_code():
 def test_an_english_word_the_chinese_says_whole_is_no_variable():
     # audio engineering: *limiter* looks like li + miter, but 限幅 (*limiting*) says it
     assert ("限幅器", "limiter", "") in _found("母带最后再加限幅器（limiter）。")
+
+
+def test_a_verb_before_a_term_nothing_aligns_is_the_clauses():
+    # soil science: CC-CEDICT reads 拟合 as a verb ("to fit"); nothing says *variogram*
+    assert ("变异函数", "variogram", "") in _found("土壤学家先拟合变异函数（variogram）再插值。")
