@@ -465,3 +465,9 @@ def test_an_english_word_the_chinese_says_whole_is_no_variable():
 def test_a_verb_before_a_term_nothing_aligns_is_the_clauses():
     # soil science: CC-CEDICT reads 拟合 as a verb ("to fit"); nothing says *variogram*
     assert ("变异函数", "variogram", "") in _found("土壤学家先拟合变异函数（variogram）再插值。")
+
+
+def test_the_start_of_a_head_said_only_through_its_end_reaches_left():
+    # poultry medicine: 病毒 says the *virus* of *metapneumovirus*; 偏肺 its start, and
+    # 禽 *avian* is still within reach
+    assert ("禽偏肺病毒", "avian metapneumovirus", "") in _found("禽偏肺病毒（avian metapneumovirus）在鸡群中传播。")

@@ -956,6 +956,13 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     # words otherwise: 层次 *Hierarchy* first in 层次分析法 *Analytic Hierarchy Process*),
     # beside English, by words of two characters or more only (即 of 即早期退出模型 is
     # glue, not *deep*)
+    # the head said only through its end (病毒 *virus* of *parvovirus*) leaves its start to
+    # the words on the left too (细小 *parvo-*), as a word of its own would
+    if len(en) > 1 and head >= 0 and head not in covered:
+        ends = [part for k in range(start, len(units)) for j, part in en_links[k]
+                if j == head and part and en[head].endswith(part) and len(en[head]) > len(part)]
+        if ends:
+            budget += syllables(en[head][:-len(max(ends, key=len))])
     letter_budget = 2 * max(0, len(letters) - matched)
     if not en:
         budget = letter_budget
