@@ -471,3 +471,10 @@ def test_the_start_of_a_head_said_only_through_its_end_reaches_left():
     # poultry medicine: 病毒 says the *virus* of *metapneumovirus*; 偏肺 its start, and
     # 禽 *avian* is still within reach
     assert ("禽偏肺病毒", "avian metapneumovirus", "") in _found("禽偏肺病毒（avian metapneumovirus）在鸡群中传播。")
+
+
+def test_an_english_word_between_two_said_side_by_side_asks_the_reach():
+    """Geophysics: 地 and 雷达 say *ground* and *radar* side by side, so no Chinese between
+    them says *penetrating*; 探 on the left does (the P of GPR)."""
+    assert ("探地雷达", "ground-penetrating radar", "GPR") in \
+        _found("考古队用探地雷达（Ground-Penetrating Radar, GPR）扫描了遗址。")

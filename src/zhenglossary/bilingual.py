@@ -541,12 +541,9 @@ def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
     clause's words already say, or that stands between two words they say (the Chinese
     between says it). With the English given, the letters are its words' evidence a second time:
     输出 *export* spells no E of BEV, which 鸟瞰图 *bird's-eye view* says as *eye*."""
-    from .align import stem
-
     said = {j for links in span_links for j, _ in links}   # a part said is the word's (减压 *press*)
     if not said:
         return letters
-    lo, hi = min(said), max(said)
     out, at = [], 0
     last = None
     for pos, letter in enumerate(letters):
@@ -556,9 +553,19 @@ def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
         if j is None:
             return "".join(out) + letters[pos:]   # not the initials: every letter left counts
         at, last = j + 1, j
-        if not (j in said or lo < j < hi):
+        if not (j in said or said_between(j, span_links)):
             out.append(letter)
     return "".join(out)
+
+
+def said_between(j: int, span_links) -> bool:
+    """Is English word ``j``, which no Chinese word says, between two that are said with
+    Chinese between them (退出 of 早期退出模型 *early exit model*: the Chinese between says
+    it)? Not when the words saying its neighbours stand side by side (地|雷达 of
+    探地雷达 *ground-penetrating radar*: 探, on the left, says *penetrating*)."""
+    left = [u for u, links in enumerate(span_links) if any(k < j for k, _ in links)]
+    right = [u for u, links in enumerate(span_links) if any(k > j for k, _ in links)]
+    return any(b - a >= 2 for a in left for b in right)
 
 
 _CONNECTIVES = {"and": "and", "or": "or", "&": "and"}
@@ -937,7 +944,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         unsaid = [] if 0 in covered else [0]       # backpropagation: its start, 反向
     elif en:
         unsaid = [i for i in range(len(en)) if i not in covered and i != head
-                  and (i < first or (after_prep is not None and i >= after_prep))]
+                  and (i < first or (after_prep is not None and i >= after_prep)
+                       or first < i < max(covered) and not said_between(i, en_links[start:]))]
     else:
         unsaid = []
     words = [w for w, _ in units]
