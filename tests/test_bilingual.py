@@ -484,3 +484,8 @@ def test_a_bound_character_after_a_noun_heads_a_term_nothing_aligns():
     # ceramics: jieba tags 度 a status morpheme; after 孔隙 it is the head of *porosity*
     assert ("孔隙度", "porosity", "") in _found("陶瓷坯体的孔隙度（porosity）影响强度。")
     assert not _found("我们在这一点上（on this point）同意。")
+
+
+def test_the_first_letters_of_an_abbreviation_across_a_connective():
+    # hospital management: 质量 spells the Q of QSM left of 与; the term holds both
+    assert ("质量与安全管理", "", "QSM") in _found("医院推行质量与安全管理（QSM）。")

@@ -232,8 +232,9 @@ def word_pieces(word: str) -> list[str]:
     return out
 
 
-def _links(word: str, english: list[str]) -> set[tuple[int, str]]:
-    """(English word index, what matched it) for every English word ``word`` aligns to;
+def own_links(word: str, english: list[str]) -> set[tuple[int, str]]:
+    """(English word index, what matched it) for every English word ``word`` aligns to by
+    its own glosses (:func:`english_links` tries its pieces too);
     the part is ``""`` for the whole word (same stem) or the gloss word that matched a
     part of an English compound (``roof`` of *roofline*)."""
     out = set()
@@ -247,16 +248,16 @@ def _links(word: str, english: list[str]) -> set[tuple[int, str]]:
 
 
 def english_links(word: str, english: list[str]) -> set[tuple[int, str]]:
-    hits = _links(word, english)
+    hits = own_links(word, english)
     if hits or len(word) == 1:
         return hits
     for piece in word_pieces(word):
         if piece != word:
-            hits |= _links(piece, english)
+            hits |= own_links(piece, english)
     return hits
 
 
-def _letter_options(word: str) -> set[str]:
+def letter_options(word: str) -> set[str]:
     """Letter strings a word can stand for in an abbreviation."""
     options = set(gloss(word).initials)
     if len(word) > 1 and not gloss(word).known:
@@ -277,7 +278,7 @@ def align_words(words: list[str], english: str, abbr: str,
                 ) -> tuple[list[set[tuple[int, str]]], list[int]]:
     """Align Chinese ``words`` to the English phrase and the abbreviation.
 
-    Returns, per word, its English links (see :func:`_links`) and the number of
+    Returns, per word, its English links (see :func:`own_links`) and the number of
     abbreviation letters it spells. Words whose index is in ``blocked`` (function words)
     align to nothing."""
     en_words = english_words(english) if english else []
@@ -319,7 +320,7 @@ def align_letters(words: list[str], letters: str, blocked: frozenset[int]) -> li
             continue
         # the longest option, of those as long the one ending the letters still unspelt
         # (right to left, in order: 变分 spells the V of 4D-Var, not its D, which 四维 spells)
-        for opt in sorted(_letter_options(words[i]),
+        for opt in sorted(letter_options(words[i]),
                           key=lambda o: (-len(o), not left.endswith(o), o)):
             at = left.rfind(opt)
             if at >= 0:

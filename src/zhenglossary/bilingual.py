@@ -523,6 +523,8 @@ def term_span(run: str, english: str, abbr: str,
     coverage, start, matched, whole, span_letters = best
     coverage += len(letters) - len(span_letters)      # letters the English said
     start = _extend_left(units, start, en_links, english, span_letters, matched, forms, hard)
+    if not english and letters:
+        start = _letters_across_connective(units, start, letters, matched, forms)
     if english:
         start = _cross_connective(units, start, en_links, english, forms)
         bridged = _bridge(units, start, limit, en_links, forms)
@@ -613,9 +615,9 @@ def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
     """A word CC-CEDICT glosses, aligned only through a piece of it, does not say what the
     word beside it says by its own gloss: 节点 is *node*, and its 点 (*to light*) echoes
     轻 *light* of *light client*, which then starts the term (轻节点)."""
-    from .align import _links
+    from .align import own_links
 
-    own = [_links(w, en) if en_links[i] else set() for i, w in enumerate(words)]
+    own = [own_links(w, en) if en_links[i] else set() for i, w in enumerate(words)]
     for i, word in enumerate(words):
         if not en_links[i] or own[i] or len(word) < 2 or not gloss(word).known:
             continue
@@ -680,6 +682,23 @@ def _connective(word: str) -> str | None:
             if sense.strip() in ("and", "or"):
                 return sense.strip()
     return None
+
+
+def _letters_across_connective(units, start: int, letters: str, matched: int,
+                               forms: frozenset[str]) -> int:
+    """With only an abbreviation, its first letters left unspelt are spelled by the word
+    just left of a connective character before the span, which the term then holds
+    (目标与关键成果 *OKR*: 目标 *objective* the O, 关键 and 成果 the K and R)."""
+    from .align import letter_options
+
+    left = len(letters) - matched
+    if left <= 0 or start < 2 or units[start - 1][0] in forms \
+            or _connective(units[start - 1][0]) is None:
+        return start
+    word, flag = units[start - 2]
+    if len(word) < 2 or flag.startswith(HARD_FLAGS) or _count(word, flag):
+        return start
+    return start - 2 if letters[:left] in letter_options(word) else start
 
 
 def _cross_connective(units, start: int, en_links, english: str, forms: frozenset[str]) -> int:
