@@ -489,3 +489,14 @@ def test_a_bound_character_after_a_noun_heads_a_term_nothing_aligns():
 def test_the_first_letters_of_an_abbreviation_across_a_connective():
     # hospital management: 质量 spells the Q of QSM left of 与; the term holds both
     assert ("质量与安全管理", "", "QSM") in _found("医院推行质量与安全管理（QSM）。")
+
+
+def test_a_transliterated_name_takes_a_character_per_sound():
+    """Statistics: *Kolmogorov* is 柯尔莫哥洛夫, six characters (a character per vowel and
+    per consonant no vowel follows), more than half its letters; psychology: *Stroop*
+    斯特鲁普 (s, t, roo, p)."""
+    from zhenglossary.bilingual import transliterated
+
+    assert transliterated("Stroop") == 4 and transliterated("Kalman") == 3
+    assert ("柯尔莫哥洛夫检验", "Kolmogorov test", "") in _found("统计上常做柯尔莫哥洛夫检验（Kolmogorov test）。")
+    assert ("斯特鲁普效应", "Stroop effect", "") in _found("实验重复了斯特鲁普效应（Stroop effect）。")

@@ -923,6 +923,22 @@ def syllables(word: str) -> int:
     return max(1, count)
 
 
+def transliterated(name: str) -> int:
+    """About how many characters a Chinese transliteration of ``name`` takes: one per
+    vowel group and one per consonant no vowel follows (a final n or m is the syllable's),
+    a doubled consonant once: *Stroop* 斯特鲁普 (s, t, roo, p), *Kalman* 卡尔曼, *Paris* 帕里斯."""
+    word = re.sub(r"(.)\1", r"\1", name.lower())
+    vowels = "aeiouy"
+    count = len(re.findall(r"[aeiouy]+", word))
+    for k, ch in enumerate(word):
+        if ch.isalpha() and ch not in vowels:
+            nxt = word[k + 1] if k + 1 < len(word) else ""
+            if (not nxt or nxt not in vowels) and not (not nxt and ch in "nm") \
+                    and not (ch in "hw" or nxt == "h"):
+                count += 1
+    return count
+
+
 def _mostly_verb(word: str) -> bool:
     """CC-CEDICT reads ``word`` as a verb ("to …") in at least half of its senses (来自,
     说服, 降低), unlike 反向 *reverse*, or a word it lacks (舍入)."""
@@ -988,8 +1004,9 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         budget = 2 * len(unsaid)
     else:
         names = _name_words(english)
-        budget = sum(max(2, min(5, max(syllables(en[i]),
-                                       (len(en[i]) + 1) // 2 if i in names else 0)))
+        budget = sum(max(2, min(5, syllables(en[i])) if i not in names else
+                         min(7, max(syllables(en[i]), (len(en[i]) + 1) // 2,
+                                    transliterated(en[i]))))
                      for i in unsaid)
     # an abbreviation's letters left unspelt ask for as much (the Chinese may order the
     # words otherwise: 层次 *Hierarchy* first in 层次分析法 *Analytic Hierarchy Process*),
