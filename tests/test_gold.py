@@ -69,13 +69,13 @@ def test_round_three_development_sets_meet_the_targets():
 
 
 def test_round_four_development_sets_keep_the_level_reached():
-    """tests/gold/unseen2.yaml (167 sightings in three batches, written in round four
+    """tests/gold/unseen2.yaml (193 sightings in four batches, each written in round four
     before the rules that were then developed against it) and tests/gold/unseen.yaml
     (held out in round three, developed against in round four) stay at the level the
-    round-four rules reached (README: round four): unseen2 P 94.0% R 93.4% with 9 boundary
-    errors of 166 found, unseen P 96.2% R 93.8% with 3 of 78."""
+    round-four rules reached (README: round four): unseen2 P 94.8% R 94.3% with 9 boundary
+    errors of 192 found, unseen P 96.2% R 93.8% with 3 of 78."""
     gold = ROOT / "tests" / "gold"
-    for name, precision, recall, boundary, non_terms in (("unseen2.yaml", 0.93, 0.93, 9, 1),
+    for name, precision, recall, boundary, non_terms in (("unseen2.yaml", 0.94, 0.94, 9, 1),
                                                          ("unseen.yaml", 0.96, 0.93, 3, 0)):
         result = _script().evaluate_gold(gold / name)
         finder, suggest = result["finder"], result["suggest"]
