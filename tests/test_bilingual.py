@@ -500,3 +500,8 @@ def test_a_transliterated_name_takes_a_character_per_sound():
     assert transliterated("Stroop") == 4 and transliterated("Kalman") == 3
     assert ("柯尔莫哥洛夫检验", "Kolmogorov test", "") in _found("统计上常做柯尔莫哥洛夫检验（Kolmogorov test）。")
     assert ("斯特鲁普效应", "Stroop effect", "") in _found("实验重复了斯特鲁普效应（Stroop effect）。")
+
+
+def test_he_is_a_connective_too():
+    # warehousing: CC-CEDICT's 和 reads "(joining two nouns) and"; the note is no sense
+    assert ("拣货和包装", "picking and packing", "") in _found("仓库流程包括拣货和包装（picking and packing）。")

@@ -677,10 +677,13 @@ def _connective(word: str) -> str | None:
 
     if len(word) != 1:
         return None
+    from .align import PAREN_NOTE
+
     for entry in dictionary_index().entries(word):
         for sense in entry.senses:
-            if sense.strip() in ("and", "or"):
-                return sense.strip()
+            sense = PAREN_NOTE.sub("", sense).strip()     # 和: "(joining two nouns) and"
+            if sense in ("and", "or"):
+                return sense
     return None
 
 
