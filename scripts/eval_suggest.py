@@ -75,7 +75,7 @@ def evaluate_gold(path: Path = GOLD) -> dict:
     from zhenglossary.glossary import Glossary
     from zhenglossary.prose import prose_view
     from zhenglossary.suggest import suggest
-    from zhenglossary.textutil import split_abbreviation
+    from zhenglossary.textutil import is_abbreviation, split_abbreviation
 
     items = yaml.safe_load(path.read_text("utf-8"))["items"]
     labelled = right = found = boundary = nonterm = 0
@@ -118,8 +118,8 @@ def evaluate_gold(path: Path = GOLD) -> dict:
     covered = set()
     for s in suggestions:
         english, abbr = split_abbreviation(s.en)
-        if abbr is None and not " " in s.en and s.en.isupper():
-            english, abbr = "", s.en
+        if abbr is None and " " not in s.en and (s.en.isupper() or is_abbreviation(s.en)):
+            english, abbr = "", s.en      # an abbreviation alone: IRC, and FinFET too
         keys = _keys(english, abbr or "")
         if s.zh in pairs and pairs[s.zh] & keys:
             good += 1

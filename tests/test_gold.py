@@ -83,3 +83,18 @@ def test_round_four_development_sets_keep_the_level_reached():
         assert finder["boundary_errors"] <= boundary, (name, result["errors"])
         assert finder["non_terms"] <= non_terms, (name, result["errors"])
         assert suggest["recall"] >= recall - 0.01, (name, result["errors"])
+
+
+def test_round_four_held_out_set_does_not_fall_below_its_final_score():
+    """tests/gold/unseen3.yaml (84 sightings in astronomy, neuroscience, drug discovery,
+    hydrology, particle physics, fabs and control theory) was held out for all of round
+    four: written before any round-four rule, scored at the start (P 91.1%, R 85.7%, 7
+    boundary errors of 79 found) and once at the end (P 93.8%, R 90.5%, 5 of 81 found),
+    its misses not read in between. This guards that final score; it is not a target the
+    rules were tuned to (issue 22's ≤ 5% boundary errors is not met on it: see README)."""
+    result = _script().evaluate_gold(ROOT / "tests" / "gold" / "unseen3.yaml")
+    finder, suggest = result["finder"], result["suggest"]
+    precision, recall = 76 / 81 - 1e-9, 76 / 84 - 1e-9
+    assert finder["precision"] >= precision and finder["recall"] >= recall, result["errors"]
+    assert finder["boundary_errors"] <= 5 and finder["non_terms"] == 0, result["errors"]
+    assert suggest["precision"] >= precision and suggest["recall"] >= recall, result["errors"]
