@@ -34,6 +34,14 @@ the term hold the Chinese connective; a hyphen between Chinese runs is inside th
 One English word may also be a blend or a clipping of the Chinese words' glosses (量子比特
 *qubit*, 互斥锁 *mutex*).
 
+Round four: the English, when given, is the evidence the abbreviation's letters only add
+to where no Chinese word says their English word (输出 spells no E of *Bird's-Eye View*);
+an English word written twice is said once per Chinese word; the copula (是) is the
+clause's; jieba's made-up words starting with a common verb, words it left apart that
+CC-CEDICT joins, and pieces echoing a neighbour are read by the English; 可 says *-bility*;
+a transliterated name reaches about a character per sound; where nothing aligns, a
+"to …" verb ends the clause and a bound character after a noun is the head.
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
