@@ -22,6 +22,11 @@ def test_stems_equate_inflections(a, b):
     ("multi", "multiversion", True),     # a numeral prefix
     ("mix", "mixture", True),            # a short gloss word starting a short word
     ("set", "settlement", False),
+    ("take", "stake", False),            # s|take: what is left is no part of a compound
+    ("load", "upload", True),
+    ("able", "satisfiability", True),     # -ble as -bility, -ible
+    ("able", "extensible", True),
+    ("possible", "possibility", True),
 ])
 def test_words_match(gloss_word, english, expected):
     assert words_match(gloss_word, english) is expected

@@ -378,3 +378,130 @@ def test_an_author_year_citation_is_no_term():
         assert find_parentheticals(text) == [], text
     [par] = find_parentheticals("公钥基础设施（PKI, RFC 5280）负责证书。")
     assert (par.zh, par.abbr) == ("公钥基础设施", "PKI")
+
+
+def test_abbreviation_letters_the_english_words_said_spell_nothing_more():
+    """With the English given, a letter whose English word a Chinese word already says is
+    no more evidence: a verb before the term spelling it through another gloss does not
+    join the term. Ophthalmology: 眼压 says *intraocular pressure* (the I and O of one
+    compound word, the P), so 测量 *measure* is the clause's verb; econometrics: 差分 says
+    *difference* twice, and the second D is left to 双重 *double*."""
+    assert ("眼压", "intraocular pressure", "IOP") in _found("医生先测量眼压（intraocular pressure, IOP）。")
+    assert ("双重差分", "difference-in-differences", "DiD") in \
+        _found("我们计算了双重差分（difference-in-differences, DiD）。")
+
+
+def test_the_copula_is_the_clauses_verb_not_the_terms_start():
+    """是, 属, 为 (CC-CEDICT: "to be") never start a term the reach makes and never sit
+    inside one: statistics, a letter of PCA left unspelt does not take 是; logistics, 吞吐
+    *throughput* spelling the T of CT does not carry the term across 瓶颈是."""
+    assert ("主成分分析", "", "PCA") in _found("最常用的降维方法是主成分分析（PCA）。")
+    assert ("集装箱码头", "", "CT") in _found("港口的吞吐瓶颈是集装箱码头（CT）。")
+
+
+def test_an_abbreviation_starting_in_lower_case_after_the_english():
+    # operating systems: eBPF after its English is the abbreviation, not code; a
+    # lower-camel name alone (getX) still is code
+    assert ("扩展伯克利包过滤器", "extended Berkeley Packet Filter", "eBPF") in \
+        _found("内核用扩展伯克利包过滤器（extended Berkeley Packet Filter, eBPF）采样。")
+    assert not _found("调用时传入偏移量（offset, getX）。")
+
+
+def test_a_known_word_echoing_its_neighbour_through_a_piece_says_nothing():
+    """IoT: jieba's made-up 作轻 is the verb 作 and 轻 *light*; 节点 (*node*) aligns to
+    *light* only through 点 (*to light*), the word beside it says it, so 轻 starts the term."""
+    assert ("轻节点", "light client", "") in _found("物联网网关只作轻节点（light client），不保存全部数据。")
+
+
+def test_two_words_jieba_left_apart_that_make_a_dictionary_word():
+    # cognitive science: 联结|主义 is CC-CEDICT's 联结主义 *connectionism*
+    assert ("联结主义模型", "connectionist model", "") in \
+        _found("认知科学里的联结主义模型（connectionist model）强调分布式表征。")
+
+
+def test_an_english_word_written_twice_is_said_once_by_each_chinese_word():
+    # recommender systems: each 用户 says one *user*, so the first starts the term
+    assert ("用户-用户协同过滤", "user-user collaborative filtering", "") in \
+        _found("推荐系统先做用户-用户协同过滤（user-user collaborative filtering）。")
+
+
+def test_a_function_character_whose_gloss_says_the_english_word_between():
+    # NLP data sets and corpora: 对 (tagged a preposition) says *pair* between the words
+    # said on either side
+    assert ("问题对匹配", "question-pair matching", "") in _found("训练数据由问题对匹配（question-pair matching）任务构成。")
+    assert ("句子对对齐", "sentence-pair alignment", "") in _found("语料按句子对对齐（sentence-pair alignment）处理。")
+
+
+def test_the_chinese_able_prefix_says_the_english_bility_suffix():
+    """Control theory: 可 (*able*) says the -bility of *observability* beside 观测, which
+    says its stem; alone (可用性, nothing saying *avail*) it asks the reach for nothing."""
+    assert ("可观测性", "observability", "") in _found("控制系统要先检查可观测性（observability）。")
+    assert ("可用性", "availability", "") in _found("系统在分区期间选择可用性（Availability）而放弃一致性。")
+
+
+def test_names_with_diacritics():
+    """Dynamics: Poincaré is a Latin name with its accent; oceanography: CC-CEDICT's
+    sense "La Niña, equatorial climatic variation …" names the term before its comma."""
+    assert ("庞加莱映射", "Poincaré map", "") in _found("混沌系统常用庞加莱映射（Poincaré map）分析。")
+    assert ("拉尼娜", "La Niña", "") in _found("今年冬天的降温与拉尼娜（La Niña）有关。")
+
+
+def test_a_numeral_word_spells_the_digit_of_the_abbreviation():
+    # cardiology: 四维 (*four-dimensional*) spells the 4D of 4D-US, 超声 its U
+    assert ("四维超声", "", "4D-US") in _found("心脏检查采用四维超声（4D-US）。")
+
+
+def test_a_capital_inside_a_word_marking_the_abbreviations_letter_is_no_code():
+    # web standards: eXtensible marks the X of XML; 可 (*able*) says its -ible
+    assert ("可扩展标记语言", "extensible markup language", "XML") in \
+        _found("配置文件用可扩展标记语言（eXtensible Markup Language, XML）书写。")
+
+
+def test_an_english_word_the_chinese_says_whole_is_no_variable():
+    # audio engineering: *limiter* looks like li + miter, but 限幅 (*limiting*) says it
+    assert ("限幅器", "limiter", "") in _found("母带最后再加限幅器（limiter）。")
+
+
+def test_a_verb_before_a_term_nothing_aligns_is_the_clauses():
+    # soil science: CC-CEDICT reads 拟合 as a verb ("to fit"); nothing says *variogram*
+    assert ("变异函数", "variogram", "") in _found("土壤学家先拟合变异函数（variogram）再插值。")
+
+
+def test_the_start_of_a_head_said_only_through_its_end_reaches_left():
+    # poultry medicine: 病毒 says the *virus* of *metapneumovirus*; 偏肺 its start, and
+    # 禽 *avian* is still within reach
+    assert ("禽偏肺病毒", "avian metapneumovirus", "") in _found("禽偏肺病毒（avian metapneumovirus）在鸡群中传播。")
+
+
+def test_an_english_word_between_two_said_side_by_side_asks_the_reach():
+    """Geophysics: 地 and 雷达 say *ground* and *radar* side by side, so no Chinese between
+    them says *penetrating*; 探 on the left does (the P of GPR)."""
+    assert ("探地雷达", "ground-penetrating radar", "GPR") in \
+        _found("考古队用探地雷达（Ground-Penetrating Radar, GPR）扫描了遗址。")
+
+
+def test_a_bound_character_after_a_noun_heads_a_term_nothing_aligns():
+    # ceramics: jieba tags 度 a status morpheme; after 孔隙 it is the head of *porosity*
+    assert ("孔隙度", "porosity", "") in _found("陶瓷坯体的孔隙度（porosity）影响强度。")
+    assert not _found("我们在这一点上（on this point）同意。")
+
+
+def test_the_first_letters_of_an_abbreviation_across_a_connective():
+    # hospital management: 质量 spells the Q of QSM left of 与; the term holds both
+    assert ("质量与安全管理", "", "QSM") in _found("医院推行质量与安全管理（QSM）。")
+
+
+def test_a_transliterated_name_takes_a_character_per_sound():
+    """Statistics: *Kolmogorov* is 柯尔莫哥洛夫, six characters (a character per vowel and
+    per consonant no vowel follows), more than half its letters; psychology: *Stroop*
+    斯特鲁普 (s, t, roo, p)."""
+    from zhenglossary.bilingual import transliterated
+
+    assert transliterated("Stroop") == 4 and transliterated("Kalman") == 3
+    assert ("柯尔莫哥洛夫检验", "Kolmogorov test", "") in _found("统计上常做柯尔莫哥洛夫检验（Kolmogorov test）。")
+    assert ("斯特鲁普效应", "Stroop effect", "") in _found("实验重复了斯特鲁普效应（Stroop effect）。")
+
+
+def test_he_is_a_connective_too():
+    # warehousing: CC-CEDICT's 和 reads "(joining two nouns) and"; the note is no sense
+    assert ("拣货和包装", "picking and packing", "") in _found("仓库流程包括拣货和包装（picking and packing）。")

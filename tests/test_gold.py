@@ -57,7 +57,8 @@ def test_held_out_set_meets_issue_22s_targets():
 def test_round_three_development_sets_meet_the_targets():
     """tests/gold/final.yaml (written after round two, scored once, then developed against
     in round three) and tests/gold/probe.yaml (written during round three) keep issue 22's
-    targets. tests/gold/unseen.yaml is not asserted: see the README for its numbers."""
+    targets (unseen.yaml, a development set since round three's end, is asserted with the
+    round-four sets below)."""
     gold = ROOT / "tests" / "gold"
     for name in ("final.yaml", "probe.yaml"):
         result = _script().evaluate_gold(gold / name)
@@ -65,3 +66,35 @@ def test_round_three_development_sets_meet_the_targets():
         assert finder["recall"] >= 0.90 and finder["precision"] >= 0.95, (name, result["errors"])
         assert finder["boundary_errors"] <= 0.05 * finder["found"], (name, result["errors"])
         assert finder["non_terms"] <= 1, (name, result["errors"])
+
+
+def test_round_four_development_sets_keep_the_level_reached():
+    """tests/gold/unseen2.yaml (193 sightings in four batches, each written in round four
+    before the rules that were then developed against it) and tests/gold/unseen.yaml
+    (held out in round three, developed against in round four) stay at the level the
+    round-four rules reached (README: round four): unseen2 P 94.8% R 94.3% with 9 boundary
+    errors of 192 found, unseen P 96.2% R 93.8% with 3 of 78."""
+    gold = ROOT / "tests" / "gold"
+    for name, precision, recall, boundary, non_terms in (("unseen2.yaml", 0.94, 0.94, 9, 1),
+                                                         ("unseen.yaml", 0.96, 0.93, 3, 0)):
+        result = _script().evaluate_gold(gold / name)
+        finder, suggest = result["finder"], result["suggest"]
+        assert finder["precision"] >= precision and finder["recall"] >= recall, (name, result["errors"])
+        assert finder["boundary_errors"] <= boundary, (name, result["errors"])
+        assert finder["non_terms"] <= non_terms, (name, result["errors"])
+        assert suggest["recall"] >= recall - 0.01, (name, result["errors"])
+
+
+def test_round_four_held_out_set_does_not_fall_below_its_final_score():
+    """tests/gold/unseen3.yaml (84 sightings in astronomy, neuroscience, drug discovery,
+    hydrology, particle physics, fabs and control theory) was held out for all of round
+    four: written before any round-four rule, scored at the start (P 91.1%, R 85.7%, 7
+    boundary errors of 79 found) and once at the end (P 93.8%, R 90.5%, 5 of 81 found),
+    its misses not read in between. This guards that final score; it is not a target the
+    rules were tuned to (issue 22's ≤ 5% boundary errors is not met on it: see README)."""
+    result = _script().evaluate_gold(ROOT / "tests" / "gold" / "unseen3.yaml")
+    finder, suggest = result["finder"], result["suggest"]
+    precision, recall = 76 / 81 - 1e-9, 76 / 84 - 1e-9
+    assert finder["precision"] >= precision and finder["recall"] >= recall, result["errors"]
+    assert finder["boundary_errors"] <= 5 and finder["non_terms"] == 0, result["errors"]
+    assert suggest["precision"] >= precision and suggest["recall"] >= recall, result["errors"]

@@ -42,6 +42,8 @@ NUMERAL_PREFIXES = {
     "tri": "三", "triple": "三", "quad": "四", "semi": "半", "half": "半", "hemi": "半",
     "zero": "零", "first": "一", "second": "二", "third": "三",
 }
+_DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+                "six": "6", "seven": "7", "eight": "8", "nine": "9"}
 _NUMBER_DIGITS = {"零": "0", "一": "1", "二": "2", "两": "2", "双": "2", "三": "3",
                   "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9"}
 
@@ -51,7 +53,7 @@ _SUFFIXES = ("izations", "ization", "ational", "ations", "ation", "ings", "ing",
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _DIMENSION = re.compile(r"\d[A-Z]{1,2}")     # 3D, 5G, 4K: one word, not 3 + D
 PAREN_NOTE = re.compile(r"\([^()]*\)|\[[^\]]*\]|CL:\S+")
-_SENSE_SPLIT = re.compile(r"[^a-z0-9]+")
+_SENSE_SPLIT = re.compile(r"[^a-z0-9à-öø-ÿā-ž]+")     # El Niño's niño is one word
 # senses that only refer to another headword
 CROSS_REFERENCE = re.compile(r"(?:(?:old|archaic|erroneous|japanese|taiwan) )?variant of |see |used in |"
                               r"abbr\. for |also written ", re.IGNORECASE)
@@ -130,10 +132,19 @@ def gloss(word: str) -> Gloss:
             continue                      # "variant of 懈[xie4]": points at a word, says nothing
         text = PAREN_NOTE.sub(" ", sense).lower()
         tokens = [t for t in _SENSE_SPLIT.split(text) if t and t not in EN_FUNCTION]
+        name = PAREN_NOTE.sub(" ", sense).split(",")[0].split()
+        if len(tokens) > 5 and len(name) >= 2 and all(w[:1].isupper() for w in name):
+            # a name of two words or more and what it is ("El Niño, equatorial climate
+            # variation in the Pacific"): the name
+            tokens = [t for t in _SENSE_SPLIT.split(" ".join(name).lower())
+                      if t and t not in EN_FUNCTION]
         if not tokens or len(tokens) > 5:
             continue
         words.update(tokens)
         initials.add("".join(t[0] for t in tokens).upper())
+        if tokens[0] in _DIGIT_WORDS and len(tokens) > 1:
+            # "four-dimensional": 4D, as abbreviations write it (4D-Var)
+            initials.add(_DIGIT_WORDS[tokens[0]] + "".join(t[0] for t in tokens[1:]).upper())
         initials.add(tokens[0][0].upper())
     for prefix, numerals in NUMERAL_PREFIXES.items():
         if word in numerals or (len(word) == 1 and word in numerals):
@@ -157,8 +168,14 @@ def words_match(gloss_word: str, english: str) -> bool:
     short, long_ = sorted((a, b), key=len)
     if len(short) >= 5 and len(long_) - len(short) <= 2 and long_.startswith(short):
         return True
-    if len(gloss_word) >= 4 and (english.startswith(gloss_word) or english.endswith(gloss_word)):
+    # a part of a compound leaves a part of two letters or more (roof of roofline, load
+    # of upload; not take of s|take, whose s is no word)
+    if len(gloss_word) >= 4 and (english.startswith(gloss_word)
+                                 or english.endswith(gloss_word)
+                                 and len(english) - len(gloss_word) >= 2):
         return True
+    if says_suffix(gloss_word, english):
+        return True                       # able ~ satisfiability, extensible (可 of 可满足性)
     if len(gloss_word) == 3 and english.startswith(gloss_word) and len(english) <= 7:
         return True                       # mix ~ mixture, run ~ runtime
     if len(gloss_word) >= 5 and len(a) >= 5 and a in english:
@@ -168,6 +185,14 @@ def words_match(gloss_word: str, english: str) -> bool:
     if _adjective_of(gloss_word, english):
         return True
     return english.startswith(gloss_word) and gloss_word in NUMERAL_PREFIXES
+
+
+def says_suffix(gloss_word: str, english: str) -> bool:
+    """Does ``gloss_word`` say only the suffix of ``english``: -ble as -bility (*able* of
+    *satisfiability*), *able* as -ible (*extensible*)? (可 of 可满足性, 可扩展.)"""
+    if gloss_word.endswith("ble") and english.endswith(gloss_word[:-2] + "ility"):
+        return True
+    return gloss_word == "able" and english.endswith(("ible", "ibility")) and len(english) > 6
 
 
 @lru_cache(maxsize=4096)
@@ -207,8 +232,9 @@ def word_pieces(word: str) -> list[str]:
     return out
 
 
-def _links(word: str, english: list[str]) -> set[tuple[int, str]]:
-    """(English word index, what matched it) for every English word ``word`` aligns to;
+def own_links(word: str, english: list[str]) -> set[tuple[int, str]]:
+    """(English word index, what matched it) for every English word ``word`` aligns to by
+    its own glosses (:func:`english_links` tries its pieces too);
     the part is ``""`` for the whole word (same stem) or the gloss word that matched a
     part of an English compound (``roof`` of *roofline*)."""
     out = set()
@@ -222,16 +248,16 @@ def _links(word: str, english: list[str]) -> set[tuple[int, str]]:
 
 
 def english_links(word: str, english: list[str]) -> set[tuple[int, str]]:
-    hits = _links(word, english)
+    hits = own_links(word, english)
     if hits or len(word) == 1:
         return hits
     for piece in word_pieces(word):
         if piece != word:
-            hits |= _links(piece, english)
+            hits |= own_links(piece, english)
     return hits
 
 
-def _letter_options(word: str) -> set[str]:
+def letter_options(word: str) -> set[str]:
     """Letter strings a word can stand for in an abbreviation."""
     options = set(gloss(word).initials)
     if len(word) > 1 and not gloss(word).known:
@@ -252,7 +278,7 @@ def align_words(words: list[str], english: str, abbr: str,
                 ) -> tuple[list[set[tuple[int, str]]], list[int]]:
     """Align Chinese ``words`` to the English phrase and the abbreviation.
 
-    Returns, per word, its English links (see :func:`_links`) and the number of
+    Returns, per word, its English links (see :func:`own_links`) and the number of
     abbreviation letters it spells. Words whose index is in ``blocked`` (function words)
     align to nothing."""
     en_words = english_words(english) if english else []
@@ -292,7 +318,10 @@ def align_letters(words: list[str], letters: str, blocked: frozenset[int]) -> li
             break
         if i in blocked:
             continue
-        for opt in sorted(_letter_options(words[i]), key=lambda o: (-len(o), o)):
+        # the longest option, of those as long the one ending the letters still unspelt
+        # (right to left, in order: 变分 spells the V of 4D-Var, not its D, which 四维 spells)
+        for opt in sorted(letter_options(words[i]),
+                          key=lambda o: (-len(o), not left.endswith(o), o)):
             at = left.rfind(opt)
             if at >= 0:
                 counts[i] = len(opt)

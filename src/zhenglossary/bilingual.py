@@ -34,6 +34,14 @@ the term hold the Chinese connective; a hyphen between Chinese runs is inside th
 One English word may also be a blend or a clipping of the Chinese words' glosses (量子比特
 *qubit*, 互斥锁 *mutex*).
 
+Round four: the English, when given, is the evidence the abbreviation's letters only add
+to where no Chinese word says their English word (输出 spells no E of *Bird's-Eye View*);
+an English word written twice is said once per Chinese word; the copula (是) is the
+clause's; jieba's made-up words starting with a common verb, words it left apart that
+CC-CEDICT joins, and pieces echoing a neighbour are read by the English; 可 says *-bility*;
+a transliterated name reaches about a character per sound; where nothing aligns, a
+"to …" verb ends the clause and a bound character after a noun is the head.
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
@@ -80,10 +88,14 @@ EN_FIRST_RE = re.compile(
     rf"(?P<mark>\*{{1,3}}|_{{1,2}}|[”\"])?[ \t]?(?P<open>[（(])(?P<body>[{CJK_CLASS}·]{{2,16}})"
     r"(?P<close>[）)])"
 )
-_PIECE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '’/+&\-]*")
+# Latin letters with diacritics are letters of names (El Niño, Poincaré map, Erdős–Rényi)
+_DIACRITIC = "À-ÖØ-öø-ÿĀ-ž"
+_PIECE_RE = re.compile(rf"[A-Za-z0-9][A-Za-z0-9{_DIACRITIC} '’/+&\-–]*")
 _LETTERS2 = re.compile(r"[A-Za-z]{2}")
 _CJK = re.compile(f"[{CJK_CLASS}]")
 _LOWER_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z]")
+# an abbreviation with a lower-case first letter or two (mAP, xG, eBPF, kNN), not code
+_LOWER_ABBR = re.compile(r"[a-z]{1,2}[A-Z][A-Z0-9]{0,4}s?")
 # a name made of a capital letter and a word (Z-buffer, B-tree, R-tree): after the
 # English, another name of the term, which is not an abbreviation and is left out
 _LETTER_NAME = re.compile(r"[A-Z]-[a-z]{3,}")
@@ -163,10 +175,19 @@ def split_body(body: str) -> tuple[str, str] | None:
         pieces = pieces[:-1]
     if not pieces or len(pieces) > 2:
         return None
+    # a word of a phrase with a capital inside that marks a letter of the abbreviation
+    # beside it (Hybrid Automatic Repeat reQuest, HARQ) is that word, not code
+    if len(pieces) == 2 and is_abbreviation(pieces[1]) and " " in pieces[0]:
+        pieces[0] = " ".join(w.capitalize() if _LOWER_CAMEL.match(w) and w[1:].lower().isalpha()
+                             and all(c in pieces[1] for c in w if c.isupper()) else w
+                             for w in pieces[0].split())
     english = abbr = ""
     for piece in pieces:
         if _CJK.search(piece) or not _LETTERS2.search(piece) or not _PIECE_RE.fullmatch(piece):
             return None
+        if english and not abbr and _LOWER_ABBR.fullmatch(piece):
+            abbr = piece                  # mAP, xG, eBPF after the English: its abbreviation
+            continue
         if _LOWER_CAMEL.search(piece):
             return None                  # code: updateOutputKernel
         if english and _LETTER_NAME.fullmatch(piece):
@@ -282,12 +303,29 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
             or any(len(i) == 1 and i in letters for i in gloss(word).initials)
 
     out = list(units)
-    # two characters jieba left apart that make a CC-CEDICT word saying the English, where
-    # not both do alone, are that word (易|感 → 易感 *susceptible*, the S of SIR)
+    # a word jieba made up (neither its dictionary nor CC-CEDICT has it) whose first
+    # character is a common verb saying nothing and whose rest says the English is two
+    # words: the verb belongs to the clause (预写 keeps its 预, no common verb) (才算正|样本 → 算|正样本 *positive samples*, 只作轻|节点
+    # → 作|轻节点 *light client*)
+    if en:
+        from .segment import posseg, tokenizer_for
+
+        freq = tokenizer_for(forms).FREQ
+        for i in range(len(out) - 1, -1, -1):
+            word, flag = out[i]
+            if len(word) > 1 and word not in forms and not freq.get(word) \
+                    and not gloss(word).known and not english_links(word[0], en) \
+                    and is_general(word[0]) and posseg(word[0], forms)[0][1] == "v" \
+                    and english_links(word[1:], en):
+                out[i:i + 1] = [(word[0], "v" if flag.startswith("v") else flag), (word[1:], "n")]
+    # two characters (or words) jieba left apart that make a CC-CEDICT word saying the
+    # English, where not both do alone, are that word (易|感 → 易感 *susceptible*, the S of
+    # SIR; 联结|主义 → 联结主义 *connectionism* of *connectionist*)
     i = 0
     while i < len(out) - 1:
         (a, fa), (b, fb) = out[i], out[i + 1]
-        if len(a) == 1 and len(b) == 1 and fa != "hy" and fb != "hy" and a + b not in forms \
+        if len(a + b) <= 4 and fa != "hy" and fb != "hy" and a + b not in forms \
+                and a not in forms and b not in forms \
                 and gloss(a + b).known and says(a + b) and not (says(a) and says(b)):
             out[i:i + 2] = [(a + b, "n")]
         i += 1
@@ -374,9 +412,11 @@ def term_span(run: str, english: str, abbr: str,
 
     def gap_stop(i: int) -> bool:
         """An unaligned word that cannot sit inside a term: a common verb of general
-        Chinese ends the clause before the term (先写入 in 先写入预写日志)."""
+        Chinese ends the clause before the term (先写入 in 先写入预写日志), and so does the
+        copula (瓶颈是 in 瓶颈是集装箱码头)."""
         word, flag = units[i]
-        return word not in forms and len(word) > 1 and flag in _VERB_FLAGS and is_general(word)
+        return word not in forms and (len(word) > 1 and flag in _VERB_FLAGS and is_general(word)
+                                      or len(word) == 1 and _copula(word))
 
     units = _resegment(units, english, abbr, forms)
     words = [w for w, _ in units]
@@ -394,14 +434,21 @@ def term_span(run: str, english: str, abbr: str,
                        if _count(w, f) and not english_links(w[0], en_all)
                        and not any(words_match(g, e) for g in gloss(w).words for e in en_all))
     en_links, _ = align_words(words, english, "", blocked | counts)
+    if en_all:
+        _drop_echoes(words, en_all, en_links)
+        _share_repeats(en_all, en_links)
+        _suffix_with_stem(en_all, en_links)
     if english:
         _blend_links(words, english_words(english), en_links, blocked)
         _clipping_links(words, english_words(english), en_links, blocked)
     # a common single character spells an abbreviation letter only when it also aligns
     # to the English (即 would spell the E of EE-DNN; 零 spells the Z of ZeRO)
+    # (a count spells a digit its own gloss spells: 四维 *four-dimensional*, the 4D of 4D-Var)
+    digits = {c for c in abbreviation_letters(abbr) if c.isdigit()} if abbr else set()
     weak = blocked | frozenset(i for i, w in enumerate(words)
                                if (len(w) == 1 and is_general(w)
-                                   or _count(w, units[i][1]))
+                                   or _count(w, units[i][1])
+                                   and not any(o[:1] in digits for o in gloss(w).initials))
                                and not en_links[i])
     n_en = len(english_words(english)) if english else 0
     letters = abbreviation_letters(abbr) if abbr else ""
@@ -411,24 +458,35 @@ def term_span(run: str, english: str, abbr: str,
     def stands_between(i: int) -> bool:
         """A function word of two characters or more between two aligned words, where the
         English has a word neither says, translates that word (对照 of 病例对照研究, tagged
-        a preposition, stands for *control* of *case-control study*)."""
-        if len(words[i]) < 2 or i == 0 or i == n - 1 or not gloss(words[i]).known \
+        a preposition, stands for *control* of *case-control study*); a single character
+        does when its own gloss says that word (对 *pair* of 字节对编码 *byte-pair encoding*)."""
+        if i == 0 or i == n - 1 or not gloss(words[i]).known \
                 or not en_links[i - 1] or not en_links[i + 1]:
             return False
         lo = max(j for j, _ in en_links[i - 1])
         hi = min(j for j, _ in en_links[i + 1])
-        return any(j not in said_any for j in range(lo + 1, hi))
+        between = [j for j in range(lo + 1, hi) if j not in said_any]
+        if len(words[i]) == 1:
+            return any(j in between and not part for j, part in english_links(words[i], en_all))
+        return bool(between)
 
     limit = 0
     for i in range(n - 1, -1, -1):
         if hard(i) and not stands_between(i):
             limit = i + 1
             break
+    # the letters the English words said in the clause leave to spell
+    run_letters = _unsaid_letters(letters, en_all, en_links[limit:]) if en_all else letters
+    if run_letters != letters:
+        # and a word saying English words has said what it says (差分 says *difference*
+        # twice and spells no D of DiD: 双重 *double* does)
+        weak = weak | frozenset(i for i in range(len(units)) if en_links[i])
     # the shortest span ending the run that aligns to the most English words and letters
-    best: tuple[int, int, int, bool] | None = None     # (coverage, start, letters, whole)
+    best: tuple[int, int, int, bool, str] | None = None   # (coverage, start, letters, whole, unsaid letters)
     for k in range(n - 1, limit - 1, -1):
-        spelled = align_letters(words[k:], letters, frozenset(i - k for i in weak if i >= k)) \
-            if letters else [0] * (n - k)
+        span_letters = run_letters
+        spelled = align_letters(words[k:], span_letters, frozenset(i - k for i in weak if i >= k)) \
+            if span_letters else [0] * (n - k)
         if not en_links[k] and not spelled[0]:
             continue                      # a term starts with a word that aligns
         aligned = [bool(en_links[i]) or spelled[i - k] > 0 for i in range(k, n)]
@@ -452,20 +510,29 @@ def term_span(run: str, english: str, abbr: str,
                         if not part or j not in said_whole or not en_all[j].startswith(part)}) \
             + sum(spelled)
         if best is None or coverage > best[0]:
-            best = (coverage, k, sum(spelled), whole)
+            best = (coverage, k, sum(spelled), whole, span_letters)
     if best is None:
         # nothing aligns: the content words before the parenthesis
         start = n
         for i in range(n - 1, -1, -1):
+            if i == n - 1 and n > 1 and _bound_head(units[i], units[i - 1], forms):
+                start = i                 # 孔隙|度 *porosity*: a bound morpheme heads the term
+                continue
             if edge_stop(i) or (i < n - 1 and is_general(units[i][0])
                                 and not units[i][1].startswith("n")):
                 break
+            if i < n - 1 and len(units[i][0]) > 1 and units[i][1] in _VERB_FLAGS \
+                    and units[i][0] not in forms and _mostly_verb(units[i][0]):
+                break                     # 拟合 (CC-CEDICT: "to fit") 变异函数: the clause's verb
             start = i
         while start < n and units[start][1] == "hy":
             start += 1
         return sum(len(w) for w in words[:start]), 0.0
-    coverage, start, matched, whole = best
-    start = _extend_left(units, start, en_links, english, letters, matched, forms, hard)
+    coverage, start, matched, whole, span_letters = best
+    coverage += len(letters) - len(span_letters)      # letters the English said
+    start = _extend_left(units, start, en_links, english, span_letters, matched, forms, hard)
+    if not english and letters:
+        start = _letters_across_connective(units, start, letters, matched, forms)
     if english:
         start = _cross_connective(units, start, en_links, english, forms)
         bridged = _bridge(units, start, limit, en_links, forms)
@@ -481,7 +548,99 @@ def term_span(run: str, english: str, abbr: str,
 _STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's left edge
 
 
+def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
+    """The abbreviation letters the Chinese words of a clause may still spell: without
+    those whose English word (the next one, in order, starting with the letter) the
+    clause's words already say, or that stands between two words they say (the Chinese
+    between says it). With the English given, the letters are its words' evidence a second time:
+    输出 *export* spells no E of BEV, which 鸟瞰图 *bird's-eye view* says as *eye*."""
+    said = {j for links in span_links for j, _ in links}   # a part said is the word's (减压 *press*)
+    if not said:
+        return letters
+    out, at = [], 0
+    last = None
+    for pos, letter in enumerate(letters):
+        j = next((j for j in range(at, len(en)) if en[j][:1].upper() == letter.upper()), None)
+        if j is None and last is not None and letter.lower() in en[last][1:]:
+            j = last                      # a compound's second part: the O of intraOcular
+        if j is None:
+            return "".join(out) + letters[pos:]   # not the initials: every letter left counts
+        at, last = j + 1, j
+        if not (j in said or said_between(j, span_links)):
+            out.append(letter)
+    return "".join(out)
+
+
+def said_between(j: int, span_links) -> bool:
+    """Is English word ``j``, which no Chinese word says, between two that are said with
+    Chinese between them (退出 of 早期退出模型 *early exit model*: the Chinese between says
+    it)? Not when the words saying its neighbours stand side by side (地|雷达 of
+    探地雷达 *ground-penetrating radar*: 探, on the left, says *penetrating*)."""
+    left = [u for u, links in enumerate(span_links) if any(k < j for k, _ in links)]
+    right = [u for u, links in enumerate(span_links) if any(k > j for k, _ in links)]
+    return any(b - a >= 2 for a in left for b in right)
+
+
 _CONNECTIVES = {"and": "and", "or": "or", "&": "and"}
+
+
+def _suffix(part: str, english: str) -> bool:
+    """Does ``part`` (a gloss word) say only the suffix of ``english`` (*able* of
+    *satisfiability*: :func:`align.says_suffix`)?"""
+    from .align import says_suffix
+
+    return bool(part) and says_suffix(part, english)
+
+
+def _suffix_with_stem(en: list[str], en_links: list) -> None:
+    """A word saying an English word's suffix (可 *able* of *satisfiability*) is part of
+    the term only beside a word saying its stem (满足 *satisfy*): alone, 可用性 says
+    nothing of *avail*, and its link would ask the reach for more."""
+    stems = {j for links in en_links for j, part in links if not _suffix(part, en[j])}
+    for i, links in enumerate(en_links):
+        if any(_suffix(part, en[j]) and j not in stems for j, part in links):
+            en_links[i] = {(j, part) for j, part in links if not _suffix(part, en[j]) or j in stems}
+
+
+def _share_repeats(en: list[str], en_links: list) -> None:
+    """An English word written twice is said once by each Chinese word saying it, in
+    order: 词频 says the first *frequency* of *term frequency-inverse document
+    frequency*, 频率 the second; one Chinese word saying both says the first (差分 of
+    *difference-in-differences*: the repetition is another word's, 双重)."""
+    groups: dict[str, list[int]] = {}
+    for j, word in enumerate(en):
+        groups.setdefault(singular(word), []).append(j)
+    for places in groups.values():
+        if len(places) < 2:
+            continue
+        speakers = [i for i, links in enumerate(en_links) if any(j in places for j, _ in links)]
+        for t, i in enumerate(speakers):
+            mine = places[min(t, len(places) - 1)]
+            en_links[i] = {(mine if j in places else j, part) for j, part in en_links[i]}
+
+
+def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
+    """A word CC-CEDICT glosses, aligned only through a piece of it, does not say what the
+    word beside it says by its own gloss: 节点 is *node*, and its 点 (*to light*) echoes
+    轻 *light* of *light client*, which then starts the term (轻节点)."""
+    from .align import own_links
+
+    own = [own_links(w, en) if en_links[i] else set() for i, w in enumerate(words)]
+    for i, word in enumerate(words):
+        if not en_links[i] or own[i] or len(word) < 2 or not gloss(word).known:
+            continue
+        beside = {j for k in (i - 1, i + 1) if 0 <= k < len(words) for j, part in own[k]
+                  if not part}
+        en_links[i] = {link for link in en_links[i] if link[0] not in beside}
+
+
+def _bound_head(unit: tuple[str, str], before: tuple[str, str], forms: frozenset[str]) -> bool:
+    """Is ``unit``, the last before the parenthesis, a character heading the noun before
+    it whatever jieba tags it (度 of 孔隙度, tagged zg; 率 of 波动率, tagged v)? A single
+    character that is no particle, conjunction, pronoun or adverb, after a noun."""
+    word, flag = unit
+    return len(word) == 1 and word not in forms and not flag.startswith(HARD_FLAGS) \
+        and flag not in ("uj", "d") and before[1][:1] == "n" and len(before[0]) > 1
 
 
 def _bridge(units, start: int, limit: int, en_links, forms: frozenset[str]) -> int:
@@ -526,11 +685,31 @@ def _connective(word: str) -> str | None:
 
     if len(word) != 1:
         return None
+    from .align import PAREN_NOTE
+
     for entry in dictionary_index().entries(word):
         for sense in entry.senses:
-            if sense.strip() in ("and", "or"):
-                return sense.strip()
+            sense = PAREN_NOTE.sub("", sense).strip()     # 和: "(joining two nouns) and"
+            if sense in ("and", "or"):
+                return sense
     return None
+
+
+def _letters_across_connective(units, start: int, letters: str, matched: int,
+                               forms: frozenset[str]) -> int:
+    """With only an abbreviation, its first letters left unspelt are spelled by the word
+    just left of a connective character before the span, which the term then holds
+    (目标与关键成果 *OKR*: 目标 *objective* the O, 关键 and 成果 the K and R)."""
+    from .align import letter_options
+
+    left = len(letters) - matched
+    if left <= 0 or start < 2 or units[start - 1][0] in forms \
+            or _connective(units[start - 1][0]) is None:
+        return start
+    word, flag = units[start - 2]
+    if len(word) < 2 or flag.startswith(HARD_FLAGS) or _count(word, flag):
+        return start
+    return start - 2 if letters[:left] in letter_options(word) else start
 
 
 def _cross_connective(units, start: int, en_links, english: str, forms: frozenset[str]) -> int:
@@ -755,6 +934,22 @@ def syllables(word: str) -> int:
     return max(1, count)
 
 
+def transliterated(name: str) -> int:
+    """About how many characters a Chinese transliteration of ``name`` takes: one per
+    vowel group and one per consonant no vowel follows (a final n or m is the syllable's),
+    a doubled consonant once: *Stroop* 斯特鲁普 (s, t, roo, p), *Kalman* 卡尔曼, *Paris* 帕里斯."""
+    word = re.sub(r"(.)\1", r"\1", name.lower())
+    vowels = "aeiouy"
+    count = len(re.findall(r"[aeiouy]+", word))
+    for k, ch in enumerate(word):
+        if ch.isalpha() and ch not in vowels:
+            nxt = word[k + 1] if k + 1 < len(word) else ""
+            if (not nxt or nxt not in vowels) and not (not nxt and ch in "nm") \
+                    and not (ch in "hw" or nxt == "h"):
+                count += 1
+    return count
+
+
 def _mostly_verb(word: str) -> bool:
     """CC-CEDICT reads ``word`` as a verb ("to …") in at least half of its senses (来自,
     说服, 降低), unlike 反向 *reverse*, or a word it lacks (舍入)."""
@@ -762,6 +957,18 @@ def _mostly_verb(word: str) -> bool:
 
     senses = [s for e in dictionary_index().entries(word) if not e.proper for s in e.senses]
     return bool(senses) and 2 * sum(s.startswith("to ") for s in senses) >= len(senses)
+
+
+def _copula(word: str) -> bool:
+    """CC-CEDICT reads ``word`` as the copula in one of its senses ("to be", "to be (…)":
+    是, 为, 属, 呈), not 叫 *to be called*."""
+    from .align import dictionary_index
+
+    return any(_COPULA.match(s) for e in dictionary_index().entries(word) if not e.proper
+               for s in e.senses)
+
+
+_COPULA = re.compile(r"to be(?: \([^)]*\))?$")
 
 
 def _extend_left(units, start: int, en_links, english: str, letters: str, matched: int,
@@ -795,7 +1002,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         unsaid = [] if 0 in covered else [0]       # backpropagation: its start, 反向
     elif en:
         unsaid = [i for i in range(len(en)) if i not in covered and i != head
-                  and (i < first or (after_prep is not None and i >= after_prep))]
+                  and (i < first or (after_prep is not None and i >= after_prep)
+                       or first < i < max(covered) and not said_between(i, en_links[start:]))]
     else:
         unsaid = []
     words = [w for w, _ in units]
@@ -807,13 +1015,21 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         budget = 2 * len(unsaid)
     else:
         names = _name_words(english)
-        budget = sum(max(2, min(5, max(syllables(en[i]),
-                                       (len(en[i]) + 1) // 2 if i in names else 0)))
+        budget = sum(max(2, min(5, syllables(en[i])) if i not in names else
+                         min(7, max(syllables(en[i]), (len(en[i]) + 1) // 2,
+                                    transliterated(en[i]))))
                      for i in unsaid)
     # an abbreviation's letters left unspelt ask for as much (the Chinese may order the
     # words otherwise: 层次 *Hierarchy* first in 层次分析法 *Analytic Hierarchy Process*),
     # beside English, by words of two characters or more only (即 of 即早期退出模型 is
     # glue, not *deep*)
+    # the head said only through its end (病毒 *virus* of *parvovirus*) leaves its start to
+    # the words on the left too (细小 *parvo-*), as a word of its own would
+    if len(en) > 1 and head >= 0 and head not in covered:
+        ends = [part for k in range(start, len(units)) for j, part in en_links[k]
+                if j == head and part and en[head].endswith(part) and len(en[head]) > len(part)]
+        if ends:
+            budget += syllables(en[head][:-len(max(ends, key=len))])
     letter_budget = 2 * max(0, len(letters) - matched)
     if not en:
         budget = letter_budget
@@ -848,6 +1064,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 一棵, 两个: a count, not part of the term
         if len(word) > 1 and flag in _VERB_FLAGS and not en_links[i] and _mostly_verb(word):
             return True                   # 采用, 来自, 说服 (CC-CEDICT: "to …"): the clause's verb
+        if len(word) == 1 and not en_links[i] and _copula(word):
+            return True                   # 是, 为, 属 (CC-CEDICT: "to be"): the clause's verb
         if en_links[i] and all(k in covered for k, _ in en_links[i]):
             return True                   # 写入 before 预写日志: says a word already said
         if len(word) > 1 and flag[:1] == "p":
@@ -1106,8 +1324,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         return None          # 小结（Summary）, 示例（Example）: the note's own structure
     if not marked and score == 0.0 and english and _not_a_name_phrase(english, abbr):
         return None          # 厂商（Siemens, ABB）: two names; 经验值（empirically chosen）: a remark
-    if english and _variable(english) and not _blended(zh, english, forms):
-        return None          # a variable: t + wait (but 量子比特 says *qubit* whole)
+    if english and _variable(english) and not _blended(zh, english, forms) and score < 1.0:
+        return None          # a variable: t + wait (but 量子比特 says *qubit* whole, and
+        #                      限幅 *limiting* says *limiter*: no li + miter)
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
     if not zh or (len(zh) < 2 and not marked):
