@@ -254,6 +254,13 @@ def english_links(word: str, english: list[str]) -> set[tuple[int, str]]:
     for piece in word_pieces(word):
         if piece != word:
             hits |= own_links(piece, english)
+    if not hits:
+        # read from the right too: the longest CC-CEDICT word ending it and what is left
+        # (外|行星 *planet* of exoplanet, where the longest prefix 外行 *layman* says nothing)
+        for k in range(1, len(word) - 1):
+            if word[k:] in dictionary_index():
+                hits = own_links(word[k:], english) | english_links(word[:k], english)
+                break
     return hits
 
 

@@ -961,11 +961,12 @@ def _mostly_verb(word: str) -> bool:
 
 def _copula(word: str) -> bool:
     """CC-CEDICT reads ``word`` as the copula in one of its senses ("to be", "to be (…)":
-    是, 为, 属, 呈), not 叫 *to be called*."""
+    是, 为, 属, 呈), not 叫 *to be called*, nor a copula of literary Chinese only (系 "to be
+    (literary)", which in a technical note is the bound 系 of 系外行星 *exoplanet*)."""
     from .align import dictionary_index
 
-    return any(_COPULA.match(s) for e in dictionary_index().entries(word) if not e.proper
-               for s in e.senses)
+    return any(_COPULA.match(s) and s != "to be (literary)"
+               for e in dictionary_index().entries(word) if not e.proper for s in e.senses)
 
 
 _COPULA = re.compile(r"to be(?: \([^)]*\))?$")
