@@ -436,6 +436,7 @@ def term_span(run: str, english: str, abbr: str,
     en_links, _ = align_words(words, english, "", blocked | counts)
     if en_all:
         _drop_echoes(words, en_all, en_links)
+        _one_each(words, en_all, en_links)
         _share_repeats(en_all, en_links)
         _suffix_with_stem(en_all, en_links)
     if english:
@@ -617,6 +618,23 @@ def _share_repeats(en: list[str], en_links: list) -> None:
         for t, i in enumerate(speakers):
             mine = places[min(t, len(places) - 1)]
             en_links[i] = {(mine if j in places else j, part) for j, part in en_links[i]}
+
+
+def _one_each(words: list[str], en: list[str], en_links: list) -> None:
+    """A word saying two English words or more, beside a word on its left that says one
+    of them whole by its own gloss, leaves that one to its neighbour: each English word
+    is said by a Chinese word of its own (统计 *statistics* says *statistical* of
+    *statistical significance*, though CC-CEDICT glosses 显著 "statistically
+    significant" too, so the term is 统计显著性, not 显著性)."""
+    from .align import own_links
+
+    for i in range(1, len(words)):
+        mine = {j for j, _ in en_links[i]}
+        if len(mine) < 2:
+            continue
+        left = {j for j, part in own_links(words[i - 1], en) if not part} & mine
+        if left and left != mine and en_links[i - 1]:
+            en_links[i] = {link for link in en_links[i] if link[0] not in left}
 
 
 def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
