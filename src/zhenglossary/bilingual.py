@@ -1115,6 +1115,13 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             budget -= len(words[i])
             letter_budget -= len(words[i])
         i -= 1
+    # a name is not cut: a piece of a name jieba split (李雅普|诺夫 of *Lyapunov*) taken,
+    # the piece before it is taken whole though the estimate of its sounds ran out
+    while en and 0 <= i < start < len(units) and i == start - 1 \
+            and units[i][1].startswith("nr") and units[start][1].startswith("nr") \
+            and not en_links[i] and not en_links[start] and not stops(i, len(words[i])):
+        start = i
+        i -= 1
     if en and budget <= 0:
         while letter_budget > 0 and i >= 0 and (len(words[i]) > 1 or units[i][1] == "hy") \
                 and not stops(i, letter_budget):
