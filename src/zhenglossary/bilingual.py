@@ -1085,7 +1085,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 采用, 来自, 说服 (CC-CEDICT: "to …"): the clause's verb
         if len(word) == 1 and not en_links[i] and _copula(word):
             return True                   # 是, 为, 属 (CC-CEDICT: "to be"): the clause's verb
-        if en_links[i] and all(k in covered for k, _ in en_links[i]):
+        if en_links[i] and all(k in covered for k, _ in en_links[i]) \
+                and not _says_a_neighbour(i, start, en_links, unsaid):
             return True                   # 写入 before 预写日志: says a word already said
         if len(word) > 1 and flag[:1] == "p":
             return True                   # 通过, 根据: a preposition opens the phrase
@@ -1138,6 +1139,21 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         if len(left) == 1 and lflag[:1] in "dfp" and any(f[:1] in "dfp" for _, f in inner):
             start -= 1
     return start
+
+
+def _says_a_neighbour(i: int, start: int, en_links, unsaid: list[int]) -> bool:
+    """Does word ``i``, left of the span, say whole an English word a word of the span
+    says whole too, right after an English word nothing says, before all it says? Two Chinese words for one
+    English word, and its neighbour unsaid: one of them translates the neighbour, a
+    synonym CC-CEDICT does not list (平均 *average* and 均值 "average value" of 平均精度均值
+    *mean Average Precision*: one of them says *mean*)."""
+    mine = {j for j, part in en_links[i] if not part}
+    if not mine or len(mine) != len(en_links[i]):
+        return False
+    span = {j for k in range(start, len(en_links)) for j, part in en_links[k] if not part}
+    # the neighbour before all the span says (a word between two said ones is said inside
+    # the span: 预写 says *write-ahead* of 预写日志, and 写入 before it is the clause's verb)
+    return any(j in span and j - 1 in unsaid and j - 1 < min(span) for j in mine)
 
 
 def common_suffix(strings: list[str]) -> str:
