@@ -968,6 +968,16 @@ def transliterated(name: str) -> int:
     return count
 
 
+def _participle(word: str) -> bool:
+    """An English past participle (*enhanced*: -ed, a verb to the English lemmatiser),
+    which a Chinese verb translates before the noun it modifies; not one in -ing, whose
+    noun reading the verb lacks (*Bounding* Volume Hierarchy: 需要 of 需要层次包围盒 is the
+    clause's)."""
+    from .english import parts_of_speech
+
+    return word.endswith("ed") and "VERB" in parts_of_speech(word)
+
+
 def _mostly_verb(word: str) -> bool:
     """CC-CEDICT reads ``word`` as a verb ("to …") in at least half of its senses (来自,
     说服, 降低), unlike 反向 *reverse*, or a word it lacks (舍入)."""
@@ -1070,6 +1080,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     connective = next((_CONNECTIVES[t.lower()] for t in english.split()
                        if t.lower() in _CONNECTIVES), None) if en else None
 
+    participle = bool(en) and 0 in unsaid and _participle(en[0])
+
     def stops(i: int, left: int) -> bool:
         """May unit ``i`` not be taken, with ``left`` characters of reach?"""
         word, flag = units[i]
@@ -1081,8 +1093,12 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 与 of 拣货与包装: :func:`_cross_connective` reads it
         if _count(word, flag):
             return True                   # 一棵, 两个: a count, not part of the term
-        if len(word) > 1 and flag in _VERB_FLAGS and not en_links[i] and _mostly_verb(word):
+        if len(word) > 1 and flag in _VERB_FLAGS and not en_links[i] and _mostly_verb(word) \
+                and not (i == start - 1 and participle):
             return True                   # 采用, 来自, 说服 (CC-CEDICT: "to …"): the clause's verb
+            #                               (but a verb right before the span may say the
+            #                               participle opening the English, unsaid: 提高 of
+            #                               提高采收率 *Enhanced Oil Recovery*)
         if len(word) == 1 and not en_links[i] and _copula(word):
             return True                   # 是, 为, 属 (CC-CEDICT: "to be"): the clause's verb
         if en_links[i] and all(k in covered for k, _ in en_links[i]) \
