@@ -505,3 +505,36 @@ def test_a_transliterated_name_takes_a_character_per_sound():
 def test_he_is_a_connective_too():
     # warehousing: CC-CEDICT's 和 reads "(joining two nouns) and"; the note is no sense
     assert ("拣货和包装", "picking and packing", "") in _found("仓库流程包括拣货和包装（picking and packing）。")
+
+
+def test_a_word_cedict_lacks_is_read_from_the_right_too():
+    """Astronomy: 外行星 is no CC-CEDICT word and its longest known prefix, 外行 *layman*,
+    says nothing; read from the right, 行星 says *planet* of *exoplanet*, and 系 (whose
+    copula sense is literary only) is the exo- on its left."""
+    assert ("系外行星", "exoplanet", "") in _found("团队持续搜寻系外行星（exoplanet）。")
+
+
+def test_each_english_word_has_a_chinese_word_of_its_own():
+    # CC-CEDICT glosses 显著 "statistically significant"; 统计 says *statistical* by itself
+    assert ("统计显著性", "statistical significance", "") in \
+        _found("两组差异的统计显著性（statistical significance）未达到要求。")
+
+
+def test_a_name_jieba_cut_is_taken_whole():
+    # chaos theory: jieba cuts 李雅普|诺夫; the reach for *Lyapunov* takes both pieces
+    assert ("李雅普诺夫指数", "Lyapunov exponent", "") in \
+        _found("混沌系统的李雅普诺夫指数（Lyapunov exponent）大于零。")
+
+
+def test_of_two_words_saying_one_english_word_the_left_says_its_unsaid_neighbour():
+    # retrieval evaluation: 平均 and 均值 both say *average*; one of them says *mean*
+    assert ("平均精度均值", "mean Average Precision", "") in \
+        _found("检索评测常报告平均精度均值（mean Average Precision）。")
+
+
+def test_a_verb_says_the_past_participle_opening_the_english():
+    # oil fields: 提高 says *enhanced*, unsaid; but 需要 is no *bounding*
+    assert ("提高采收率", "enhanced oil recovery", "") in \
+        _found("油田三期工程用提高采收率（enhanced oil recovery）技术。")
+    assert ("层次包围盒", "bounding volume hierarchy", "BVH") in \
+        _found("渲染器需要层次包围盒（Bounding Volume Hierarchy, BVH）加速。")
