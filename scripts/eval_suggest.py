@@ -3,8 +3,8 @@
     python scripts/eval_suggest.py                 # the development sets (parentheticals.yaml …)
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
-    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen3.yaml, the held-out set
-                                                   # (score it rarely; do not read its misses)
+    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen4.yaml, round five's
+                                                   # held-out set (a development set since its end)
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
 Gold set: hand-written passages, each parenthetical labelled with its exact Chinese term
@@ -36,7 +36,8 @@ FINAL = ROOT / "tests" / "gold" / "final.yaml"         # issue 22: a development
 UNSEEN = ROOT / "tests" / "gold" / "unseen.yaml"       # issue 22 round 3: held out then, dev since
 PROBE = ROOT / "tests" / "gold" / "probe.yaml"         # issue 22 round 3: a development set
 UNSEEN2 = ROOT / "tests" / "gold" / "unseen2.yaml"     # issue 22 round 4: a development set
-UNSEEN3 = ROOT / "tests" / "gold" / "unseen3.yaml"     # issue 22 round 4: held out to its end
+UNSEEN3 = ROOT / "tests" / "gold" / "unseen3.yaml"     # issue 22 round 4: held out, dev since
+UNSEEN4 = ROOT / "tests" / "gold" / "unseen4.yaml"     # issue 22 round 5: held out to its end
 
 
 def _keys(english: str, abbr: str) -> set[str]:
@@ -198,16 +199,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", action="store_true", help="also score the shipped notes")
     parser.add_argument("--errors", action="store_true", help="list misses and wrong boundaries")
     parser.add_argument("--unseen", action="store_true",
-                        help="score only tests/gold/unseen3.yaml (the set not developed against)")
+                        help="score only tests/gold/unseen4.yaml (round five's held-out set)")
     parser.add_argument("sets", nargs="*", type=Path, help="gold set files to score instead")
     args = parser.parse_args(argv)
     if args.sets:
         sets = [(str(path), path) for path in args.sets]
     elif args.unseen:
-        sets = [("held-out set (unseen3)", UNSEEN3)]
+        sets = [("held-out set (unseen4)", UNSEEN4)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
-                ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2)]
+                ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),
+                ("unseen3 set", UNSEEN3)]
     for name, path in sets:
         result = evaluate_gold(path)
         f, s = result["finder"], result["suggest"]
