@@ -42,6 +42,12 @@ CC-CEDICT joins, and pieces echoing a neighbour are read by the English; 可 say
 a transliterated name reaches about a character per sound; where nothing aligns, a
 "to …" verb ends the clause and a bound character after a noun is the head.
 
+Round five: a word CC-CEDICT lacks is read from the right too (外|行星), and a literary
+copula (系) is no clause verb; each English word is said by a Chinese word of its own (统计
+keeps *statistical* from 显著); a name jieba split is taken whole (李雅普|诺夫); of two words
+saying one English word, the left says the unsaid word before them (平均精度均值); and a
+verb right before the span says an opening past participle (提高采收率 *Enhanced …*).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
