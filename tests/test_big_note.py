@@ -40,7 +40,11 @@ global_block = st.one_of(
     st.tuples(label, text_line).map(lambda t: f"- 列表[^{t[0]}]\n  - {t[1]}"),
     st.tuples(text_line, label).map(lambda t: f"> 引用{t[0]}[^{t[1]}]"),
     st.sampled_from(["```text\n[^1]: 不是定义\n\n[ref]: 也不是\n```",
-                     "~~~\n代码\n\n还是代码\n~~~", "1. 第一^[内联脚注]\n2. 第二"]),
+                     "~~~\n代码\n\n还是代码\n~~~", "1. 第一^[内联脚注]\n2. 第二",
+                     # escapes and images inside inline footnotes (text_join reaches them
+                     # through the footnote tail), a footnote inside a footnote
+                     "正文^[脚注\\*星号\\*和![图\\_片](a.png)]。",
+                     "外^[内^[更内\\#]和`代码`]。", "[^2]: 定义里有^[内联\\_注]。"]),
 )
 notes = st.lists(st.one_of(global_block, fuzz_block), min_size=1, max_size=10).map(
     lambda bs: "\n\n".join(bs) + "\n")
@@ -63,6 +67,44 @@ def test_a_note_not_kept_between_readers_translates_byte_identically(text, seed)
         prose.prose_view.cache_clear()
         again = _translate(text, BracketEngine()), _translate(text, NoiseEngine(seed))
     assert again == kept
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(notes, notes.map(lambda t: t.replace("\n", "\r\n"))))
+@example("正文^[脚注\\*星号\\*和![图\\_片](a.png)]。\n\n外^[内^[更内\\#]]。\n")
+def test_a_lean_parse_reads_as_the_whole_parse(text):
+    """``markdown.parse_lean`` keeps no inline children; ``inline_children`` gives them
+    again: the validator's reading of a note and the Document are the same as from the
+    whole parse (the env, the footnote tail, text joined, inline footnotes' tokens)."""
+    full_tokens, full_env = markdown._parse(text)
+    lean_tokens, lean_env = markdown.parse_lean(text)
+    assert [(t.type, t.tag, t.level, t.map, t.content, t.meta) for t in lean_tokens] == \
+        [(t.type, t.tag, t.level, t.map, t.content, t.meta) for t in full_tokens]
+    assert repr(lean_env) == repr(full_env)
+
+    def children(tokens, env):
+        def shown(kids, notes):
+            out = []
+            for c in kids:
+                meta = dict(c.meta or {})
+                meta.pop("subId", None)          # the how-many-th reference: counted again
+                if c.type == "footnote_ref" and "label" not in meta:    # an inline one: its
+                    meta["id"] = shown(notes[meta["id"]]["tokens"], notes)   # id is the view's
+                out.append((c.type, c.content, c.markup, meta, c.attrs,
+                            [(g.type, g.content) for g in c.children or []]))
+            return out
+        return [shown(*markdown.inline_children(t, env)) for t in tokens if t.type == "inline"]
+
+    assert children(lean_tokens, lean_env) == children(full_tokens, full_env)
+    whole = validate.parse_blocks(text)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(markdown, "_parse_kept", markdown.parse_lean)
+        lean = validate.parse_blocks(text)
+        lean_doc = parse_document(text)
+    assert repr(lean) == repr(whole)
+    markdown.parse_note.cache_clear()
+    doc = parse_document(text)
+    assert repr(lean_doc) == repr(doc)
 
 
 def test_a_long_note_is_parsed_per_reader_and_not_kept(monkeypatch):

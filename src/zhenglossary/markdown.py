@@ -483,10 +483,68 @@ KEEP_CHARS = 400_000
 def parse_note(text: str) -> tuple[tuple, dict]:
     """Tokens and env of a whole note, parsed once for everyone who reads it (the
     segmenter and the validator); callers must not change them. A note over
-    ``KEEP_CHARS`` characters is parsed for each caller and not kept."""
+    ``KEEP_CHARS`` characters is parsed for each caller and not kept, and lean
+    (:func:`parse_lean`): a reader of an inline token's children asks
+    :func:`inline_children` for them."""
     if len(text) > KEEP_CHARS:
-        return _parse(text)
+        return parse_lean(text)
     return _parse_kept(text)
+
+
+def parse_lean(text: str) -> tuple[tuple, dict]:
+    """The whole parse's tokens and env, but the inline tokens the block parse made keep
+    no children: each is parsed in its turn, as the whole parse does it (link references
+    looked up, footnote references counted, inline footnotes registered: the env and the
+    footnote tail come out the same), and its children let go — they are most of what a
+    whole note's tokens hold. :func:`inline_children` gives them again. The footnote
+    tail's own inline tokens (an inline footnote's text) keep theirs."""
+    md = parser()
+    env: dict = {}
+    rules = [rule for rule in md.core.ruler.__rules__ if rule.enabled]
+    if [rule.fn for rule in rules] != md.core.ruler.getRules(""):   # not the chain we know
+        return _parse(text)
+    from markdown_it.rules_core import StateCore
+
+    state = StateCore(text, md, env)
+    for rule in rules:
+        if rule.name != "inline":
+            rule.fn(state)
+            continue
+        for token in state.tokens:
+            if token.type == "inline":
+                md.inline.parse(token.content, md, env, [])
+                token.children = []
+    return tuple(state.tokens), env
+
+
+def inline_children(token, env: dict) -> tuple[list, dict]:
+    """An inline token's children as the whole parse gives them (text joined as the
+    ``text_join`` rule joins it), and the footnote list their inline footnotes are in:
+    ``token``'s own when it has them, else parsed again against a view of the note's
+    ``env`` (:func:`copy_env`: the note's env does not change; an inline footnote is
+    registered in the view, its tokens joined as the whole parse joins them)."""
+    if token.children:
+        return token.children, env.get("footnotes", {}).get("list", {})
+    from types import SimpleNamespace
+
+    from markdown_it.rules_core import text_join
+    from markdown_it.token import Token
+
+    md = parser()
+    view = copy_env(env)
+    own = Token("inline", "", 0)
+    own.children = []
+    md.inline.parse(token.content, md, view, own.children)
+    joined = [own]                           # text_join's: an image's alt text too
+    notes = view.get("footnotes", {}).get("list", {})
+    base = env.get("footnotes", {}).get("list", {})
+    for key in list(dict.keys(notes)):       # the footnotes this token registered: the
+        if key not in base:                  # whole parse's text_join reaches their tokens
+            tail = Token("inline", "", 0)    # through the footnote tail's token (their
+            tail.children = notes[key].get("tokens", [])  # images' alt joined, the list's
+            joined.append(tail)              # own tokens changed in place, the joined
+    text_join(SimpleNamespace(tokens=joined))   # list the tail's token's only)
+    return own.children, notes
 
 
 def _parse(text: str) -> tuple[tuple, dict]:
