@@ -487,8 +487,9 @@ def _region(text, starts, kind, first_line, content_lines, env) -> Region:
         r_ends.append(start + len(body))
         prefixes.append(text[line_start:start])
     raw = "\n".join(text[s:e] for s, e in zip(r_starts, r_ends))
+    # one line: the note's bytes are the content itself (one string, not two)
     region = Region(kind, first_line, r_starts, r_ends, prefixes, raw,
-                    text=text[r_starts[0]:r_ends[-1]])
+                    text=raw if len(r_starts) == 1 else text[r_starts[0]:r_ends[-1]])
     region.endings = [_ending(text, starts, first_line + k) for k in range(len(content_lines))]
     region.nodes = align_inline(raw, env)
     return region

@@ -77,6 +77,7 @@ def prepare_note(display: str, text: str, glossary: Glossary, *,
                                  f"could not locate this block's text ({plan.region.error}); "
                                  "it is copied untranslated", display, plan.region.line + 1))
     carry = carry_over(doc, last, glossary, edit_check(doc, glossary))
+    doc.prose = None        # the prose view (as long as the note) is asked again if needed
     return Prepared(display, doc, plans, carry, found, source_name, en_name, parallel)
 
 
@@ -229,7 +230,9 @@ def contexts_of(items: list[Prepared]) -> dict[int, object]:
 def translate_prepared(items: list, glossary: Glossary, runner: Runner, n: int, engine,
                        validate: bool):
     """(index, NoteResult, text, the note's segment findings) for prepared notes
-    ``items`` = (index, Prepared, text): their machine segments translated in one batch."""
+    ``items`` = (index, Prepared, text): their machine segments translated in one batch.
+    ``items`` is emptied as the notes are finished (each Prepared let go before its result
+    is handed on)."""
     contexts = contexts_of([item for _, item, _ in items]) if runner.uses_context else None
 
     def lock(segments):
@@ -237,11 +240,15 @@ def translate_prepared(items: list, glossary: Glossary, runner: Runner, n: int, 
 
     found = lock([s for _, item, _ in items for s in item.machine_segments()])
     describe = engine.describe()
-    for index, item, text in items:
+    items.reverse()
+    while items:            # each note let go once finished: its outputs are written
+        index, item, text = items.pop()                  # without its Document beside them
         result = finish_note(item, glossary, lock, gloss=runner.capabilities.gloss,
                              describe=describe,
                              missed=runner.missed, validate=validate)
-        yield index, result, text, [f for f in found if f.file == item.display]
+        display = item.display
+        del item
+        yield index, result, text, [f for f in found if f.file == display]
 
 
 # --------------------------------------------------------------------------- the output check

@@ -130,13 +130,22 @@ def split_english(text: str, front: int | None = None) -> EnglishFile:
 
 
 def seal_english(text: str, front: int | None = None) -> str:
-    """``text`` (x.en.md as rendered, its header without ``sha=``) with ``sha=`` in it."""
+    """``text`` (x.en.md as rendered, its header without ``sha=``) with ``sha=`` in it:
+    what :func:`split_english` would give as its header and body, found in place (the
+    body's hash taken in slices, not of a copy of it)."""
     cut = _front_matter_end(text) if front is None else front
-    parts = split_english(text, cut)
-    if not parts.header:
+    if not text.startswith(ENGLISH_HEADER_START, cut):
         return text
-    sealed = parts.header[:-len(" -->")] + f" sha={body_hash(parts.body)} -->"
-    return text[:cut] + sealed + text[cut + len(parts.header):]
+    end = _NEWLINE.search(text, cut)
+    header = text[cut:end.start()] if end else text[cut:]
+    digest = hashlib.sha256(text[:cut].encode("utf-8"))
+    for start in range(end.end() if end else len(text), len(text), _SLICE):
+        digest.update(text[start:start + _SLICE].encode("utf-8"))
+    sealed = header[:-len(" -->")] + f" sha={digest.hexdigest()[:16]} -->"
+    return text[:cut] + sealed + text[cut + len(header):]
+
+
+_SLICE = 1 << 20     # characters of a long text encoded at a time to hash it
 
 
 def english_body(text: str, front: int | None = None) -> str:
