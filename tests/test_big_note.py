@@ -72,15 +72,23 @@ def test_a_note_not_kept_between_readers_translates_byte_identically(text, seed)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(notes, notes.map(lambda t: t.replace("\n", "\r\n"))))
 @example("正文^[脚注\\*星号\\*和![图\\_片](a.png)]。\n\n外^[内^[更内\\#]]。\n")
-def test_a_lean_parse_reads_as_the_whole_parse(text):
-    """``markdown.parse_lean`` keeps no inline children; ``inline_children`` gives them
-    again: the validator's reading of a note and the Document are the same as from the
-    whole parse (the env, the footnote tail, text joined, inline footnotes' tokens)."""
+def test_a_lean_or_streamed_parse_reads_as_the_whole_parse(text):
+    """``markdown.parse_lean`` keeps no inline children (``inline_children`` gives them
+    again); ``markdown.stream_note`` gives the tokens a top-level block at a time, the
+    footnote tail last: both read as the whole parse (the env, the footnote tail, text
+    joined, inline footnotes' tokens), and so do the validator's reading of a note and
+    its Document when a note is read that way (``KEEP_CHARS`` 0)."""
     full_tokens, full_env = markdown._parse(text)
     lean_tokens, lean_env = markdown.parse_lean(text)
-    assert [(t.type, t.tag, t.level, t.map, t.content, t.meta) for t in lean_tokens] == \
-        [(t.type, t.tag, t.level, t.map, t.content, t.meta) for t in full_tokens]
-    assert repr(lean_env) == repr(full_env)
+    env: dict = {}
+    streamed = [t for piece in markdown.stream_note(text, env) for t in piece]
+
+    def shape(tokens):
+        return [(t.type, t.tag, t.level, t.map, t.content, t.info, t.markup,
+                 {k: v for k, v in (t.meta or {}).items() if k != "subId"}) for t in tokens]
+
+    assert shape(lean_tokens) == shape(full_tokens) == shape(streamed)
+    assert repr(lean_env) == repr(full_env) == repr(env)
 
     def children(tokens, env):
         def shown(kids, notes):
@@ -95,16 +103,20 @@ def test_a_lean_parse_reads_as_the_whole_parse(text):
             return out
         return [shown(*markdown.inline_children(t, env)) for t in tokens if t.type == "inline"]
 
-    assert children(lean_tokens, lean_env) == children(full_tokens, full_env)
-    whole = validate.parse_blocks(text)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(markdown, "_parse_kept", markdown.parse_lean)
-        lean = validate.parse_blocks(text)
-        lean_doc = parse_document(text)
-    assert repr(lean) == repr(whole)
+    assert children(lean_tokens, lean_env) == children(full_tokens, full_env) == \
+        children(streamed, env)
     markdown.parse_note.cache_clear()
-    doc = parse_document(text)
-    assert repr(lean_doc) == repr(doc)
+    whole, doc = validate.parse_blocks(text), parse_document(text)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(markdown, "KEEP_CHARS", 0)
+        read = []                                    # the stream is what is read
+        mp.setattr(markdown, "stream_note",
+                   lambda t, e, stream=markdown.stream_note: read.append(t) or stream(t, e))
+        markdown.parse_note.cache_clear()
+        assert repr(validate.parse_blocks(text)) == repr(whole)
+        assert repr(parse_document(text)) == repr(doc)
+        assert read == [text, text]
+    markdown.parse_note.cache_clear()
 
 
 def test_a_long_note_is_parsed_per_reader_and_not_kept(monkeypatch):

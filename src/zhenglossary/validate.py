@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from .document import dedent_block
 from . import terms
 from .glossary import Glossary, Term
-from .markdown import copy_env, inline_children, parse_note, parse_tokens
+from .markdown import copy_env, inline_children, note_pieces, parse_tokens
 from .sentences import align
 
 # A Han ideograph, defined here on purpose and not imported from textutil (the checker must
@@ -164,8 +164,9 @@ def parse_blocks(text: str, env: dict | None = None) -> Parsed:
     out = Parsed([], array("l"), [], Facts())     # owners: plain ints, no object each
     current: Block | None = None
     closer: str | None = None
-    if env is None:
-        tokens, env = parse_note(text)
+    if env is None:                       # a long note: a top-level block at a time
+        pieces, env = note_pieces(text)
+        tokens = (token for piece in pieces for token in piece)
     else:
         env = copy_env(env)
         tokens = parse_tokens(text, env)
