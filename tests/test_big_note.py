@@ -249,3 +249,31 @@ def test_settled_regions_render_as_their_segments(text, seed):
     after = leaf_texts(doc, plans), unrendered_pieces(plans)
     assert after == before
     assert render_english(doc, after[0], "h") == render_english(doc, before[0], "h")
+
+
+# ---------------------------------------------------------------- x.en.md sealed as rendered
+
+front_matter = st.sampled_from(["", "---\ntitle: 标题\n---\n", "---\na: 1\n---", "+++\nb = 2\n+++\n"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(front_matter, notes, st.sampled_from(["\n", "\r\n", "\r"]),
+       st.sampled_from(["", "> **gloss**"]),
+       st.sampled_from(["<!-- zhen: English of big.md, engine: gloss. -->", "<!-- other -->", ""]))
+@example("", "\n\n正文\n", "\r", "", "<!-- zhen: English of big.md, engine: gloss. -->")
+@example("---\na: 1\n---", "", "\n", "", "<!-- zhen: English of big.md, engine: gloss. -->")
+def test_english_rendered_sealed_is_the_rendering_sealed(front, text, newline, banner, header):
+    """``render_english(seal=True)`` (the header sealed as the parts are joined) writes what
+    ``seal_english`` makes of the rendering: front matter with or without its last line
+    ending, any line ending, a banner or none, a header zhen's or not."""
+    from zhenglossary.parallel import seal_english
+    from zhenglossary.render import front_matter_end, leaf_texts, render_english
+
+    source = (front + text).replace("\n", newline)
+    doc = parse_document(source)
+    leaves = leaf_texts(doc, [])
+    for leaf in leaves:                               # English of its own, any length
+        leaf.english = leaf.source.upper() + "x" * (leaf.index % 3)
+    plain = render_english(doc, leaves, header, banner)
+    assert render_english(doc, leaves, header, banner, seal=True) == \
+        seal_english(plain, front_matter_end(doc))

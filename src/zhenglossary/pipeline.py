@@ -133,9 +133,10 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         if not validate or empty:
             english = "" if empty else render_english(doc, leaves, header, banner)
             checks: list[Finding] = []
+            rendered = not empty
             break
         verified = verify(doc, leaves, item.plans, glossary, item.display, header, banner)
-        english, checks = verified.english, verified.findings
+        english, checks, rendered = verified.english, verified.findings, verified.rendered
         validated, invalid = verified.checked, verified.invalid
         if not verified.persons:
             break
@@ -176,7 +177,11 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         "validated_blocks": validated,
         "invalid_blocks": invalid,
     }
-    english = seal_english(english, front_matter_end(doc)) if english else english
+    if english and rendered:          # rendered again, sealed: not a second copy beside it
+        english = verified = None
+        english = render_english(doc, leaves, header, banner, seal=True)
+    elif english:
+        english = seal_english(english, front_matter_end(doc))
     return NoteResult(item.display, english, parallel, findings, stats)
 
 
@@ -262,6 +267,7 @@ class Verified:
     persons: dict[int, list[str]] = field(default_factory=dict)
     # leaf index → problems: a person's English that fails in its place in the note; the
     # caller translates these blocks and verifies again
+    rendered: bool = False       # ``english`` is render_english of the leaves (not the source)
 
 
 def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, display: str,
@@ -362,6 +368,6 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     skip = {p.leaf for p in plans if p.region.error} | reverted
     del source, out, english              # the first reading is done: not held through the second
     english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
-    return Verified(english, findings, checked, invalid, persons)
+    return Verified(english, findings, checked, invalid, persons, rendered=True)
 
 

@@ -19,6 +19,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 from urllib.parse import unquote
 
 from ..notes import ENGLISH_SUFFIX, PARALLEL_SUFFIX
@@ -127,6 +128,15 @@ def split_english(text: str, front: int | None = None) -> EnglishFile:
     after = rest[end.end():] if end else ""
     sha = re.search(r" sha=([0-9a-f]+) -->$", line)
     return EnglishFile(line, text[:cut] + after, sha.group(1) if sha else "")
+
+
+def sealed_header(header: str, body: Iterable[str]) -> str:
+    """``header`` (x.en.md's header line, without ``sha=``) with the ``sha=`` of the body
+    given in parts (the file without its header line: :func:`body_hash`, not joined)."""
+    digest = hashlib.sha256()
+    for part in body:
+        digest.update(part.encode("utf-8"))
+    return header[:-len(" -->")] + f" sha={digest.hexdigest()[:16]} -->"
 
 
 def seal_english(text: str, front: int | None = None) -> str:
