@@ -40,7 +40,11 @@ global_block = st.one_of(
     st.tuples(label, text_line).map(lambda t: f"- 列表[^{t[0]}]\n  - {t[1]}"),
     st.tuples(text_line, label).map(lambda t: f"> 引用{t[0]}[^{t[1]}]"),
     st.sampled_from(["```text\n[^1]: 不是定义\n\n[ref]: 也不是\n```",
-                     "~~~\n代码\n\n还是代码\n~~~", "1. 第一^[内联脚注]\n2. 第二"]),
+                     "~~~\n代码\n\n还是代码\n~~~", "1. 第一^[内联脚注]\n2. 第二",
+                     # escapes and images inside inline footnotes (text_join reaches them
+                     # through the footnote tail), a footnote inside a footnote
+                     "正文^[脚注\\*星号\\*和![图\\_片](a.png)]。",
+                     "外^[内^[更内\\#]和`代码`]。", "[^2]: 定义里有^[内联\\_注]。"]),
 )
 notes = st.lists(st.one_of(global_block, fuzz_block), min_size=1, max_size=10).map(
     lambda bs: "\n\n".join(bs) + "\n")
@@ -63,6 +67,56 @@ def test_a_note_not_kept_between_readers_translates_byte_identically(text, seed)
         prose.prose_view.cache_clear()
         again = _translate(text, BracketEngine()), _translate(text, NoiseEngine(seed))
     assert again == kept
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(notes, notes.map(lambda t: t.replace("\n", "\r\n"))))
+@example("正文^[脚注\\*星号\\*和![图\\_片](a.png)]。\n\n外^[内^[更内\\#]]。\n")
+def test_a_lean_or_streamed_parse_reads_as_the_whole_parse(text):
+    """``markdown.parse_lean`` keeps no inline children (``inline_children`` gives them
+    again); ``markdown.stream_note`` gives the tokens a top-level block at a time, the
+    footnote tail last: both read as the whole parse (the env, the footnote tail, text
+    joined, inline footnotes' tokens), and so do the validator's reading of a note and
+    its Document when a note is read that way (``KEEP_CHARS`` 0)."""
+    full_tokens, full_env = markdown._parse(text)
+    lean_tokens, lean_env = markdown.parse_lean(text)
+    env: dict = {}
+    streamed = [t for piece in markdown.stream_note(text, env) for t in piece]
+
+    def shape(tokens):
+        return [(t.type, t.tag, t.level, t.map, t.content, t.info, t.markup,
+                 {k: v for k, v in (t.meta or {}).items() if k != "subId"}) for t in tokens]
+
+    assert shape(lean_tokens) == shape(full_tokens) == shape(streamed)
+    assert repr(lean_env) == repr(full_env) == repr(env)
+
+    def children(tokens, env):
+        def shown(kids, notes):
+            out = []
+            for c in kids:
+                meta = dict(c.meta or {})
+                meta.pop("subId", None)          # the how-many-th reference: counted again
+                if c.type == "footnote_ref" and "label" not in meta:    # an inline one: its
+                    meta["id"] = shown(notes[meta["id"]]["tokens"], notes)   # id is the view's
+                out.append((c.type, c.content, c.markup, meta, c.attrs,
+                            [(g.type, g.content) for g in c.children or []]))
+            return out
+        return [shown(*markdown.inline_children(t, env)) for t in tokens if t.type == "inline"]
+
+    assert children(lean_tokens, lean_env) == children(full_tokens, full_env) == \
+        children(streamed, env)
+    markdown.parse_note.cache_clear()
+    whole, doc = validate.parse_blocks(text), parse_document(text)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(markdown, "KEEP_CHARS", 0)
+        read = []                                    # the stream is what is read
+        mp.setattr(markdown, "stream_note",
+                   lambda t, e, stream=markdown.stream_note: read.append(t) or stream(t, e))
+        markdown.parse_note.cache_clear()
+        assert repr(validate.parse_blocks(text)) == repr(whole)
+        assert repr(parse_document(text)) == repr(doc)
+        assert read == [text, text]
+    markdown.parse_note.cache_clear()
 
 
 def test_a_long_note_is_parsed_per_reader_and_not_kept(monkeypatch):
@@ -195,3 +249,31 @@ def test_settled_regions_render_as_their_segments(text, seed):
     after = leaf_texts(doc, plans), unrendered_pieces(plans)
     assert after == before
     assert render_english(doc, after[0], "h") == render_english(doc, before[0], "h")
+
+
+# ---------------------------------------------------------------- x.en.md sealed as rendered
+
+front_matter = st.sampled_from(["", "---\ntitle: 标题\n---\n", "---\na: 1\n---", "+++\nb = 2\n+++\n"])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(front_matter, notes, st.sampled_from(["\n", "\r\n", "\r"]),
+       st.sampled_from(["", "> **gloss**"]),
+       st.sampled_from(["<!-- zhen: English of big.md, engine: gloss. -->", "<!-- other -->", ""]))
+@example("", "\n\n正文\n", "\r", "", "<!-- zhen: English of big.md, engine: gloss. -->")
+@example("---\na: 1\n---", "", "\n", "", "<!-- zhen: English of big.md, engine: gloss. -->")
+def test_english_rendered_sealed_is_the_rendering_sealed(front, text, newline, banner, header):
+    """``render_english(seal=True)`` (the header sealed as the parts are joined) writes what
+    ``seal_english`` makes of the rendering: front matter with or without its last line
+    ending, any line ending, a banner or none, a header zhen's or not."""
+    from zhenglossary.parallel import seal_english
+    from zhenglossary.render import front_matter_end, leaf_texts, render_english
+
+    source = (front + text).replace("\n", newline)
+    doc = parse_document(source)
+    leaves = leaf_texts(doc, [])
+    for leaf in leaves:                               # English of its own, any length
+        leaf.english = leaf.source.upper() + "x" * (leaf.index % 3)
+    plain = render_english(doc, leaves, header, banner)
+    assert render_english(doc, leaves, header, banner, seal=True) == \
+        seal_english(plain, front_matter_end(doc))

@@ -288,7 +288,8 @@ _lookups: dict[Path, CedictLookup] = {}
 def lookup() -> CedictIndex | CedictLookup:
     """Something that answers ``word in …`` and ``….entries(word)`` exactly as
     :func:`load_index` does: the index if this process has loaded it, else the on-disk
-    look-up file (built once from the index), else the index (the cache is unwritable)."""
+    look-up file (built once from an index parsed for it and not kept), else the index
+    (the cache is unwritable)."""
     version = package_version()
     path = lookup_path(version)
     with _lock:
@@ -299,10 +300,16 @@ def lookup() -> CedictIndex | CedictLookup:
         return found
     db = _open_lookup(path)
     if db is None:
-        _build_lookup(path, load_index())
+        # the index builds the file and is let go (about 50 MB): the file answers from now
+        index = CedictIndex(_parse_source(), version)
+        _build_lookup(path, index)
         db = _open_lookup(path)
-    if db is None:
-        return load_index()
+        if db is None:                  # the cache is unwritable: the index answers
+            with _lock:
+                _loaded.clear()
+                _loaded[version] = index
+            return index
+        del index
     with _lock:
         _lookups.clear()
         _lookups[path] = CedictLookup(db)

@@ -27,7 +27,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
-from .markdown import ROLE_PREFIX, TOKENS, TokenKind, copy_env, parse_note, parser, role_of
+from .markdown import ROLE_PREFIX, TOKENS, TokenKind, copy_env, note_pieces, parser, role_of
 
 # ---------------------------------------------------------------- inline nodes
 
@@ -487,8 +487,9 @@ def _region(text, starts, kind, first_line, content_lines, env) -> Region:
         r_ends.append(start + len(body))
         prefixes.append(text[line_start:start])
     raw = "\n".join(text[s:e] for s, e in zip(r_starts, r_ends))
+    # one line: the note's bytes are the content itself (one string, not two)
     region = Region(kind, first_line, r_starts, r_ends, prefixes, raw,
-                    text=text[r_starts[0]:r_ends[-1]])
+                    text=raw if len(r_starts) == 1 else text[r_starts[0]:r_ends[-1]])
     region.endings = [_ending(text, starts, first_line + k) for k in range(len(content_lines))]
     region.nodes = align_inline(raw, env)
     return region
@@ -535,9 +536,18 @@ def _split_row(row: str) -> list[tuple[int, int]]:
 
 def parse_document(text: str) -> Document:
     """Leaf blocks with their inline regions, in document order."""
-    tokens, env = parse_note(text)
+    pieces, env = note_pieces(text)       # a long note: a top-level block at a time
     starts = _line_starts(text)
     leaves: list[Leaf] = []
+    for tokens in pieces:
+        _leaves(text, starts, tokens, env, leaves)
+    # footnote definitions come last in the token stream: put every leaf in line order
+    leaves.sort(key=lambda leaf: leaf.start_line)
+    return Document(text, starts, leaves, env)
+
+
+def _leaves(text: str, starts: list[int], tokens, env: dict, leaves: list[Leaf]) -> None:
+    """The leaf blocks of ``tokens`` (whole blocks), appended to ``leaves``."""
     i = 0
     while i < len(tokens):
         tok = tokens[i]
@@ -588,9 +598,6 @@ def parse_document(text: str) -> Document:
         if role.kind is TokenKind.VERBATIM:
             leaves.append(Leaf(role.name, tok.map[0], tok.map[1]))
         i += 1
-    # footnote definitions come last in the token stream: put every leaf in line order
-    leaves.sort(key=lambda leaf: leaf.start_line)
-    return Document(text, starts, leaves, env)
 
 
 def _atx_region(text, starts, line, env) -> Region:

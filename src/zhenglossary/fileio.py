@@ -25,7 +25,6 @@ def write_atomic(path: Path, text: str, newline: str = "", *,
     """Write ``text`` to ``path`` atomically. ``through_links``: when ``path`` is a symbolic
     link, write its target (atomically, beside the target) and keep the link, instead of
     replacing the link with a file."""
-    data = text.encode("utf-8")
     if through_links and path.is_symlink():
         path = Path(os.path.realpath(path))
     folder = path.parent
@@ -43,10 +42,18 @@ def write_atomic(path: Path, text: str, newline: str = "", *,
             mode = 0o666 & ~_umask()
         os.chmod(tmp, mode)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            # encoded a slice at a time: a long output is never copied whole as bytes
+            for start in range(0, len(text), _SLICE):
+                handle.write(text[start:start + _SLICE].encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
+    except UnicodeEncodeError:        # nothing is written: the temp file goes
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
     except OSError as exc:
         try:
             os.unlink(tmp)
@@ -55,6 +62,9 @@ def write_atomic(path: Path, text: str, newline: str = "", *,
         reason = "the disk is full" if exc.errno == 28 else exc.strerror
         raise OutputError(f"cannot write: {reason}; the previous version is unchanged",
                           path=str(path)) from exc
+
+
+_SLICE = 1 << 20     # characters encoded at a time by write_atomic
 
 
 @contextmanager

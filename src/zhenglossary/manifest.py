@@ -35,7 +35,13 @@ RETRY = frozenset({"engine-fallback"})
 
 
 def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    digest = hashlib.sha256()
+    for start in range(0, len(text), _SLICE):     # a long output hashed in slices, not
+        digest.update(text[start:start + _SLICE].encode("utf-8", "surrogatepass"))   # copied
+    return digest.hexdigest()
+
+
+_SLICE = 1 << 20
 
 
 def _entries(glossary: Glossary) -> list:

@@ -29,7 +29,9 @@ container, wrap) is said here, once, beside the configuration that emits them, w
 Why this module is long: the configuration, the two rules it replaces (pandoc's math,
 amsmath where a block may start), and the table of what its tokens are belong together —
 a construct added to the parser is a rule here and a row of the table — and splitting
-them would put the parser's syntax in two places.
+them would put the parser's syntax in two places. How a long note is read (a top-level
+block at a time, :func:`stream_note`, or without its inline children, :func:`parse_lean`)
+runs this configuration's own rules in their order, so it is here too.
 
 The two replaced rules are tested against the plugin's own fixture cases (where they are
 at hand) and against the plugin's configured rules on generated text
@@ -42,6 +44,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from typing import Iterable, Iterator
 
 # ``:numref:`` / ``:py:func:`` right before a code span. ASCII letters only, and no ASCII
 # letter or digit before the first colon (never \w: it matches Chinese).
@@ -476,17 +479,219 @@ def copy_env(env: dict | None) -> dict:
 # children) cost about ten times the text, and keeping them from the segmenter's reading to
 # the validator's, and the English's beside them, is most of what one big note's translation
 # holds. Such a note is parsed again by each reader instead (the segmenter's reading and the
-# validator's: twice, its English once or twice).
+# validator's: twice, its English once or twice), a top-level block at a time for those that
+# walk the tokens once (note_pieces), without inline children for the others (parse_lean).
 KEEP_CHARS = 400_000
 
 
 def parse_note(text: str) -> tuple[tuple, dict]:
     """Tokens and env of a whole note, parsed once for everyone who reads it (the
     segmenter and the validator); callers must not change them. A note over
-    ``KEEP_CHARS`` characters is parsed for each caller and not kept."""
+    ``KEEP_CHARS`` characters is parsed for each caller and not kept, and lean
+    (:func:`parse_lean`): a reader of an inline token's children asks
+    :func:`inline_children` for them."""
     if len(text) > KEEP_CHARS:
-        return _parse(text)
+        return parse_lean(text)
     return _parse_kept(text)
+
+
+def note_pieces(text: str) -> tuple[Iterable[list], dict]:
+    """A whole note's tokens for a reader that walks them once, in order, and its env:
+    a short note's kept parse (:func:`parse_note`) as one piece; a note over
+    ``KEEP_CHARS``, a top-level block at a time (:func:`stream_note`; the env is complete
+    once every piece is read)."""
+    if len(text) > KEEP_CHARS:
+        env: dict = {}
+        return stream_note(text, env), env
+    tokens, env = parse_note(text)
+    return (tokens,), env
+
+
+def parse_lean(text: str) -> tuple[tuple, dict]:
+    """The whole parse's tokens and env, but the inline tokens the block parse made keep
+    no children: each is parsed in its turn, as the whole parse does it (link references
+    looked up, footnote references counted, inline footnotes registered: the env and the
+    footnote tail come out the same), and its children let go — they are most of what a
+    whole note's tokens hold. :func:`inline_children` gives them again. The footnote
+    tail's own inline tokens (an inline footnote's text) keep theirs."""
+    md = parser()
+    env: dict = {}
+    rules = [rule for rule in md.core.ruler.__rules__ if rule.enabled]
+    if [rule.fn for rule in rules] != md.core.ruler.getRules(""):   # not the chain we know
+        return _parse(text)
+    from markdown_it.rules_core import StateCore
+
+    state = StateCore(text, md, env)
+    for rule in rules:
+        if rule.name != "inline":
+            rule.fn(state)
+            continue
+        for token in state.tokens:
+            if token.type == "inline":
+                md.inline.parse(token.content, md, env, [])
+                token.children = []
+    return tuple(state.tokens), env
+
+
+_CORE = ["normalize", "block", "inline", "footnote_tail", "text_join"]
+
+
+class _Defined(dict):
+    """A note's footnote definitions (``env["footnotes"]["refs"]``) in
+    :func:`stream_note`'s second pass: a definition's ``-1`` (the block rule's, met again)
+    does not undo the id a reference before it was given. The whole parse sets every
+    ``-1`` before any id (all blocks are read before any inline text)."""
+
+    def __setitem__(self, key, value) -> None:
+        if value == -1 and self.get(key, -1) != -1:
+            return
+        super().__setitem__(key, value)
+
+
+def stream_note(text: str, env: dict) -> Iterator[list]:
+    """The whole parse's tokens of ``text`` a piece at a time — each top-level block's
+    tokens, then the footnote tail — with their inline children (text joined), so that a
+    reader holds one block's tokens, not the note's. ``env`` (empty) is filled as the
+    whole parse fills it, complete once every piece is read.
+
+    Two passes over the blocks: the first only for the env's link references and
+    footnote definitions (the whole parse reads every block before any inline text, so a
+    reference defined at the end is known at the start); the second reads each block,
+    then its inline text, in the whole parse's order, sets aside footnote definitions
+    for the tail (as the footnote plugin's tail rule does, which then makes the tail
+    from them) and joins each block's text (``text_join``) as it goes."""
+    from types import SimpleNamespace
+
+    from markdown_it.rules_core import StateCore
+    from markdown_it.token import Token
+
+    md = parser()
+    rules = {rule.name: rule.fn for rule in md.core.ruler.__rules__ if rule.enabled}
+    if list(rules) != _CORE or list(rules.values()) != md.core.ruler.getRules(""):
+        yield list(md.parse(text, env))           # not the chain this reading knows
+        return
+    state = StateCore(text, md, env)
+    rules["normalize"](state)
+    src = state.src
+    first: dict = {}
+    for _ in _top_level(md, src, first):          # the definitions, blocks let go
+        pass
+    for key, value in first.items():
+        if key == "footnotes":
+            value = {"refs": _Defined(value.get("refs", {})), "list": {}}
+        env[key] = value
+    duplicates = len(first.get("duplicate_refs", ()))   # the second pass meets every
+    #                                             reference again: no duplicate of its own
+    held: list = []                               # footnote definitions, for the tail
+    joined: dict = {}                             # an inline footnote's id → its tail text
+    depth = 0
+    for piece in _top_level(md, src, env):
+        out = []
+        for token in piece:
+            if token.type == "inline":
+                notes = env.get("footnotes", {}).get("list", {})
+                before = len(notes)
+                token.children = []
+                md.inline.parse(token.content, md, env, token.children)
+                notes = env.get("footnotes", {}).get("list", {})
+                for key in range(before, len(notes)):    # registered here: joined as the
+                    if "tokens" in notes[key]:             # tail's text_join joins them
+                        tail = Token("inline", "", 0)
+                        tail.children = notes[key]["tokens"]
+                        rules["text_join"](SimpleNamespace(tokens=[tail]))
+                        joined[key] = tail.children
+            if token.type == "footnote_reference_open":
+                depth += 1
+            if depth:
+                held.append(token)
+            else:
+                if token.type == "inline":
+                    rules["text_join"](SimpleNamespace(tokens=[token]))
+                out.append(token)
+            if token.type == "footnote_reference_close":
+                depth -= 1
+        yield out
+    if "duplicate_refs" in first:
+        del env["duplicate_refs"][duplicates:]
+    else:
+        env.pop("duplicate_refs", None)
+    tail = SimpleNamespace(tokens=held, env=env)
+    rules["footnote_tail"](tail)
+    notes = env.get("footnotes", {}).get("list", {})
+    by_list = {id(entry["tokens"]): key for key, entry in notes.items() if "tokens" in entry}
+    for token in tail.tokens:                     # an inline footnote's text: joined once
+        key = by_list.get(id(token.children)) if token.type == "inline" else None
+        if key is not None and key in joined:
+            token.children = joined[key]
+    rules["text_join"](SimpleNamespace(tokens=tail.tokens))
+    yield tail.tokens
+
+
+def _top_level(md, src: str, env: dict) -> Iterator[list]:
+    """markdown-it's block tokenizer (``ParserBlock.tokenize``) at the top level, handing
+    over each top-level block's tokens as the rule that read it returns."""
+    from markdown_it.rules_block import StateBlock
+
+    if not src:
+        return
+    state = StateBlock(src, md, env, [])
+    rules = md.block.ruler.getRules("")
+    line, end = state.line, state.lineMax
+    empty_lines = False
+    while line < end:
+        state.line = line = state.skipEmptyLines(line)
+        if line >= end or state.sCount[line] < state.blkIndent:
+            break
+        if state.level >= md.options.maxNesting:
+            state.line = end
+            break
+        for rule in rules:
+            if rule(state, line, end, False):
+                if state.line <= line:
+                    raise RuntimeError("block rule didn't increment state.line")
+                break
+        else:
+            raise RuntimeError("none of the block rules matched")
+        state.tight = not empty_lines
+        line = state.line
+        if (line - 1) < end and state.isEmpty(line - 1):
+            empty_lines = True
+        if line < end and state.isEmpty(line):
+            empty_lines = True
+            line += 1
+            state.line = line
+        yield state.tokens
+        state.tokens = []
+
+
+def inline_children(token, env: dict) -> tuple[list, dict]:
+    """An inline token's children as the whole parse gives them (text joined as the
+    ``text_join`` rule joins it), and the footnote list their inline footnotes are in:
+    ``token``'s own when it has them, else parsed again against a view of the note's
+    ``env`` (:func:`copy_env`: the note's env does not change; an inline footnote is
+    registered in the view, its tokens joined as the whole parse joins them)."""
+    if token.children:
+        return token.children, env.get("footnotes", {}).get("list", {})
+    from types import SimpleNamespace
+
+    from markdown_it.rules_core import text_join
+    from markdown_it.token import Token
+
+    md = parser()
+    view = copy_env(env)
+    own = Token("inline", "", 0)
+    own.children = []
+    md.inline.parse(token.content, md, view, own.children)
+    joined = [own]                           # text_join's: an image's alt text too
+    notes = view.get("footnotes", {}).get("list", {})
+    base = env.get("footnotes", {}).get("list", {})
+    for key in list(dict.keys(notes)):       # the footnotes this token registered: the
+        if key not in base:                  # whole parse's text_join reaches their tokens
+            tail = Token("inline", "", 0)    # through the footnote tail's token (their
+            tail.children = notes[key].get("tokens", [])  # images' alt joined, the list's
+            joined.append(tail)              # own tokens changed in place, the joined
+    text_join(SimpleNamespace(tokens=joined))   # list the tail's token's only)
+    return own.children, notes
 
 
 def _parse(text: str) -> tuple[tuple, dict]:

@@ -77,6 +77,7 @@ def prepare_note(display: str, text: str, glossary: Glossary, *,
                                  f"could not locate this block's text ({plan.region.error}); "
                                  "it is copied untranslated", display, plan.region.line + 1))
     carry = carry_over(doc, last, glossary, edit_check(doc, glossary))
+    doc.prose = None        # the prose view (as long as the note) is asked again if needed
     return Prepared(display, doc, plans, carry, found, source_name, en_name, parallel)
 
 
@@ -132,9 +133,10 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         if not validate or empty:
             english = "" if empty else render_english(doc, leaves, header, banner)
             checks: list[Finding] = []
+            rendered = not empty
             break
         verified = verify(doc, leaves, item.plans, glossary, item.display, header, banner)
-        english, checks = verified.english, verified.findings
+        english, checks, rendered = verified.english, verified.findings, verified.rendered
         validated, invalid = verified.checked, verified.invalid
         if not verified.persons:
             break
@@ -175,7 +177,11 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         "validated_blocks": validated,
         "invalid_blocks": invalid,
     }
-    english = seal_english(english, front_matter_end(doc)) if english else english
+    if english and rendered:          # rendered again, sealed: not a second copy beside it
+        english = verified = None
+        english = render_english(doc, leaves, header, banner, seal=True)
+    elif english:
+        english = seal_english(english, front_matter_end(doc))
     return NoteResult(item.display, english, parallel, findings, stats)
 
 
@@ -229,7 +235,9 @@ def contexts_of(items: list[Prepared]) -> dict[int, object]:
 def translate_prepared(items: list, glossary: Glossary, runner: Runner, n: int, engine,
                        validate: bool):
     """(index, NoteResult, text, the note's segment findings) for prepared notes
-    ``items`` = (index, Prepared, text): their machine segments translated in one batch."""
+    ``items`` = (index, Prepared, text): their machine segments translated in one batch.
+    ``items`` is emptied as the notes are finished (each Prepared let go before its result
+    is handed on)."""
     contexts = contexts_of([item for _, item, _ in items]) if runner.uses_context else None
 
     def lock(segments):
@@ -237,11 +245,15 @@ def translate_prepared(items: list, glossary: Glossary, runner: Runner, n: int, 
 
     found = lock([s for _, item, _ in items for s in item.machine_segments()])
     describe = engine.describe()
-    for index, item, text in items:
+    items.reverse()
+    while items:            # each note let go once finished: its outputs are written
+        index, item, text = items.pop()                  # without its Document beside them
         result = finish_note(item, glossary, lock, gloss=runner.capabilities.gloss,
                              describe=describe,
                              missed=runner.missed, validate=validate)
-        yield index, result, text, [f for f in found if f.file == item.display]
+        display = item.display
+        del item
+        yield index, result, text, [f for f in found if f.file == display]
 
 
 # --------------------------------------------------------------------------- the output check
@@ -255,6 +267,7 @@ class Verified:
     persons: dict[int, list[str]] = field(default_factory=dict)
     # leaf index → problems: a person's English that fails in its place in the note; the
     # caller translates these blocks and verifies again
+    rendered: bool = False       # ``english`` is render_english of the leaves (not the source)
 
 
 def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, display: str,
@@ -355,6 +368,6 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     skip = {p.leaf for p in plans if p.region.error} | reverted
     del source, out, english              # the first reading is done: not held through the second
     english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
-    return Verified(english, findings, checked, invalid, persons)
+    return Verified(english, findings, checked, invalid, persons, rendered=True)
 
 

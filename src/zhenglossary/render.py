@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from .document import Document, dedent_block
 from .locking import RegionPlan, assemble
-from .parallel.outputs import GLOSS_BANNER, english_body  # noqa: F401  (x.en.md's header is theirs)
+from .parallel.outputs import (ENGLISH_HEADER_START, GLOSS_BANNER, english_body,  # noqa: F401
+                               seal_english, sealed_header)    # (x.en.md's header is theirs)
 
 def region_replacements(plans: list[RegionPlan], skip: set[int] | None = None
                         ) -> list[tuple[int, int, str]]:
@@ -116,10 +117,13 @@ def front_matter_end(doc: Document) -> int:
     return 0
 
 
-def render_english(doc: Document, leaves: list[LeafText], header: str, banner: str = "") -> str:
+def render_english(doc: Document, leaves: list[LeafText], header: str, banner: str = "",
+                   seal: bool = False) -> str:
     """The English note: ``header`` (an HTML comment) on the first line, then ``banner``
     (a visible Markdown paragraph, e.g. :data:`GLOSS_BANNER`) and a blank line, if given.
-    A note that opens with front matter keeps it first; header and banner follow it."""
+    A note that opens with front matter keeps it first; header and banner follow it.
+    ``seal``: the header with the ``sha=`` of the rest, as ``seal_english`` gives it.
+    Joined once from its parts (a long note's English is not copied on the way)."""
     parts, pos = [], 0
     for leaf, block in zip(doc.leaves, leaves):
         start, end = doc.span(leaf.start_line, leaf.end_line)
@@ -127,16 +131,38 @@ def render_english(doc: Document, leaves: list[LeafText], header: str, banner: s
         parts.append(block.english)
         pos = end
     parts.append(doc.text[pos:])
-    body = "".join(parts)
     first = re.search(r"\r\n|\n|\r", doc.text)
     newline = first.group(0) if first else "\n"
     cut = front_matter_end(doc)           # front matter is copied verbatim: same offset
-    front, body = body[:cut], body[cut:]
-    if front and not front.endswith(("\n", "\r")):
-        front += newline
-    if banner:
-        body = banner + newline + newline + body
-    return front + (header + newline + body if header else body)
+    front, rest = _cut_parts(parts, cut)
+    last = next((p for p in reversed(front) if p), "")
+    if last and not last.endswith(("\n", "\r")):
+        front.append(newline)
+    lead = [banner, newline, newline] if banner else []
+    if not header:
+        return "".join(front + lead + rest)
+    if seal:
+        after = next((p for p in lead + rest if p), "")
+        if (last.endswith(("\n", "\r")) or not last) and header.startswith(ENGLISH_HEADER_START) \
+                and not any(c in header for c in "\r\n") \
+                and not (newline == "\r" and after.startswith("\n")):
+            # where seal_english would find the header and its line end: sealed in place
+            header = sealed_header(header, front + lead + rest)
+        else:
+            return seal_english("".join(front + [header, newline] + lead + rest), cut)
+    return "".join(front + [header, newline] + lead + rest)
+
+
+def _cut_parts(parts: list[str], cut: int) -> tuple[list[str], list[str]]:
+    """``parts`` as two lists whose joins are ``"".join(parts)[:cut]`` and ``[cut:]``."""
+    front, size = [], 0
+    for k, part in enumerate(parts):
+        if size + len(part) >= cut:
+            head, tail = part[:cut - size], part[cut - size:]
+            return front + [head], [tail] + parts[k + 1:]
+        front.append(part)
+        size += len(part)
+    return front, []
 
 
 def reindent(block: str, like: str) -> str:

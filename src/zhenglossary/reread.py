@@ -32,12 +32,12 @@ def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
     source itself, so zhen cannot translate it — is an ``output-invalid`` error at the
     note's line. Blocks already reported (``skip``) are not reported again."""
     for _ in range(3):
-        english = render_english(doc, leaves, header, banner)
-        body = english_body(english, front_matter_end(doc))
+        body = english_body(render_english(doc, leaves, header, banner), front_matter_end(doc))
         problems = second_reading(doc.text, body, "".join(unrendered.values()),
                                   parser_prose=lambda: prose_view(body))
+        del body                  # x.en.md is rendered again, not held through the reading
         if not problems:
-            return english
+            return render_english(doc, leaves, header, banner)
         where = _english_lines(doc, leaves)
         again = False
         unread: list[int] = []              # source lines no leaf block holds
@@ -80,7 +80,7 @@ def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
                 f"{where_}: the Markdown parser reads no block here, so the Chinese is "
                 "copied untranslated — translate it in the parallel file", display, first))
         if not again:
-            return english
+            return render_english(doc, leaves, header, banner)
     return render_english(doc, leaves, header, banner)
 
 

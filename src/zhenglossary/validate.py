@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from .document import dedent_block
 from . import terms
 from .glossary import Glossary, Term
-from .markdown import copy_env, parse_note, parse_tokens
+from .markdown import copy_env, inline_children, note_pieces, parse_tokens
 from .sentences import align
 
 # A Han ideograph, defined here on purpose and not imported from textutil (the checker must
@@ -164,19 +164,25 @@ def parse_blocks(text: str, env: dict | None = None) -> Parsed:
     out = Parsed([], array("l"), [], Facts())     # owners: plain ints, no object each
     current: Block | None = None
     closer: str | None = None
-    if env is None:
-        tokens, env = parse_note(text)
+    if env is None:                       # a long note: a top-level block at a time
+        pieces, env = note_pieces(text)
+        tokens = (token for piece in pieces for token in piece)
     else:
         env = copy_env(env)
         tokens = parse_tokens(text, env)
-    notes = _inline_notes(env)
     for tok, counted in _counted(tokens):
         if current is None and tok.type in _LEAF_OPEN:
             current = Block(tok.map[0] if tok.map else -1, Facts())
             out.blocks.append(current)
             closer = _LEAF_OPEN[tok.type]
         if counted:
-            _token(tok, current.facts if current is not None else out.outside, notes)
+            into = current.facts if current is not None else out.outside
+            if tok.type == "inline":
+                # a long note's tokens keep no children: each block's are read and let go
+                children, notes = inline_children(tok, env)
+                _inline(children, into, notes)
+            else:
+                _token(tok, into, {})
         if tok.type != "inline":
             out.structure.append(_shape(tok.type, tok.tag, tok.level))
             out.owners.append(len(out.blocks) - 1 if current is not None else len(out.blocks))

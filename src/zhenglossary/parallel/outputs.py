@@ -19,6 +19,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 from urllib.parse import unquote
 
 from ..notes import ENGLISH_SUFFIX, PARALLEL_SUFFIX
@@ -129,14 +130,32 @@ def split_english(text: str, front: int | None = None) -> EnglishFile:
     return EnglishFile(line, text[:cut] + after, sha.group(1) if sha else "")
 
 
+def sealed_header(header: str, body: Iterable[str]) -> str:
+    """``header`` (x.en.md's header line, without ``sha=``) with the ``sha=`` of the body
+    given in parts (the file without its header line: :func:`body_hash`, not joined)."""
+    digest = hashlib.sha256()
+    for part in body:
+        digest.update(part.encode("utf-8"))
+    return header[:-len(" -->")] + f" sha={digest.hexdigest()[:16]} -->"
+
+
 def seal_english(text: str, front: int | None = None) -> str:
-    """``text`` (x.en.md as rendered, its header without ``sha=``) with ``sha=`` in it."""
+    """``text`` (x.en.md as rendered, its header without ``sha=``) with ``sha=`` in it:
+    what :func:`split_english` would give as its header and body, found in place (the
+    body's hash taken in slices, not of a copy of it)."""
     cut = _front_matter_end(text) if front is None else front
-    parts = split_english(text, cut)
-    if not parts.header:
+    if not text.startswith(ENGLISH_HEADER_START, cut):
         return text
-    sealed = parts.header[:-len(" -->")] + f" sha={body_hash(parts.body)} -->"
-    return text[:cut] + sealed + text[cut + len(parts.header):]
+    end = _NEWLINE.search(text, cut)
+    header = text[cut:end.start()] if end else text[cut:]
+    digest = hashlib.sha256(text[:cut].encode("utf-8"))
+    for start in range(end.end() if end else len(text), len(text), _SLICE):
+        digest.update(text[start:start + _SLICE].encode("utf-8"))
+    sealed = header[:-len(" -->")] + f" sha={digest.hexdigest()[:16]} -->"
+    return text[:cut] + sealed + text[cut + len(header):]
+
+
+_SLICE = 1 << 20     # characters of a long text encoded at a time to hash it
 
 
 def english_body(text: str, front: int | None = None) -> str:
