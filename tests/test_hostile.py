@@ -818,3 +818,36 @@ def test_every_exported_tsv_value_reads_back_as_itself(en):
     assert not tsv.split("\t")[1].startswith(FORMULA_START)
     [back] = read_table(tsv, "x.tsv", "tsv").candidates
     assert back.en == en
+
+
+def test_a_cache_built_in_one_folder_is_copied_into_another_and_a_damaged_one_rebuilt(
+        tmp_path, monkeypatch):
+    """A process that meets a second cache folder (another ZHEN_HOME) copies the cache
+    files it built, byte for byte, instead of building them again; a copy source damaged
+    since is refused by the opener like any damaged cache, and the file is built anew."""
+    from zhenglossary import cedict, fileio
+
+    first, second, third = (tmp_path / name for name in ("one", "two", "three"))
+    monkeypatch.setenv("ZHEN_HOME", str(first))
+    monkeypatch.setattr(cedict, "_lookups", {})
+    monkeypatch.setattr(cedict, "_loaded", {})
+    assert "计算" in cedict.lookup()
+    built = cedict.lookup_path(cedict.package_version())
+    assert built.is_file() and fileio._BUILT[built.name] == built
+
+    monkeypatch.setenv("ZHEN_HOME", str(second))
+    monkeypatch.setattr(cedict, "_lookups", {})
+    parsed = []
+    monkeypatch.setattr(cedict, "_parse_source", lambda: parsed.append(1) or {})
+    assert "计算" in cedict.lookup() and parsed == []           # copied, not parsed again
+    copy = cedict.lookup_path(cedict.package_version())
+    assert copy != built and copy.read_bytes() == built.read_bytes()
+
+    copy.write_bytes(b"not a database")                         # the newest source, damaged
+    monkeypatch.undo()                                          # the real parser again
+    monkeypatch.setenv("ZHEN_HOME", str(third))
+    monkeypatch.setattr(cedict, "_lookups", {})
+    monkeypatch.setattr(cedict, "_loaded", {})
+    assert "计算" in cedict.lookup()
+    rebuilt = cedict.lookup_path(cedict.package_version())
+    assert rebuilt.read_bytes()[:16] == b"SQLite format 3\x00"

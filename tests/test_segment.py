@@ -114,7 +114,7 @@ def test_glossary_check_loads_one_dictionary_and_no_cedict(project, tmp_path):
     script = """
 import json, sys
 from pathlib import Path
-from zhenglossary import cedict
+from zhenglossary import cedict, fileio
 from zhenglossary.api import check_project
 check_project([Path("notes")], Path("glossary.yaml"))
 import jieba, jieba.posseg
@@ -173,6 +173,7 @@ def test_cedict_lookup_answers_as_the_index_and_survives_damage(tmp_path, monkey
     assert [(w in found, found.entries(w)) for w in words] == expected
     cedict.forget_loaded()
     monkeypatch.setattr(cedict, "_build_lookup", lambda path, index: False)
+    monkeypatch.setattr(fileio, "_BUILT", {})          # and no built copy to take
     path.unlink()
     found = cedict.lookup()                             # cache not writable: the index
     assert isinstance(found, cedict.CedictIndex)

@@ -300,6 +300,11 @@ def lookup() -> CedictIndex | CedictLookup:
         return found
     db = _open_lookup(path)
     if db is None:
+        from .fileio import copy_built
+
+        if copy_built(path):                      # built in another cache folder
+            db = _open_lookup(path)
+    if db is None:
         # the index builds the file and is let go (about 50 MB): the file answers from now
         index = CedictIndex(_parse_source(), version)
         _build_lookup(path, index)

@@ -77,11 +77,35 @@ def cache_file(path: Path) -> Iterator[Path]:
     try:
         yield Path(tmp)
         os.replace(tmp, path)
+        _BUILT[path.name] = path
     finally:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+
+
+# The cache files this process has written, by name. A cache's name holds its source's
+# version and its format, so one name is one content: a second cache folder in the same
+# process (another ZHEN_HOME: the tests, a tool serving several projects) copies a built
+# file (:func:`copy_built`) instead of building it again from its source.
+_BUILT: dict[str, Path] = {}
+
+
+def copy_built(path: Path) -> bool:
+    """``path`` written as a copy of the file of its name this process built elsewhere;
+    False when there is none (or it is gone, or the copy fails): the caller builds it."""
+    import shutil
+
+    source = _BUILT.get(path.name)
+    if source is None or source == path or not source.is_file():
+        return False
+    try:
+        with cache_file(path) as tmp:
+            shutil.copyfile(source, tmp)
+        return True
+    except OSError:
+        return False
 
 
 def write_cache(path: Path, data: bytes) -> bool:

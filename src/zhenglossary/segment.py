@@ -527,9 +527,13 @@ class _WordIndex:
         return row[column] if row else None
 
     def _open(self) -> None:
+        from .fileio import copy_built
+
         path = _tags_path(self._tokenizer)
         if path is not None:
             db = _open_tags(path)
+            if db is None and copy_built(path):          # built in another cache folder
+                db = _open_tags(path)
             if db is None:
                 _build_tags(path, self._tokenizer)
                 db = _open_tags(path)
