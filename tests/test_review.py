@@ -438,6 +438,7 @@ def hidden_text(driver, element) -> str:
     return driver.execute_script("return arguments[0].textContent", element)
 
 
+@pytest.mark.slow          # 7.5 s; the review loop's and the astral term's browser tests stay
 def test_review_page_in_headless_chromium(runner, translated, browser, tmp_path):
     from selenium.common.exceptions import NoAlertPresentException
     from selenium.webdriver.common.action_chains import ActionChains
