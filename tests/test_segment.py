@@ -114,7 +114,7 @@ def test_glossary_check_loads_one_dictionary_and_no_cedict(project, tmp_path):
     script = """
 import json, sys
 from pathlib import Path
-from zhenglossary import cedict, fileio
+from zhenglossary import cedict
 from zhenglossary.api import check_project
 check_project([Path("notes")], Path("glossary.yaml"))
 import jieba, jieba.posseg
@@ -146,7 +146,7 @@ def test_cedict_lookup_answers_as_the_index_and_survives_damage(tmp_path, monkey
     partial file is rebuilt; an unwritable cache falls back to the index in memory."""
     import itertools
 
-    from zhenglossary import cedict
+    from zhenglossary import cedict, fileio
 
     monkeypatch.setenv("ZHEN_HOME", str(tmp_path))
     cedict.forget_loaded()
