@@ -131,9 +131,8 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         persons = {i: s.english for i, s in carry.states.items() if s.status.owned}
         leaves = leaf_texts(doc, item.plans, persons)
         if not validate or empty:
-            english = "" if empty else render_english(doc, leaves, header, banner)
+            english, rendered = "", not empty       # rendered (and sealed) once, below
             checks: list[Finding] = []
-            rendered = not empty
             break
         verified = verify(doc, leaves, item.plans, glossary, item.display, header, banner)
         english, checks, rendered = verified.english, verified.findings, verified.rendered
@@ -177,7 +176,7 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         "validated_blocks": validated,
         "invalid_blocks": invalid,
     }
-    if english and rendered:          # rendered again, sealed: not a second copy beside it
+    if rendered:                      # rendered again, sealed: not a second copy beside it
         english = verified = None
         english = render_english(doc, leaves, header, banner, seal=True)
     elif english:

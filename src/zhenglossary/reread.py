@@ -34,7 +34,7 @@ def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
     for _ in range(3):
         body = english_body(render_english(doc, leaves, header, banner), front_matter_end(doc))
         problems = second_reading(doc.text, body, "".join(unrendered.values()),
-                                  parser_prose=lambda: prose_view(body))
+                                  parser_prose=lambda body=body: prose_view(body))
         del body                  # x.en.md is rendered again, not held through the reading
         if not problems:
             return render_english(doc, leaves, header, banner)
