@@ -292,7 +292,8 @@ def task_translate(p: dict) -> dict:
     if p["engine"] == "argos" and p.get("mode") == "copy":
         from support.fakemodel import placeholder_prefix_engine
 
-        engine = placeholder_prefix_engine(find_zh_en(), max_decoding_length=p["max_len"])
+        engine = placeholder_prefix_engine(find_zh_en(), max_decoding_length=p["max_len"],
+                                           drop_every=p.get("drop_every", 0))
     elif p["engine"] == "argos":
         engine = ArgosEngine(find_zh_en(), max_decoding_length=p["max_len"])
     if p.get("instrument") and not p.get("profile"):

@@ -45,12 +45,13 @@ def test_the_options_of_a_call_need_no_model():
 
     plain = ArgosEngine(ArgosPackage(Path("absent"), {}), device="cpu")
     prefixed = ArgosEngine(ArgosPackage(Path("absent"), {"target_prefix": "__en__"}), device="cpu")
-    four, twenty = [["▁数据"] * 4], [["▁数据"] * 20]
+    four, long = [["▁数据"] * 4], [["▁数据"] * (GREEDY_TOKENS + 1)]
     assert plain.batch_options(four, 1) == {
         "beam_size": 1, "num_hypotheses": 1, "batch_type": "tokens",
         "max_batch_size": plain.max_batch_tokens, "max_decoding_length": decoding_limit(4),
         "replace_unknowns": True}
-    assert plain.batch_options(twenty, 1)["beam_size"] == 4
+    assert plain.batch_options([["▁数据"] * GREEDY_TOKENS], 1)["beam_size"] == 1
+    assert plain.batch_options(long, 1)["beam_size"] == 4
     assert plain.batch_options(four, 4)["beam_size"] == 4
     assert prefixed.batch_options(four, 1)["max_decoding_length"] == decoding_limit(4) + 1
 
@@ -165,7 +166,9 @@ def test_the_piece_fallback_is_batched_and_bounded(tiny_package):
 
 def test_one_hypothesis_of_long_texts_keeps_the_beam_and_the_cap_holds(tiny_package):
     engine = recorded_engine(tiny_package, max_decoding_length=12)
-    short, long = "数据", "我们在三个数据集上评估了这个系统的吞吐量和延迟，并与两个基线比较。"
+    short = "数据"
+    long = ("我们在三个数据集上评估了这个系统的吞吐量和延迟，并与两个基线比较。"
+            "结果表明，在内存受限的节点上，新的调度策略把尾延迟降低了一半以上。")
     out = engine.translate([short, long], num_hypotheses=1)
     assert len(out) == 2 and all(o.hypotheses for o in out)
     (b1, o1), (b2, o2) = engine._translator.calls

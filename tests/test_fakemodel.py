@@ -276,7 +276,8 @@ def test_placeholder_keeping_mode(corpus, tmp_path, monkeypatch):
     from zhenglossary.placeholders import placeholders_in
 
     monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "argos"))
-    texts = ["在ZX1上训练ZX2，再用ZX3评估。", "ZX1的吞吐量", "没有占位符的句子。"]
+    many = "，".join(f"用ZX{k}" for k in range(1, 15)) + "。"     # 14 terms: a prefix past the cap
+    texts = ["在ZX1上训练ZX2，再用ZX3评估。", "ZX1的吞吐量", "没有占位符的句子。", many]
     package = install_package_file(build_package(
         tmp_path / "k.argosmodel", corpus + texts, size="tiny", keeps_placeholders=True))
     engine = placeholder_prefix_engine(package, max_decoding_length=24)
@@ -287,3 +288,7 @@ def test_placeholder_keeping_mode(corpus, tmp_path, monkeypatch):
     # without the prefix the model emits no placeholder characters at all
     plain = ArgosEngine(package, max_decoding_length=24).translate(texts)
     assert not any(PLACEHOLDER_CHARS.intersection(o.hypotheses[0]) for o in plain)
+    # drop_every=1: every segment's prefix withheld, so no hypothesis keeps a placeholder
+    dropped = placeholder_prefix_engine(package, max_decoding_length=24, drop_every=1)
+    assert not any(placeholders_in(h) for o in dropped.translate(texts, num_hypotheses=2)
+                   for h in o.hypotheses)
