@@ -33,6 +33,8 @@ English comparisons and the places they print, so one module owns the glossary's
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 from typing import Iterable
 
 from ..english import chains, contains_term, lemma, lemmas, same_term, term_key, words
@@ -312,11 +314,18 @@ def forbid_too_broad(ctx: CheckContext) -> Iterable[Finding]:
     technical = None
     english = None
     index = None
+    # every entry's English in one text (NUL between: neither a word character nor \s, so
+    # no match runs from one entry into the next): one search per forbid, not one per entry
+    joined = "\0".join(t.en for t in terms)
+    starts = list(accumulate((len(t.en) + 1 for t in terms[:-1]), initial=0))
+    folded = joined.casefold()     # a phrase with a word no entry holds is searched no further
     for term in terms:
         for phrase in term.forbid:
             fline = term.positions.get(f"forbid:{phrase}", (term.line, None))[0]
             pattern = whole_phrase_re(phrase)
-            if any(o is not term and pattern.search(o.en) for o in terms):
+            holding = {bisect_right(starts, m.start()) - 1 for m in pattern.finditer(joined)} \
+                if all(part.casefold() in folded for part in phrase.split()) else set()
+            if any(terms[k] is not term for k in holding):
                 continue                  # forbid-conflict says it (one finding per cause)
             # another entry's en holding it as an inflected form (the exact form is
             # forbid-conflict's, found when the glossary is read); only entries sharing a
@@ -324,7 +333,7 @@ def forbid_too_broad(ctx: CheckContext) -> Iterable[Finding]:
             index = index if index is not None else _lemma_index(terms)
             maybe = _candidates(index, phrase)
             other = next((terms[k] for k in maybe if terms[k] is not term
-                          and not pattern.search(terms[k].en)
+                          and k not in holding
                           and contains_term(terms[k].en, phrase)), None)
             if other is not None:
                 yield Finding("forbid-conflict", "warning",
