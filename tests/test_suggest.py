@@ -150,3 +150,21 @@ def test_document_parts_and_fragments_are_never_candidates():
     found = {s.zh for s in suggest(Glossary([]), notes(text, text))}
     assert "回填队列" in found
     assert not found & {"小结", "示例", "章节", "章节安排", "期优化", "相关工作"}
+
+
+# ------------------------------------------------------- issue 22, round six: the finder
+
+def _found(text: str) -> dict[str, object]:
+    from zhenglossary.bilingual import find_parentheticals
+
+    return {p.zh: p for p in find_parentheticals(prose_view(text), source=text)}
+
+
+def test_a_latin_word_the_english_opens_with_is_inside_the_term():
+    # robotics, databases, physics, materials: the Latin word is written in both
+    assert "Kalman 滤波器" in _found("状态由 Kalman 滤波器（Kalman filter）估计。")
+    assert "LSM 树" in _found("写入先进入基于 LSM 树（LSM-tree）的存储引擎。")
+    assert "X射线衍射" in _found("样品用X射线衍射（X-ray diffraction）表征。")
+    # a Latin word the English does not open with stays outside (a variable, a name)
+    assert "变量" in _found("令 x 变量（latent variable）服从正态分布。")
+    assert "集群" in _found("作业提交到 Slurm 集群（cluster）上。")

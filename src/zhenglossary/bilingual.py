@@ -1393,12 +1393,40 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         #                      限幅 *limiting* says *limiter*: no li + miter)
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
-    if not zh or (len(zh) < 2 and not marked):
+    # a Latin word the English opens with, right before the Chinese, is the term's own
+    # (Argo 浮标 *Argo floats*, N-1 安全准则 *N-1 security criterion*, LSM 树 *LSM-tree*)
+    head = _latin_head(text, run_start, english) \
+        if start == 0 and not marked and english and not latin else ""
+    if not zh or (len(zh) < 2 and not marked and not (head and score > 0)):
         return None
-    offset = run_start + start
+    offset = run_start + start - len(head)
+    zh = head + zh
     canon = canonical_english(english, _proper_words(zh, english)) if english else ""
     return Parenthetical(zh, run, canon, abbr, offset, match.end(), text[offset:match.end()],
                          english, score, form)
+
+
+# a Latin word (letters, digits, hyphens) and at most one space, ending where the
+# Chinese starts, after no letter, digit or code mark
+_LATIN_BEFORE = re.compile(r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:[A-Za-z0-9\-]{0,14}[A-Za-z0-9])?) ?")
+
+
+def _latin_head(text: str, run_start: int, english: str) -> str:
+    """The Latin word before a Chinese run that is the first word of its English (or its
+    first piece before a hyphen: X 射线 *X-ray*), with the space after it; else ''."""
+    for size in range(min(run_start, 17), 0, -1):
+        found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
+        if found:
+            break
+    else:
+        return ""
+    word = found.group(1).lower()
+    first = english.split()[0].lower()
+    if len(english.split()) < 2 and "-" not in first:
+        return ""                       # the English is that word alone: no Chinese left
+    if first == word or first.startswith(word + "-"):
+        return found.group(0)
+    return ""
 
 
 def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
