@@ -168,3 +168,17 @@ def test_a_latin_word_the_english_opens_with_is_inside_the_term():
     # a Latin word the English does not open with stays outside (a variable, a name)
     assert "变量" in _found("令 x 变量（latent variable）服从正态分布。")
     assert "集群" in _found("作业提交到 Slurm 集群（cluster）上。")
+
+
+def test_a_quantitys_symbol_after_its_english_is_no_second_term():
+    # thermodynamics, soil science, polymers: the writer gives the symbol too
+    found = _found("吉布斯自由能（Gibbs free energy, ΔG）决定反应方向；土壤含水率（soil water content，θ）随深度变化。")
+    assert found["吉布斯自由能"].english == "Gibbs free energy"
+    assert "土壤含水率" in found
+    par = _found("玻璃化转变温度（glass transition temperature, Tg）在 105 °C 附近。")["玻璃化转变温度"]
+    assert par.english == "glass transition temperature" and par.abbr == ""
+    # the symbol says a quantity: a Title-Cased English beside it is no product name
+    assert "比热容" in _found("## 比热容（Specific Heat Capacity, cp）")
+    # an abbreviation stays one, and a list of two names is still no term
+    assert _found("平均故障间隔（mean time between failures, MTBF）")["平均故障间隔"].abbr == "MTBF"
+    assert not _found("框架（PyTorch, Go）")

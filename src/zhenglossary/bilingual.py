@@ -165,6 +165,27 @@ def _annotation(piece: str) -> bool:
     return bool(_CJK.search(piece)) or bool(re.search(r"\d", piece)) and len(piece.split()) <= 3
 
 
+# a quantity's symbol: a letter and up to two lower-case letters or digits (Mw, aw, Tg),
+# or a Greek letter (Ω, ΔG)
+_SYMBOL_RE = re.compile(r"[A-Za-z][a-z0-9]{0,2}|[\u0391-\u03a9\u03b1-\u03c9][A-Za-z0-9]{0,2}")
+
+
+def _symbol(piece: str, before: list[str]) -> bool:
+    """The symbol a writer gives a quantity after its English phrase (*moment magnitude,
+    Mw*; *water activity, aw*; *aragonite saturation state, Ω*): not its abbreviation,
+    not a second term."""
+    return any(len(p.split()) >= 2 for p in before) and bool(_SYMBOL_RE.fullmatch(piece)) \
+        and not is_abbreviation(piece) and not _LOWER_ABBR.fullmatch(piece) \
+        and piece.lower() not in EN_FUNCTION
+
+
+def _gives_symbol(body: str) -> bool:
+    """Does the parenthesis end with a quantity's symbol (Moment Magnitude, Mw)? Then
+    the English names a quantity, not a product or a person, however it is cased."""
+    pieces = [p.strip() for p in re.split(r"[,，;；、]", body.strip()) if p.strip()]
+    return len(pieces) > 1 and _symbol(pieces[-1], pieces[:-1])
+
+
 _YEAR = re.compile(r"(?:1[89]|20)\d\d[a-z]?")      # 1978, 2019a: a citation's year
 
 
@@ -177,7 +198,8 @@ def split_body(body: str) -> tuple[str, str] | None:
         return None                      # an author-year citation: (Lamport, 1978), (WHO, 2019)
     # a third piece (or a second after the abbreviation) may annotate the term: a
     # reference, a year, a remark in Chinese (IR, 见第 3 节; HBM，第三代; PKI, RFC 5280)
-    while len(pieces) > 1 and _annotation(pieces[-1]) and len(pieces) <= 4:
+    while len(pieces) > 1 and (_annotation(pieces[-1]) or _symbol(pieces[-1], pieces[:-1])) \
+            and len(pieces) <= 4:
         pieces = pieces[:-1]
     if not pieces or len(pieces) > 2:
         return None
@@ -1381,7 +1403,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         form = "zh-first"
     zh = run[start:]
     if not marked and score == 0.0 and not _coinage(zh, english, abbr) \
-            and (english and _is_name(english) and not abbr or is_general(zh)
+            and (english and _is_name(english) and not abbr
+                 and not _gives_symbol(match.group("body")) or is_general(zh)
                  or _unknown_word(english)):
         return None          # an unaligned name, general word or variable: not a translation
     if english and document_part(english):
