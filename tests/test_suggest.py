@@ -182,3 +182,11 @@ def test_a_quantitys_symbol_after_its_english_is_no_second_term():
     # an abbreviation stays one, and a list of two names is still no term
     assert _found("平均故障间隔（mean time between failures, MTBF）")["平均故障间隔"].abbr == "MTBF"
     assert not _found("框架（PyTorch, Go）")
+
+
+def test_an_english_prefix_before_a_known_word_is_no_variable():
+    # econometrics, epidemiology: co + a known word is a word the dictionaries lack
+    assert _found("两个序列之间存在协整（cointegration）关系。")["协整"].english == "cointegration"
+    assert "共感染" in _found("病人出现了共感染（coinfection）。")
+    # a letter before a known word is still a variable, not a term
+    assert not _found("等待时间（twait）超过阈值时报警。")

@@ -1273,7 +1273,13 @@ def _variable(english: str) -> bool:
 
     word = english.strip()
     return word.isalpha() and word.islower() and _unknown_word(word) \
-        and any(len(word) - k >= 3 and english_known(word[k:]) for k in (1, 2))
+        and any(len(word) - k >= 3 and english_known(word[k:]) and word[:k] not in EN_PREFIXES
+                for k in (1, 2))
+
+
+# English derivational prefixes of two letters: co + integration is a word the
+# dictionaries lack (cointegration, coinfection, deconvolution), not a variable
+EN_PREFIXES = frozenset({"co", "de", "re", "un"})
 
 
 def _coinage(zh: str, english: str, abbr: str) -> bool:
