@@ -152,6 +152,10 @@ def gloss(word: str) -> Gloss:
             initials.add(prefix[0].upper())
     if word in _NUMBER_DIGITS:
         initials.add(_NUMBER_DIGITS[word])
+    if "half" in words:
+        # half is 50 per cent, as the abbreviations of pharmacology and toxicology
+        # write it (IC50, LD50, ED50: 半数抑制浓度, 半数致死量)
+        initials.add("50")
     return Gloss(frozenset(words), frozenset(initials), proper,
                  bool(senses) and verbs == len(senses), bool(entries))
 
