@@ -195,4 +195,4 @@ def test_an_english_prefix_before_a_known_word_is_no_variable():
 def test_half_spells_the_50_of_an_abbreviation():
     # pharmacology, toxicology: 半数 is the 50 of IC50 and LD50
     assert "半数抑制浓度" in _found("化合物的半数抑制浓度（IC50）低于 10 nM。")
-    assert "半数致死量" in _found("小鼠经口半数致死量（LD50）大于 2000 mg/kg。")
+    assert "半数致死量" in _found("该农药对大鼠的半数致死量（LD50）大于 2000 mg/kg。")
