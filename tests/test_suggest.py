@@ -196,3 +196,14 @@ def test_half_spells_the_50_of_an_abbreviation():
     # pharmacology, toxicology: 半数 is the 50 of IC50 and LD50
     assert "半数抑制浓度" in _found("化合物的半数抑制浓度（IC50）低于 10 nM。")
     assert "半数致死量" in _found("该农药对大鼠的半数致死量（LD50）大于 2000 mg/kg。")
+
+
+def test_letters_of_a_compound_english_word_do_not_leave_letters_to_the_clause():
+    # chemistry, medicine: HS of *headspace*, and 并用 (jieba's word) spells no S
+    assert "顶空固相微萃取" in _found("样品经过滤后并用顶空固相微萃取（headspace solid-phase microextraction，HS-SPME）富集。")
+    from zhenglossary.bilingual import _letter_words
+
+    assert _letter_words("HSSPME", ("headspace", "solid", "phase", "microextraction")) \
+        == (0, 0, 1, 2, 3, 3)
+    assert _letter_words("IOP", ("intraocular", "pressure")) == (0, 0, 1)
+    assert _letter_words("ABC", ("alpha", "beta")) == (0, 1, None)     # not the initials

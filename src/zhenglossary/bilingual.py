@@ -71,6 +71,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .align import (EN_FUNCTION, align_letters, align_words, english_links, english_words,
                     gloss, is_general, singular, word_pieces)
@@ -586,18 +587,39 @@ def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
     said = {j for links in span_links for j, _ in links}   # a part said is the word's (减压 *press*)
     if not said:
         return letters
-    out, at = [], 0
-    last = None
-    for pos, letter in enumerate(letters):
-        j = next((j for j in range(at, len(en)) if en[j][:1].upper() == letter.upper()), None)
-        if j is None and last is not None and letter.lower() in en[last][1:]:
-            j = last                      # a compound's second part: the O of intraOcular
+    words = _letter_words(letters.upper(), tuple(en))
+    out = []
+    for pos, (letter, j) in enumerate(zip(letters, words)):
         if j is None:
             return "".join(out) + letters[pos:]   # not the initials: every letter left counts
-        at, last = j + 1, j
         if not (j in said or said_between(j, span_links)):
             out.append(letter)
     return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _letter_words(letters: str, en: tuple[str, ...], at: int = 0, last: int | None = None
+                  ) -> tuple[int | None, ...]:
+    """The English word each abbreviation letter stands for, in order: the next word it
+    starts, or a later part of the word before (the O of intraOcular, the S of
+    HeadSpace in *headspace solid-phase microextraction*, HS-SPME). The first reading
+    that spells every letter; without one, the greedy reading up to where it fails
+    (None from there)."""
+    if not letters:
+        return ()
+    letter = letters[0]
+    j = next((j for j in range(at, len(en)) if en[j][:1].upper() == letter), None)
+    greedy: tuple[int | None, ...] | None = None
+    if j is not None:
+        rest = _letter_words(letters[1:], en, j + 1, j)
+        if None not in rest:
+            return (j,) + rest
+        greedy = (j,) + rest
+    if last is not None and letter.lower() in en[last][1:]:
+        rest = _letter_words(letters[1:], en, at, last)
+        if None not in rest or greedy is None:
+            return (last,) + rest
+    return greedy if greedy is not None else (None,) * len(letters)
 
 
 def said_between(j: int, span_links) -> bool:
