@@ -207,3 +207,12 @@ def test_letters_of_a_compound_english_word_do_not_leave_letters_to_the_clause()
         == (0, 0, 1, 2, 3, 3)
     assert _letter_words("IOP", ("intraocular", "pressure")) == (0, 0, 1)
     assert _letter_words("ABC", ("alpha", "beta")) == (0, 1, None)     # not the initials
+
+
+def test_a_noun_character_jieba_cut_off_before_a_one_character_term_is_the_terms():
+    # zoology, phonology: 蛙|卵 *spawn*, 韵|核 *nucleus*, one English word, one character
+    assert "蛙卵" in _found("春季池塘中的蛙卵（spawn）在一周内孵化。")
+    assert "韵核" in _found("一个音节的韵核（nucleus）通常是元音。")
+    # not across 的, a measure word or a verb: one character alone is still no term
+    assert not _found("每个分区的锁（lock）由协调者分配。")
+    assert not _found("每个核（core）运行一个线程。")

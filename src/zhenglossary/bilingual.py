@@ -571,6 +571,14 @@ def term_span(run: str, english: str, abbr: str,
             start = bridged
     while start < n - 1 and units[start][1] == "hy":
         start += 1                        # a term never starts with its hyphen
+    if start == n - 1 and len(words[start]) == 1 and start > 0 and english \
+            and " " not in english.strip():
+        # one character says the one English word (核 *nucleus*), and jieba cut a noun
+        # character off before it (韵|核): a term is not one character, the two are it
+        before, bflag = units[start - 1]
+        if len(before) == 1 and bflag in ("n", "ng") and before not in forms \
+                and not en_links[start - 1] and not is_general(before):
+            start -= 1
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
