@@ -216,3 +216,9 @@ def test_a_noun_character_jieba_cut_off_before_a_one_character_term_is_the_terms
     # not across 的, a measure word or a verb: one character alone is still no term
     assert not _found("每个分区的锁（lock）由协调者分配。")
     assert not _found("每个核（core）运行一个线程。")
+
+
+def test_a_preposition_character_saying_a_word_after_a_hyphen_is_content():
+    # traffic, power electronics: 跟 *to follow*, tagged a preposition, says *-following*
+    assert "跟车策略" in _found("自动驾驶车辆采用跟车策略（car-following strategy）。")
+    assert "跟网型逆变器" in _found("这是一台跟网型逆变器（grid-following inverter）。")

@@ -387,10 +387,14 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
     # A preposition is content when it says the second part of a hyphenated English
     # compound (基于 *-based* in 基于通信的列车控制 *Communication-Based Train Control*)
     attached = _hyphen_attached(english) if en else set()
+    # (and so is a one-character one saying it whole: 跟 *to follow* in 跟网型
+    # *grid-following*)
     for i, (word, flag) in enumerate(out):
-        if en and len(word) > 1 and word not in forms and gloss(word).known:
+        if en and word not in forms and gloss(word).known:
             links = english_links(word, en)
-            if flag[:1] == "c" and links or flag[:1] == "p" and any(j in attached for j, _ in links):
+            if len(word) > 1 and flag[:1] == "c" and links \
+                    or flag[:1] == "p" and any(j in attached and (len(word) > 1 or not part)
+                                               for j, part in links):
                 out[i] = (word, "n")
     return out
 
