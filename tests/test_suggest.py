@@ -222,3 +222,10 @@ def test_a_preposition_character_saying_a_word_after_a_hyphen_is_content():
     # traffic, power electronics: 跟 *to follow*, tagged a preposition, says *-following*
     assert "跟车策略" in _found("自动驾驶车辆采用跟车策略（car-following strategy）。")
     assert "跟网型逆变器" in _found("这是一台跟网型逆变器（grid-following inverter）。")
+
+
+def test_a_function_character_between_two_spelling_words_spells_the_letter_between():
+    # time series, finance: 自 (tagged a preposition) is the A of *auto-* between 向量 V
+    # and 回归 R, between 广义 G and 回归 R
+    assert "向量自回归移动平均模型" in _found("我们拟合了向量自回归移动平均模型（VARMA）。")
+    assert "广义自回归条件异方差模型" in _found("市场波动用广义自回归条件异方差模型（GARCH）建模。")

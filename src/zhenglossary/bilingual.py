@@ -504,9 +504,18 @@ def term_span(run: str, english: str, abbr: str,
             return any(j in between and not part for j, part in english_links(words[i], en_all))
         return bool(between)
 
+    spelt = align_letters(words, letters, weak) if letters and not english else []
+
+    def spells_between(i: int) -> bool:
+        """A one-character function word between two words spelling letters of the
+        abbreviation, which they leave a letter unspelt, spells it (自 of 向量自回归
+        *VAR*, tagged a preposition: *auto-*)."""
+        return bool(spelt) and 0 < i < n - 1 and len(words[i]) == 1 \
+            and spelt[i - 1] > 0 and spelt[i + 1] > 0 and sum(spelt) < len(letters)
+
     limit = 0
     for i in range(n - 1, -1, -1):
-        if hard(i) and not stands_between(i):
+        if hard(i) and not stands_between(i) and not spells_between(i):
             limit = i + 1
             break
     # the letters the English words said in the clause leave to spell
