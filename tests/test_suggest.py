@@ -229,3 +229,11 @@ def test_a_function_character_between_two_spelling_words_spells_the_letter_betwe
     # and 回归 R, between 广义 G and 回归 R
     assert "向量自回归移动平均模型" in _found("我们拟合了向量自回归移动平均模型（VARMA）。")
     assert "广义自回归条件异方差模型" in _found("市场波动用广义自回归条件异方差模型（GARCH）建模。")
+
+
+def test_a_latin_species_name_is_headed_by_its_genus_and_its_epithet_said_before():
+    # microbiology, zoology: the Chinese says the epithet before the genus
+    assert "枯草芽孢杆菌" in _found("我们培养了枯草芽孢杆菌（Bacillus subtilis）。")
+    par = _found("秀丽隐杆线虫（Caenorhabditis elegans）是常用的模式生物。")["秀丽隐杆线虫"]
+    assert par.english == "Caenorhabditis elegans"          # the epithet is not a plural
+    assert "小鼠" in _found("我们在小鼠（Mus musculus）身上验证。")

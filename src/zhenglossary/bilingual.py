@@ -263,8 +263,8 @@ def canonical_english(phrase: str, proper: frozenset[str] = frozenset(),
                 and word.lower().split("-")[0] not in proper:
             word = word.lower()
         out.append(word)
-    if " of " not in f" {' '.join(out).lower()} ":
-        out[-1] = singular(out[-1])
+    if " of " not in f" {' '.join(out).lower()} " and not _binomial(phrase):
+        out[-1] = singular(out[-1])       # (not the epithet of *Caenorhabditis elegans*)
     return " ".join(out)
 
 
@@ -1097,6 +1097,9 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     # (退出 *exit* in 早期退出模型), so only words left of the first one said, or after a
     # preposition, ask for more on the left
     head, after_prep = _english_head(english) if en else (-1, None)
+    binomial = bool(en) and _binomial(english)
+    if binomial:
+        head, after_prep = 0, 1           # the genus heads, the epithet modifies it
     first = min(covered) if covered else len(en)
     if len(en) == 1:
         unsaid = [] if 0 in covered else [0]       # backpropagation: its start, 反向
@@ -1114,7 +1117,7 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     if len(en) == 1:
         budget = 2 * len(unsaid)
     else:
-        names = _name_words(english)
+        names = _name_words(english) | ({1} if binomial else set())   # Latin, as a name
         budget = sum(max(2, min(5, syllables(en[i])) if i not in names else
                          min(7, max(syllables(en[i]), (len(en[i]) + 1) // 2,
                                     transliterated(en[i]))))
@@ -1226,6 +1229,19 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         if len(left) == 1 and lflag[:1] in "dfp" and any(f[:1] in "dfp" for _, f in inner):
             start -= 1
     return start
+
+
+def _binomial(english: str) -> bool:
+    """A Latin species name: a capitalised genus and a lower-case epithet that is no
+    English word (*Saccharomyces cerevisiae*, *Bacillus subtilis*). Its head is the
+    genus, and the Chinese says the epithet before it (酿酒|酵母: *cerevisiae* "of beer"
+    is 酿酒)."""
+    from .english import parts_of_speech
+
+    words = english.split()
+    return len(words) == 2 and words[0].isalpha() and words[1].isalpha() \
+        and words[0][:1].isupper() and words[0][1:].islower() and words[1].islower() \
+        and not parts_of_speech(words[1])
 
 
 def _says_a_neighbour(i: int, start: int, en_links, unsaid: list[int]) -> bool:
