@@ -48,6 +48,16 @@ keeps *statistical* from 显著); a name jieba split is taken whole (李雅普|�
 saying one English word, the left says the unsaid word before them (平均精度均值); and a
 verb right before the span says an opening past participle (提高采收率 *Enhanced …*).
 
+Round six: a Latin word the English opens with, right before the Chinese, is the term's
+(Argo 浮标); a quantity's symbol after the English (*…, Mw*, *…, Ω*) is no second term; co-,
+de-, re-, un- before a known word make no variable (*cointegration*); *half* spells 50
+(IC50); letters are read by the first reading that spells them all (the S of *headspace*);
+a one-character term takes the noun character jieba cut off before it (韵|核); a
+one-character preposition saying a word after a hyphen is content (跟网型
+*grid-following*); with letters alone, a function character between two spelling words
+spells the letter between (自 of 向量自回归 *VAR*); and a Latin species name is headed by
+its genus (酿酒酵母 *Saccharomyces cerevisiae*).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
