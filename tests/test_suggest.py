@@ -150,3 +150,90 @@ def test_document_parts_and_fragments_are_never_candidates():
     found = {s.zh for s in suggest(Glossary([]), notes(text, text))}
     assert "回填队列" in found
     assert not found & {"小结", "示例", "章节", "章节安排", "期优化", "相关工作"}
+
+
+# ------------------------------------------------------- issue 22, round six: the finder
+
+def _found(text: str) -> dict[str, object]:
+    from zhenglossary.bilingual import find_parentheticals
+
+    return {p.zh: p for p in find_parentheticals(prose_view(text), source=text)}
+
+
+def test_a_latin_word_the_english_opens_with_is_inside_the_term():
+    # robotics, databases, physics, materials: the Latin word is written in both
+    assert "Kalman 滤波器" in _found("状态由 Kalman 滤波器（Kalman filter）估计。")
+    assert "LSM 树" in _found("写入先进入基于 LSM 树（LSM-tree）的存储引擎。")
+    assert "X射线衍射" in _found("样品用X射线衍射（X-ray diffraction）表征。")
+    # a Latin word the English does not open with stays outside (a variable, a name)
+    assert "变量" in _found("令 x 变量（latent variable）服从正态分布。")
+    assert "集群" in _found("作业提交到 Slurm 集群（cluster）上。")
+
+
+def test_a_quantitys_symbol_after_its_english_is_no_second_term():
+    # thermodynamics, soil science, polymers: the writer gives the symbol too
+    found = _found("吉布斯自由能（Gibbs free energy, ΔG）决定反应方向；土壤含水率（soil water content，θ）随深度变化。")
+    assert found["吉布斯自由能"].english == "Gibbs free energy"
+    assert "土壤含水率" in found
+    par = _found("玻璃化转变温度（glass transition temperature, Tg）在 105 °C 附近。")["玻璃化转变温度"]
+    assert par.english == "glass transition temperature" and par.abbr == ""
+    # the symbol says a quantity: a Title-Cased English beside it is no product name
+    assert "比热容" in _found("## 比热容（Specific Heat Capacity, cp）")
+    # an abbreviation stays one, and a list of two names is still no term
+    assert _found("平均故障间隔（mean time between failures, MTBF）")["平均故障间隔"].abbr == "MTBF"
+    assert not _found("框架（PyTorch, Go）")
+
+
+def test_an_english_prefix_before_a_known_word_is_no_variable():
+    # econometrics, epidemiology: co + a known word is a word the dictionaries lack
+    assert _found("两个序列之间存在协整（cointegration）关系。")["协整"].english == "cointegration"
+    assert "共感染" in _found("病人出现了共感染（coinfection）。")
+    # a letter before a known word is still a variable, not a term
+    assert not _found("等待时间（twait）超过阈值时报警。")
+
+
+def test_half_spells_the_50_of_an_abbreviation():
+    # pharmacology, toxicology: 半数 is the 50 of IC50 and LD50
+    assert "半数抑制浓度" in _found("化合物的半数抑制浓度（IC50）低于 10 nM。")
+    assert "半数致死量" in _found("该农药对大鼠的半数致死量（LD50）大于 2000 mg/kg。")
+
+
+def test_letters_of_a_compound_english_word_do_not_leave_letters_to_the_clause():
+    # chemistry, medicine: HS of *headspace*, and 并用 (jieba's word) spells no S
+    assert "顶空固相微萃取" in _found("样品经过滤后并用顶空固相微萃取（headspace solid-phase microextraction，HS-SPME）富集。")
+    from zhenglossary.bilingual import _letter_words
+
+    assert _letter_words("HSSPME", ("headspace", "solid", "phase", "microextraction")) \
+        == (0, 0, 1, 2, 3, 3)
+    assert _letter_words("IOP", ("intraocular", "pressure")) == (0, 0, 1)
+    assert _letter_words("ABC", ("alpha", "beta")) == (0, 1, None)     # not the initials
+
+
+def test_a_noun_character_jieba_cut_off_before_a_one_character_term_is_the_terms():
+    # zoology, phonology: 蛙|卵 *spawn*, 韵|核 *nucleus*, one English word, one character
+    assert "蛙卵" in _found("春季池塘中的蛙卵（spawn）在一周内孵化。")
+    assert "韵核" in _found("一个音节的韵核（nucleus）通常是元音。")
+    # not across 的, a measure word or a verb: one character alone is still no term
+    assert not _found("每个分区的锁（lock）由协调者分配。")
+    assert not _found("每个核（core）运行一个线程。")
+
+
+def test_a_preposition_character_saying_a_word_after_a_hyphen_is_content():
+    # traffic, power electronics: 跟 *to follow*, tagged a preposition, says *-following*
+    assert "跟车策略" in _found("自动驾驶车辆采用跟车策略（car-following strategy）。")
+    assert "跟网型逆变器" in _found("这是一台跟网型逆变器（grid-following inverter）。")
+
+
+def test_a_function_character_between_two_spelling_words_spells_the_letter_between():
+    # time series, finance: 自 (tagged a preposition) is the A of *auto-* between 向量 V
+    # and 回归 R, between 广义 G and 回归 R
+    assert "向量自回归移动平均模型" in _found("我们拟合了向量自回归移动平均模型（VARMA）。")
+    assert "广义自回归条件异方差模型" in _found("市场波动用广义自回归条件异方差模型（GARCH）建模。")
+
+
+def test_a_latin_species_name_is_headed_by_its_genus_and_its_epithet_said_before():
+    # microbiology, zoology: the Chinese says the epithet before the genus
+    assert "枯草芽孢杆菌" in _found("我们培养了枯草芽孢杆菌（Bacillus subtilis）。")
+    par = _found("秀丽隐杆线虫（Caenorhabditis elegans）是常用的模式生物。")["秀丽隐杆线虫"]
+    assert par.english == "Caenorhabditis elegans"          # the epithet is not a plural
+    assert "小鼠" in _found("我们在小鼠（Mus musculus）身上验证。")

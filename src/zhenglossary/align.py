@@ -44,6 +44,9 @@ NUMERAL_PREFIXES = {
 }
 _DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
                 "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+# half is 50 per cent, as the abbreviations of pharmacology and toxicology write it
+# (IC50, LD50, ED50: 半数抑制浓度, 半数致死量)
+HALF_DIGITS = "50"
 _NUMBER_DIGITS = {"零": "0", "一": "1", "二": "2", "两": "2", "双": "2", "三": "3",
                   "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9"}
 
@@ -152,6 +155,8 @@ def gloss(word: str) -> Gloss:
             initials.add(prefix[0].upper())
     if word in _NUMBER_DIGITS:
         initials.add(_NUMBER_DIGITS[word])
+    if "half" in words:
+        initials.add(HALF_DIGITS)
     return Gloss(frozenset(words), frozenset(initials), proper,
                  bool(senses) and verbs == len(senses), bool(entries))
 

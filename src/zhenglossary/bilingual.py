@@ -48,6 +48,16 @@ keeps *statistical* from 显著); a name jieba split is taken whole (李雅普|�
 saying one English word, the left says the unsaid word before them (平均精度均值); and a
 verb right before the span says an opening past participle (提高采收率 *Enhanced …*).
 
+Round six: a Latin word the English opens with, right before the Chinese, is the term's
+(Argo 浮标); a quantity's symbol after the English (*…, Mw*, *…, Ω*) is no second term; co-,
+de-, re-, un- before a known word make no variable (*cointegration*); *half* spells 50
+(IC50); letters are read by the first reading that spells them all (the S of *headspace*);
+a one-character term takes the noun character jieba cut off before it (韵|核); a
+one-character preposition saying a word after a hyphen is content (跟网型
+*grid-following*); with letters alone, a function character between two spelling words
+spells the letter between (自 of 向量自回归 *VAR*); and a Latin species name is headed by
+its genus (酿酒酵母 *Saccharomyces cerevisiae*).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
@@ -71,6 +81,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .align import (EN_FUNCTION, align_letters, align_words, english_links, english_words,
                     gloss, is_general, singular, word_pieces)
@@ -165,6 +176,27 @@ def _annotation(piece: str) -> bool:
     return bool(_CJK.search(piece)) or bool(re.search(r"\d", piece)) and len(piece.split()) <= 3
 
 
+# a quantity's symbol: a letter and up to two lower-case letters or digits (Mw, aw, Tg),
+# or a Greek letter (Ω, ΔG)
+_SYMBOL_RE = re.compile(r"[A-Za-z][a-z0-9]{0,2}|[\u0391-\u03a9\u03b1-\u03c9][A-Za-z0-9]{0,2}")
+
+
+def _symbol(piece: str, before: list[str]) -> bool:
+    """The symbol a writer gives a quantity after its English phrase (*moment magnitude,
+    Mw*; *water activity, aw*; *aragonite saturation state, Ω*): not its abbreviation,
+    not a second term."""
+    return any(len(p.split()) >= 2 for p in before) and bool(_SYMBOL_RE.fullmatch(piece)) \
+        and not is_abbreviation(piece) and not _LOWER_ABBR.fullmatch(piece) \
+        and piece.lower() not in EN_FUNCTION
+
+
+def _gives_symbol(body: str) -> bool:
+    """Does the parenthesis end with a quantity's symbol (Moment Magnitude, Mw)? Then
+    the English names a quantity, not a product or a person, however it is cased."""
+    pieces = [p.strip() for p in re.split(r"[,，;；、]", body.strip()) if p.strip()]
+    return len(pieces) > 1 and _symbol(pieces[-1], pieces[:-1])
+
+
 _YEAR = re.compile(r"(?:1[89]|20)\d\d[a-z]?")      # 1978, 2019a: a citation's year
 
 
@@ -177,7 +209,8 @@ def split_body(body: str) -> tuple[str, str] | None:
         return None                      # an author-year citation: (Lamport, 1978), (WHO, 2019)
     # a third piece (or a second after the abbreviation) may annotate the term: a
     # reference, a year, a remark in Chinese (IR, 见第 3 节; HBM，第三代; PKI, RFC 5280)
-    while len(pieces) > 1 and _annotation(pieces[-1]) and len(pieces) <= 4:
+    while len(pieces) > 1 and (_annotation(pieces[-1]) or _symbol(pieces[-1], pieces[:-1])) \
+            and len(pieces) <= 4:
         pieces = pieces[:-1]
     if not pieces or len(pieces) > 2:
         return None
@@ -240,8 +273,8 @@ def canonical_english(phrase: str, proper: frozenset[str] = frozenset(),
                 and word.lower().split("-")[0] not in proper:
             word = word.lower()
         out.append(word)
-    if " of " not in f" {' '.join(out).lower()} ":
-        out[-1] = singular(out[-1])
+    if " of " not in f" {' '.join(out).lower()} " and not _binomial(phrase):
+        out[-1] = singular(out[-1])       # (not the epithet of *Caenorhabditis elegans*)
     return " ".join(out)
 
 
@@ -364,10 +397,14 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
     # A preposition is content when it says the second part of a hyphenated English
     # compound (基于 *-based* in 基于通信的列车控制 *Communication-Based Train Control*)
     attached = _hyphen_attached(english) if en else set()
+    # (and so is a one-character one saying it whole: 跟 *to follow* in 跟网型
+    # *grid-following*)
     for i, (word, flag) in enumerate(out):
-        if en and len(word) > 1 and word not in forms and gloss(word).known:
+        if en and word not in forms and gloss(word).known:
             links = english_links(word, en)
-            if flag[:1] == "c" and links or flag[:1] == "p" and any(j in attached for j, _ in links):
+            if len(word) > 1 and flag[:1] == "c" and links \
+                    or flag[:1] == "p" and any(j in attached and (len(word) > 1 or not part)
+                                               for j, part in links):
                 out[i] = (word, "n")
     return out
 
@@ -477,9 +514,18 @@ def term_span(run: str, english: str, abbr: str,
             return any(j in between and not part for j, part in english_links(words[i], en_all))
         return bool(between)
 
+    spelt = align_letters(words, letters, weak) if letters and not english else []
+
+    def spells_between(i: int) -> bool:
+        """A one-character function word between two words spelling letters of the
+        abbreviation, which they leave a letter unspelt, spells it (自 of 向量自回归
+        *VAR*, tagged a preposition: *auto-*)."""
+        return bool(spelt) and 0 < i < n - 1 and len(words[i]) == 1 \
+            and spelt[i - 1] > 0 and spelt[i + 1] > 0 and sum(spelt) < len(letters)
+
     limit = 0
     for i in range(n - 1, -1, -1):
-        if hard(i) and not stands_between(i):
+        if hard(i) and not stands_between(i) and not spells_between(i):
             limit = i + 1
             break
     # the letters the English words said in the clause leave to spell
@@ -548,6 +594,14 @@ def term_span(run: str, english: str, abbr: str,
             start = bridged
     while start < n - 1 and units[start][1] == "hy":
         start += 1                        # a term never starts with its hyphen
+    if start == n - 1 and len(words[start]) == 1 and start > 0 and english \
+            and " " not in english.strip():
+        # one character says the one English word (核 *nucleus*), and jieba cut a noun
+        # character off before it (韵|核): a term is not one character, the two are it
+        before, bflag = units[start - 1]
+        if len(before) == 1 and bflag in ("n", "ng") and before not in forms \
+                and not en_links[start - 1] and not is_general(before):
+            start -= 1
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
@@ -564,18 +618,39 @@ def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
     said = {j for links in span_links for j, _ in links}   # a part said is the word's (减压 *press*)
     if not said:
         return letters
-    out, at = [], 0
-    last = None
-    for pos, letter in enumerate(letters):
-        j = next((j for j in range(at, len(en)) if en[j][:1].upper() == letter.upper()), None)
-        if j is None and last is not None and letter.lower() in en[last][1:]:
-            j = last                      # a compound's second part: the O of intraOcular
+    words = _letter_words(letters.upper(), tuple(en))
+    out = []
+    for pos, (letter, j) in enumerate(zip(letters, words)):
         if j is None:
             return "".join(out) + letters[pos:]   # not the initials: every letter left counts
-        at, last = j + 1, j
         if not (j in said or said_between(j, span_links)):
             out.append(letter)
     return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def _letter_words(letters: str, en: tuple[str, ...], at: int = 0, last: int | None = None
+                  ) -> tuple[int | None, ...]:
+    """The English word each abbreviation letter stands for, in order: the next word it
+    starts, or a later part of the word before (the O of intraOcular, the S of
+    HeadSpace in *headspace solid-phase microextraction*, HS-SPME). The first reading
+    that spells every letter; without one, the greedy reading up to where it fails
+    (None from there)."""
+    if not letters:
+        return ()
+    letter = letters[0]
+    j = next((j for j in range(at, len(en)) if en[j][:1].upper() == letter), None)
+    greedy: tuple[int | None, ...] | None = None
+    if j is not None:
+        rest = _letter_words(letters[1:], en, j + 1, j)
+        if None not in rest:
+            return (j,) + rest
+        greedy = (j,) + rest
+    if last is not None and letter.lower() in en[last][1:]:
+        rest = _letter_words(letters[1:], en, at, last)
+        if None not in rest or greedy is None:
+            return (last,) + rest
+    return greedy if greedy is not None else (None,) * len(letters)
 
 
 def said_between(j: int, span_links) -> bool:
@@ -1032,6 +1107,9 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     # (退出 *exit* in 早期退出模型), so only words left of the first one said, or after a
     # preposition, ask for more on the left
     head, after_prep = _english_head(english) if en else (-1, None)
+    binomial = bool(en) and _binomial(english)
+    if binomial:
+        head, after_prep = 0, 1           # the genus heads, the epithet modifies it
     first = min(covered) if covered else len(en)
     if len(en) == 1:
         unsaid = [] if 0 in covered else [0]       # backpropagation: its start, 反向
@@ -1049,7 +1127,7 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     if len(en) == 1:
         budget = 2 * len(unsaid)
     else:
-        names = _name_words(english)
+        names = _name_words(english) | ({1} if binomial else set())   # Latin, as a name
         budget = sum(max(2, min(5, syllables(en[i])) if i not in names else
                          min(7, max(syllables(en[i]), (len(en[i]) + 1) // 2,
                                     transliterated(en[i]))))
@@ -1163,6 +1241,19 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     return start
 
 
+def _binomial(english: str) -> bool:
+    """A Latin species name: a capitalised genus and a lower-case epithet that is no
+    English word (*Saccharomyces cerevisiae*, *Bacillus subtilis*). Its head is the
+    genus, and the Chinese says the epithet before it (酿酒|酵母: *cerevisiae* "of beer"
+    is 酿酒)."""
+    from .english import parts_of_speech
+
+    words = english.split()
+    return len(words) == 2 and words[0].isalpha() and words[1].isalpha() \
+        and words[0][:1].isupper() and words[0][1:].islower() and words[1].islower() \
+        and not parts_of_speech(words[1])
+
+
 def _says_a_neighbour(i: int, start: int, en_links, unsaid: list[int]) -> bool:
     """Does word ``i``, left of the span, say whole an English word a word of the span
     says whole too, right after an English word nothing says, before all it says? Two Chinese words for one
@@ -1251,7 +1342,13 @@ def _variable(english: str) -> bool:
 
     word = english.strip()
     return word.isalpha() and word.islower() and _unknown_word(word) \
-        and any(len(word) - k >= 3 and english_known(word[k:]) for k in (1, 2))
+        and any(len(word) - k >= 3 and english_known(word[k:]) and word[:k] not in EN_PREFIXES
+                for k in (1, 2))
+
+
+# English derivational prefixes of two letters: co + integration is a word the
+# dictionaries lack (cointegration, coinfection, deconvolution), not a variable
+EN_PREFIXES = frozenset({"co", "de", "re", "un"})
 
 
 def _coinage(zh: str, english: str, abbr: str) -> bool:
@@ -1381,7 +1478,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         form = "zh-first"
     zh = run[start:]
     if not marked and score == 0.0 and not _coinage(zh, english, abbr) \
-            and (english and _is_name(english) and not abbr or is_general(zh)
+            and (english and _is_name(english) and not abbr
+                 and not _gives_symbol(match.group("body")) or is_general(zh)
                  or _unknown_word(english)):
         return None          # an unaligned name, general word or variable: not a translation
     if english and document_part(english):
@@ -1393,12 +1491,40 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         #                      限幅 *limiting* says *limiter*: no li + miter)
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
-    if not zh or (len(zh) < 2 and not marked):
+    # a Latin word the English opens with, right before the Chinese, is the term's own
+    # (Argo 浮标 *Argo floats*, N-1 安全准则 *N-1 security criterion*, LSM 树 *LSM-tree*)
+    head = _latin_head(text, run_start, english) \
+        if start == 0 and not marked and english and not latin else ""
+    if not zh or (len(zh) < 2 and not marked and not (head and score > 0)):
         return None
-    offset = run_start + start
+    offset = run_start + start - len(head)
+    zh = head + zh
     canon = canonical_english(english, _proper_words(zh, english)) if english else ""
     return Parenthetical(zh, run, canon, abbr, offset, match.end(), text[offset:match.end()],
                          english, score, form)
+
+
+# a Latin word (letters, digits, hyphens) and at most one space, ending where the
+# Chinese starts, after no letter, digit or code mark
+_LATIN_BEFORE = re.compile(r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:[A-Za-z0-9\-]{0,14}[A-Za-z0-9])?) ?")
+
+
+def _latin_head(text: str, run_start: int, english: str) -> str:
+    """The Latin word before a Chinese run that is the first word of its English (or its
+    first piece before a hyphen: X 射线 *X-ray*), with the space after it; else ''."""
+    for size in range(min(run_start, 17), 0, -1):
+        found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
+        if found:
+            break
+    else:
+        return ""
+    word = found.group(1).lower()
+    first = english.split()[0].lower()
+    if len(english.split()) < 2 and "-" not in first:
+        return ""                       # the English is that word alone: no Chinese left
+    if first == word or first.startswith(word + "-"):
+        return found.group(0)
+    return ""
 
 
 def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
