@@ -19,6 +19,7 @@ from pathlib import Path
 
 MIN_CHARS_PER_JOB = 50_000        # less work than this per process: not worth starting one
 MIN_BYTES_PER_CHECK_JOB = 1_000_000   # glossary check: notes and their outputs, per process
+CHUNKS_PER_PROCESS = 4            # translate --jobs: chunks of each window per process
 
 
 def _result(future, what: str):
@@ -115,11 +116,11 @@ class Pool:
                                          initargs=(glossary_path, options, root))
 
     def run(self, notes: list, sizes: dict[int, int]):
-        """(results, engine calls) of each chunk of ``notes``, as they finish: about four
-        chunks per process, balanced by size, so no process waits long for the last (a
+        """(results, engine calls) of each chunk of ``notes``, as they finish:
+        ``CHUNKS_PER_PROCESS`` chunks per process, balanced by size, so no process waits long for the last (a
         window ends when its last chunk does)."""
         by_index = {item[0]: item for item in notes}
-        parts = chunks([(k, sizes[k]) for k in by_index], min(len(by_index), 4 * self.jobs))
+        parts = chunks([(k, sizes[k]) for k in by_index], min(len(by_index), CHUNKS_PER_PROCESS * self.jobs))
         futures = [self._pool.submit(_work, [by_index[k] for k in part]) for part in parts]
         for future in as_completed(futures):
             yield _result(future, "translating notes")
