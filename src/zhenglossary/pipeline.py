@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from . import markdown
 from .checks.notes import nesting_findings
 from .context import block_contexts
 from .document import Document, parse_document
 from .findings import Finding
 from .glossary import Glossary
-from .locking import Segment, plan_document, split_pieces
+from .locking import Segment, plan_document, plan_leaves, split_pieces
 from .notes import NoteFile
 from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFile, ParallelFileError,
                        carry_over,
@@ -30,7 +31,7 @@ from .parallel.report import state_findings
 from .render import (LeafText, front_matter_end, leaf_texts, render_english, settle,
                      unrendered_pieces)
 from .reread import read_again
-from .runner import Runner, lock_segments
+from .runner import Runner, lock_parts, lock_segments
 from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
 
 
@@ -40,16 +41,27 @@ class Prepared:
 
     display: str                     # the note, as findings name it
     doc: Document
-    plans: list
-    carry: Carry
+    plans: list | None               # None: a big note, planned a section at a time as it
+    carry: Carry                     # is translated (:func:`translate_sections`)
     findings: list[Finding]
     source_name: str                 # x.md, as the headers name it
     en_name: str                     # x.en.md
     parallel: str                    # the parallel file, as findings name it
+    tally: "_Tally" = field(default_factory=lambda: _Tally())    # its translated segments
+
+    @property
+    def sectioned(self) -> bool:
+        """Planned and translated a section at a time (:func:`translate_sections`)."""
+        return self.plans is None
+
+    def planned(self, glossary: Glossary) -> None:
+        """Every block planned at once (a sectioned note asked for all its segments)."""
+        if self.plans is None:
+            self.plans = plan_document(self.doc, glossary, self.display)
 
     def segments(self, leaves: set[int] | None = None, skip: set[int] = frozenset()
                  ) -> list[Segment]:
-        return [s for plan in self.plans if plan.leaf not in skip
+        return [s for plan in self.plans or () if plan.leaf not in skip
                 and (leaves is None or plan.leaf in leaves)
                 for top in plan.segments for s in top.walk()]
 
@@ -69,13 +81,16 @@ def prepare_note(display: str, text: str, glossary: Glossary, *,
     """Parse, plan and carry over: ``last`` is the note's last parallel file (with any
     x.en.md changes taken in), ``findings`` what reading it found."""
     doc = parse_document(text)
-    plans = plan_document(doc, glossary, display)
+    # a big note (over markdown.KEEP_CHARS) is planned a section at a time, as it is
+    # translated: its segments are most of what it would hold
+    plans = plan_document(doc, glossary, display) if len(text) <= markdown.KEEP_CHARS else None
     found = list(findings or []) + nesting_findings(text, display)   # what the parser did not read
-    for plan in plans:
-        if plan.region.error:
-            found.append(Finding("unparsed", "warning",
-                                 f"could not locate this block's text ({plan.region.error}); "
-                                 "it is copied untranslated", display, plan.region.line + 1))
+    for leaf in doc.leaves:
+        for region in leaf.regions:
+            if region.error:
+                found.append(Finding("unparsed", "warning",
+                                     f"could not locate this block's text ({region.error}); "
+                                     "it is copied untranslated", display, region.line + 1))
     carry = carry_over(doc, last, glossary, edit_check(doc, glossary))
     doc.prose = None        # the prose view (as long as the note) is asked again if needed
     return Prepared(display, doc, plans, carry, found, source_name, en_name, parallel)
@@ -95,21 +110,85 @@ class NoteResult:
 Lock = Callable[[list[Segment]], list[Finding]]
 
 
-@dataclass(slots=True, frozen=True)
-class _Done:
-    """What a note's counts need of a translated segment, once its region is settled
-    (``render.settle``): ``masked`` and ``status`` as ``split_pieces`` and the counts read
-    them."""
+@dataclass
+class _Tally:
+    """What a note's counts need of its translated segments, counted as each is locked
+    (its region is then settled, ``render.settle``, and its segments let go)."""
 
-    masked: str
-    status: str
-    needs_mt: bool
-    terms: int                       # its term slots
+    segments: int = 0
+    mt: int = 0                      # segments the engine was asked for
+    fresh: int = 0                   # of those, translated by the engine in this run
+    terms: int = 0                   # term slots
+    fallbacks: int = 0               # a later hypothesis, or the pieces
+    failures: int = 0
+    copied: int = 0
 
-    @classmethod
-    def of(cls, s: Segment) -> "_Done":
-        return cls(s.masked, s.status, s.needs_mt,
-                   sum(1 for slot in s.slots if slot.kind == "term"))
+    def add(self, segments: list[Segment], missed: set[str]) -> None:
+        """Count locked ``segments``; ``missed``: the texts the engine translated in this
+        run (the rest came from the memory)."""
+        for s in segments:
+            self.segments += 1
+            status = s.status
+            if s.needs_mt:
+                self.mt += 1
+                self.fresh += s.masked in missed or (status in ("pieces", "failed") and any(
+                    p.strip() in missed for p in split_pieces(s)))
+            self.terms += sum(1 for slot in s.slots if slot.kind == "term")
+            self.fallbacks += status in ("hypothesis", "pieces")
+            self.failures += status == "failed"
+            self.copied += status == "copied"
+
+
+SECTION_CHARS = 200_000      # a big note is planned and translated this much at a time
+
+
+def sections(doc: Document, size: int | None = None):
+    """The leaves of ``doc`` in runs of about ``size`` characters of source: (first, stop)."""
+    size = SECTION_CHARS if size is None else size
+    first, weight = 0, 0
+    for i, leaf in enumerate(doc.leaves):
+        start, end = doc.span(leaf.start_line, leaf.end_line)
+        weight += end - start
+        if weight >= size:
+            yield first, i + 1
+            first, weight = i + 1, 0
+    if first < len(doc.leaves):
+        yield first, len(doc.leaves)
+
+
+LockParts = Callable[[list[Segment], dict | None], tuple[list, list, list]]
+
+
+def translate_sections(item: Prepared, glossary: Glossary, lock: LockParts,
+                       missed: set[str], by_leaf: dict | None = None) -> list[Finding]:
+    """A big note planned, translated and settled a section of blocks at a time, so that
+    only one section's segments are held (the regions keep their English); its findings
+    in the order locking it whole reports them (``runner.lock_parts``). A person's English
+    is never sent to the engine: those blocks keep their segments (their English may still
+    fail the output check and need machine English). ``by_leaf``: the blocks' contexts,
+    for an engine that reads them."""
+    doc, owned = item.doc, item.carry.owned()
+    plans: list = []
+    fallbacks: list[Finding] = []
+    failures: list[Finding] = []
+    empties: list[Finding] = []
+    for first, stop in sections(doc):
+        section = plan_leaves(doc, glossary, item.display, range(first, stop))
+        segments = [s for plan in section if plan.leaf not in owned
+                    for top in plan.segments for s in top.walk()]
+        contexts = None if by_leaf is None else {
+            id(s): by_leaf.get(plan.leaf) for plan in section for top in plan.segments
+            for s in top.walk()}
+        more = lock(segments, contexts)
+        fallbacks += more[0]
+        failures += more[1]
+        empties[:0] = more[2]              # reported in reverse segment order
+        item.tally.add(segments, missed)
+        del segments, contexts
+        settle(section, owned)
+        plans += section
+    item.plans = plans
+    return fallbacks + failures + empties
 
 
 def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
@@ -124,7 +203,9 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
     banner = GLOSS_BANNER if gloss else ""       # a dictionary gloss says so, visibly
     empty = not doc.text.strip()          # an empty note gives empty outputs
     findings: list[Finding] = []
-    translated = [_Done.of(s) for s in item.machine_segments()]
+    tally = item.tally
+    if not item.sectioned:
+        tally.add(item.machine_segments(), missed)
     settle(item.plans, carry.owned())     # the machine regions' English; their segments go
     validated = invalid = 0
     for _ in range(3):
@@ -145,7 +226,7 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
             state.status, state.problems = PairStatus.INVALID, tuple(problems)
         more = item.segments(leaves=set(verified.persons))
         findings += lock(more)
-        translated += [_Done.of(s) for s in more]
+        tally.add(more, missed)
     # an emptied note still keeps the edits it had (its parallel file holds them)
     parallel = "" if empty and not carry.orphans else \
         render_parallel(leaves, item.source_name, describe, carry)
@@ -157,20 +238,16 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         if leaves[i].translated and str(state.status) in counts:
             after = PairStatus.MACHINE if state.status is PairStatus.PENDING else state.status
             counts[str(after)] += 1
-    statuses = [s.status for s in translated]
-    fresh = sum(1 for s in translated if s.needs_mt and (
-        s.masked in missed or any(p.strip() in missed for p in split_pieces(s)
-                                  if s.status in ("pieces", "failed"))))
     kept = item.kept_segments()
     stats = {
-        "segments": len(translated) + kept,
-        "from_memory": sum(1 for s in translated if s.needs_mt) - fresh,
-        "translated": fresh,
+        "segments": tally.segments + kept,
+        "from_memory": tally.mt - tally.fresh,
+        "translated": tally.fresh,
         "kept_by_person": kept,
-        "terms_locked": sum(s.terms for s in translated),
-        "lock_fallbacks": sum(st in ("hypothesis", "pieces") for st in statuses),
-        "lock_failures": statuses.count("failed"),
-        "copied": statuses.count("copied"),
+        "terms_locked": tally.terms,
+        "lock_fallbacks": tally.fallbacks,
+        "lock_failures": tally.failures,
+        "copied": tally.copied,
         "blocks": counts,
         "orphaned_edits": len(carry.orphans),
         "validated_blocks": validated,
@@ -223,6 +300,8 @@ def contexts_of(items: list[Prepared]) -> dict[int, object]:
     """id(segment) → the context of its block (context.py), for engines that read it."""
     out: dict[int, object] = {}
     for item in items:
+        if item.sectioned:
+            continue                   # its contexts are asked section by section
         by_leaf = block_contexts(item.doc, item.display)
         for plan in item.plans:
             for top in plan.segments:
@@ -247,12 +326,24 @@ def translate_prepared(items: list, glossary: Glossary, runner: Runner, n: int, 
     items.reverse()
     while items:            # each note let go once finished: its outputs are written
         index, item, text = items.pop()                  # without its Document beside them
+        own = [f for f in found if f.file == item.display]
+        if item.sectioned:                    # a big note: translated a section at a time
+            own = sectioned(item, glossary, runner, n)
         result = finish_note(item, glossary, lock, gloss=runner.capabilities.gloss,
                              describe=describe,
                              missed=runner.missed, validate=validate)
-        display = item.display
         del item
-        yield index, result, text, [f for f in found if f.file == display]
+        yield index, result, text, own
+
+
+def sectioned(item: Prepared, glossary: Glossary, runner: Runner, n: int) -> list[Finding]:
+    """:func:`translate_sections` through ``runner`` (what translating a note needs of it)."""
+    by_leaf = block_contexts(item.doc, item.display) if runner.uses_context else None
+
+    def lock(segments, contexts):
+        return lock_parts(segments, glossary, runner, n, contexts)
+
+    return translate_sections(item, glossary, lock, runner.missed, by_leaf)
 
 
 # --------------------------------------------------------------------------- the output check

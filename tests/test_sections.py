@@ -1,0 +1,137 @@
+"""A big note is translated a section of blocks at a time and must not change a byte.
+
+A note over ``markdown.KEEP_CHARS`` is planned, translated, settled and checked a section
+at a time (``pipeline.translate_sections``, ``pipeline.SECTION_CHARS``): here both are
+lowered so that small, varied notes — footnotes defined after their use, inline
+footnotes, reference links defined anywhere, math, tables, nested lists, quotes, code
+fences — go through in sections of a few blocks, and each is compared with the same note
+translated whole: both outputs byte for byte, the findings and the counts, with no last
+parallel file and with one a person edited and reviewed before the note changed.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings, strategies as st
+
+from engines import BracketEngine, NoiseEngine
+from test_big_note import notes as global_notes
+from test_fuzz import GLOSSARY, block as fuzz_block, text_line
+from zhenglossary import markdown, pipeline, prose, validate
+from zhenglossary.parallel import read_parallel_file, set_status
+from zhenglossary.translate import TranslateOptions, translate_note, translate_paths
+
+more_blocks = st.one_of(
+    st.tuples(text_line, text_line).map(lambda t: f"$$\n{t[0]}\n$$\n\n{t[1]}"),
+    st.sampled_from([
+        "\\begin{align}\na &= b \\\\\n\\text{中文} &= c\n\\end{align}",
+        "$$ x^2 $$ (eq1)",
+        "- 第一层\n  - 第二层[^1]\n    - 第三层 `代码`\n\n  第一层的第二段。",
+        "1. 有序\n   > 引用里的段落\n2. 第二项\n\n   ```\n   代码\n   ```",
+        "| 表头 | 第二列 |\n|:--|--:|\n| 混合精度[^note] | $x$ |\n| [链接][ref] | **粗体** |",
+        "见[论文][ref]和[Ref]。\n\n[ref]: https://example.org/r",
+        "[^note]: 后面定义的脚注，带 `code` 和 [链接](https://a.b/c)。",
+        "```python\n# 中文注释\n[^1]: 不是定义\n```",
+        "<!-- 注释\n\n中文 -->",
+        "正文没有空行\n# 紧跟的标题\n中文段落\n```\n代码\n```",
+        "> 引用[^1]\n> - 列表在引用里\n>   继续",
+    ]),
+)
+notes = st.lists(st.one_of(global_notes.map(str.strip), fuzz_block, more_blocks),
+                 min_size=1, max_size=14).map(lambda bs: "\n\n".join(bs) + "\n")
+
+
+def _whole_and_sectioned(text: str, engine_of, size: int, last=None):
+    """Both outputs, the findings and the counts of ``text`` translated whole and in
+    sections of about ``size`` characters."""
+    def run():
+        result = translate_note(text, GLOSSARY, engine_of(), name="big.md",
+                                last=read_parallel_file(last) if last else None)
+        return (result.english, result.parallel,
+                [f.to_json() for f in result.findings], result.stats)
+
+    whole = run()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(markdown, "KEEP_CHARS", 0)
+        mp.setattr(prose, "KEEP_CHARS", 0)
+        mp.setattr(pipeline, "SECTION_CHARS", size)
+        markdown.parse_note.cache_clear()
+        prose.prose_view.cache_clear()
+        sectioned = run()
+    markdown.parse_note.cache_clear()
+    prose.prose_view.cache_clear()
+    return whole, sectioned
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(notes, st.integers(1, 400), st.integers(0, 100))
+@example("正文[^1]。\n\n- 列表\n  - 嵌套[ref]\n\n[^1]: 后定义。\n\n[ref]: https://a.b\n", 1, 0)
+def test_a_note_translated_in_sections_is_byte_identical(text, size, seed):
+    for engine_of in (BracketEngine, lambda: NoiseEngine(seed)):
+        whole, sectioned = _whole_and_sectioned(text, engine_of, size)
+        assert sectioned == whole
+
+
+def _edited(parallel: str, rng: random.Random) -> str:
+    """``parallel`` with a few blocks' English edited (valid and not) and one reviewed."""
+    blocks = [b for b in read_parallel_file(parallel).blocks if not b.same]
+    if not blocks:
+        return parallel
+    lines = parallel.split("\n")
+    for b in rng.sample(blocks, min(len(blocks), 3)):
+        lines[b.en_line - 1] += rng.choice([" EDIT", " 中文留下", " `新代码`", " EDIT2"])
+    text = "\n".join(lines)
+    text, _ = set_status(text, {rng.choice(blocks).index}, "reviewed")
+    return text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(notes, st.integers(1, 400), st.integers(0, 1000))
+def test_edits_and_reviews_carry_over_alike_in_sections(text, size, seed):
+    rng = random.Random(seed)
+    first = translate_note(text, GLOSSARY, BracketEngine(), name="big.md")
+    last = _edited(first.parallel, rng)
+    blocks = text.split("\n\n")                  # the note changes: a block moved or changed
+    if len(blocks) > 2:
+        k = rng.randrange(len(blocks) - 1)
+        blocks[k], blocks[k + 1] = blocks[k + 1], blocks[k]
+    blocks[rng.randrange(len(blocks))] += "新句子。" if rng.random() < 0.5 else ""
+    changed = "\n\n".join(blocks)
+    whole, sectioned = _whole_and_sectioned(changed, BracketEngine, size, last=last)
+    assert sectioned == whole
+
+
+def test_a_run_with_a_big_note_among_small_ones_writes_the_same(tmp_path, monkeypatch):
+    """Through ``zhen translate`` (the window of notes, the memory): a big note among small
+    ones, translated in sections, writes what it writes translated whole."""
+    text = "\n\n".join(["# 标题[^1]", "我们使用混合精度训练模型。", "| 列 | 列二 |\n|--|--|\n| 推理 | 模型 |",
+                        "- 数据并行\n  - 张量核心", "$$\nx\n$$", "见[论文][ref]。"] * 12
+                       + ["[^1]: 脚注在后。", "[ref]: https://example.org"]) + "\n"
+    outputs = {}
+    for mode in ("whole", "sections"):
+        root = tmp_path / mode
+        (root / "notes").mkdir(parents=True)
+        (root / "glossary.yaml").write_text("terms:\n  - zh: 混合精度\n    en: mixed precision\n",
+                                            "utf-8")
+        (root / "notes" / "a.md").write_text("短的推理。\n", "utf-8")
+        (root / "notes" / "big.md").write_text(text, "utf-8")
+        (root / "notes" / "z.md").write_text("模型很大。\n", "utf-8")
+        monkeypatch.setenv("ZHEN_HOME", str(root / "home"))
+        if mode == "sections":
+            monkeypatch.setattr(markdown, "KEEP_CHARS", 100)
+            monkeypatch.setattr(prose, "KEEP_CHARS", 100)
+            monkeypatch.setattr(pipeline, "SECTION_CHARS", 57)
+        markdown.parse_note.cache_clear()
+        report = translate_paths([root / "notes"], root / "glossary.yaml", TranslateOptions(),
+                                 engine=BracketEngine())
+        summary = report.to_json()
+        for f in summary["files"]:
+            f["english"] = f["parallel"] = f["source"] = None
+        outputs[mode] = ({p.name: p.read_text("utf-8") for p in (root / "notes").glob("*.*.md")},
+                         [{**f, "file": f["file"].rsplit("/", 1)[-1]} for f in summary["findings"]],
+                         summary["summary"])
+    markdown.parse_note.cache_clear()
+    assert outputs["sections"] == outputs["whole"]
+    assert len(outputs["whole"][0]) == 6
