@@ -43,6 +43,42 @@ notes = st.lists(st.one_of(global_notes.map(str.strip), fuzz_block, more_blocks)
                  min_size=1, max_size=14).map(lambda bs: "\n\n".join(bs) + "\n")
 
 
+class BreakerEngine:
+    """Machine English that breaks what the output check guards, now and then (seeded
+    per text): block structure (a fence, a heading, a list, a table, an HTML block, a
+    footnote definition, a blank line), math, code, Chinese left. The output check puts
+    the source in place of such blocks, whole or in sections alike."""
+
+    name = "breaker"
+    reliable_placeholders = True
+    BREAKS = ["\n\n```", "\n# heading", "\n- item", "\n| a | b |\n|--|--|", "<div>\n",
+              "\n\n[^9]: defined", "\n\n", "$x$", "`code`", "留下", "\n    indented",
+              "\n> quote", "[ref]: https://x.y", "\n$$\n"]
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def identity(self) -> str:
+        return f"breaker:{self.seed}"
+
+    def describe(self) -> str:
+        return "breaker (test)"
+
+    def translate(self, texts, *, num_hypotheses=1):
+        from zhenglossary.engines.base import EngineOutput
+        from zhenglossary.textutil import CJK_RUN_RE
+
+        out = []
+        for text in texts:
+            rng = random.Random(f"{self.seed}:{text}")
+            english = CJK_RUN_RE.sub("words", text)
+            if rng.random() < 0.3:
+                english = (english + rng.choice(self.BREAKS)) if rng.random() < 0.5 else \
+                    (rng.choice(self.BREAKS).lstrip("\n") + " " + english)
+            out.append(EngineOutput([english] * num_hypotheses))
+        return out
+
+
 def _whole_and_sectioned(text: str, engine_of, size: int, last=None):
     """Both outputs, the findings and the counts of ``text`` translated whole and in
     sections of about ``size`` characters."""
@@ -69,7 +105,7 @@ def _whole_and_sectioned(text: str, engine_of, size: int, last=None):
 @given(notes, st.integers(1, 400), st.integers(0, 100))
 @example("正文[^1]。\n\n- 列表\n  - 嵌套[ref]\n\n[^1]: 后定义。\n\n[ref]: https://a.b\n", 1, 0)
 def test_a_note_translated_in_sections_is_byte_identical(text, size, seed):
-    for engine_of in (BracketEngine, lambda: NoiseEngine(seed)):
+    for engine_of in (BracketEngine, lambda: NoiseEngine(seed), lambda: BreakerEngine(seed)):
         whole, sectioned = _whole_and_sectioned(text, engine_of, size)
         assert sectioned == whole
 

@@ -32,7 +32,8 @@ from .render import (LeafText, front_matter_end, leaf_texts, render_english, set
                      unrendered_pieces)
 from .reread import read_again
 from .runner import Runner, lock_parts, lock_segments
-from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
+from .validate import (Block, StructureDiffers, check_block, compare_facts, first_difference,
+                       note_env, paired_blocks, parse_blocks)
 
 
 @dataclass
@@ -375,7 +376,6 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     unrendered = {i: "".join(pieces) for i, pieces in unrendered_pieces(plans).items()}
     by_line = {leaf.start_line: i for i, leaf in enumerate(doc.leaves)}
     front = front_matter_end(doc)         # x.en.md's front matter is the note's, verbatim
-    source = parse_blocks(doc.text)
     findings: list[Finding] = []
     reverted: set[int] = set()
     persons: dict[int, list[str]] = {}
@@ -404,6 +404,33 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
         return True
 
     checked = sum(1 for leaf in leaves if leaf.translated)
+    if len(doc.text) > markdown.KEEP_CHARS:
+        # a big note: the source and its English read side by side, a block of each at a
+        # time; where their block structures differ, read whole as below
+        english = english_body(render_english(doc, leaves, header, banner), front)
+        rejected: list[tuple[int, list[str]]] = []
+        try:
+            for src_block, out_block in paired_blocks(doc.text, english):
+                if not isinstance(src_block, Block):
+                    outside = compare_facts(src_block, out_block, what=frozenset({"protected"}))
+                    continue
+                i = by_line.get(src_block.line)
+                if i is None or not leaves[i].translated:
+                    continue
+                problems = compare_facts(src_block.facts, out_block.facts, glossary,
+                                         unrendered.get(i, ""))
+                if problems:
+                    rejected.append((i, problems))
+        except StructureDiffers:
+            pass
+        else:
+            del english
+            for i, problems in rejected:
+                reject(i, problems)
+            return _read_again(doc, leaves, plans, header, banner, unrendered, reverted,
+                               reject, findings, display, checked, lambda: invalid, persons, outside)
+        del english, rejected
+    source = parse_blocks(doc.text)
     for _ in range(len(leaves) + 1):
         english = render_english(doc, leaves, header, banner)
         out = parse_blocks(english_body(english, front))
@@ -450,14 +477,23 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
         if problems:
             reject(i, problems)
     outside = compare_facts(source.outside, out.outside, what=frozenset({"protected"}))
+    del source, out, english              # the first reading is done: not held through the second
+    return _read_again(doc, leaves, plans, header, banner, unrendered, reverted, reject,
+                       findings, display, checked, lambda: invalid, persons, outside)
+
+
+def _read_again(doc, leaves, plans, header, banner, unrendered, reverted, reject, findings,
+                display, checked, invalid, persons, outside) -> Verified:
+    """The rest of :func:`verify` once the parser's reading passed the block structure:
+    what lies outside the leaf blocks (``outside``: what it changed), then the second
+    reading (``reread.read_again``). ``invalid()``: the machine blocks rejected so far."""
     if outside:
         findings.append(Finding("output-invalid", "error",
                                 f"the rendered English changed {'; '.join(outside)}; the note's "
                                 "source is written instead", display, 1))
-        return Verified(_with_header(doc, header), findings, checked, invalid + 1, persons)
+        return Verified(_with_header(doc, header), findings, checked, invalid() + 1, persons)
     skip = {p.leaf for p in plans if p.region.error} | reverted
-    del source, out, english              # the first reading is done: not held through the second
     english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
-    return Verified(english, findings, checked, invalid, persons, rendered=True)
+    return Verified(english, findings, checked, invalid(), persons, rendered=True)
 
 
