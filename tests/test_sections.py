@@ -171,3 +171,24 @@ def test_a_run_with_a_big_note_among_small_ones_writes_the_same(tmp_path, monkey
     markdown.parse_note.cache_clear()
     assert outputs["sections"] == outputs["whole"]
     assert len(outputs["whole"][0]) == 6
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(notes, notes.map(lambda t: t.replace("\n", "\r\n")),
+                 st.lists(st.sampled_from(["我们用混合精度。", "见 https://a.b/c_(d) 和 x@y.org。",
+                                           "第二行\n接着", "www.example.com/路径 结尾"]),
+                          min_size=1, max_size=6).map("\n\n".join)))
+@example("第一段 https://a.b/c。\n\n第二段 mail@x.org。\n")
+def test_a_big_notes_leaf_prose_is_its_slice_of_the_whole_view(text):
+    """A note over ``KEEP_CHARS`` builds each leaf's prose alone (the carry-over's
+    context hashes), never the whole note's view: the same characters as its slice."""
+    from zhenglossary.document import parse_document
+
+    whole = parse_document(text)
+    expected = [prose.prose_of(whole)[slice(*whole.span(leaf.start_line, leaf.end_line))]
+                for leaf in whole.leaves]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(prose, "KEEP_CHARS", 0)
+        doc = parse_document(text)
+        assert [prose.leaf_prose(doc, leaf) for leaf in doc.leaves] == expected
+        assert doc.prose is None
