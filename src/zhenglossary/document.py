@@ -362,6 +362,12 @@ class Region:
     text: str = ""               # the note's bytes from the first content line's start to
                                  # the last one's end (line endings and prefixes included)
 
+    def let_go(self) -> None:
+        """Keep of a region planned and translated only where it lies (its lines' offsets,
+        its first line, its error): its inline nodes and its text are let go (a big note is
+        planned a section at a time, and what its regions hold is most of its Document)."""
+        self.nodes, self.raw, self.text, self.prefixes, self.endings = [], "", "", [], []
+
     def absolute(self, offset: int) -> int:
         """The note offset of an offset into ``raw``."""
         k = self.raw.count("\n", 0, offset)

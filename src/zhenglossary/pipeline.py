@@ -187,6 +187,9 @@ def translate_sections(item: Prepared, glossary: Glossary, lock: LockParts,
         item.tally.add(segments, missed)
         del segments, contexts
         settle(section, owned)
+        for plan in section:               # what rendering and the check need is kept
+            if plan.leaf not in owned:
+                plan.region.let_go()
         plans += section
     item.plans = plans
     return fallbacks + failures + empties
