@@ -257,7 +257,7 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         "validated_blocks": validated,
         "invalid_blocks": invalid,
     }
-    if rendered:                      # rendered again, sealed: not a second copy beside it
+    if rendered:                      # rendered once, sealed
         english = verified = None
         english = render_english(doc, leaves, header, banner, seal=True)
     elif english:
@@ -354,14 +354,15 @@ def sectioned(item: Prepared, glossary: Glossary, runner: Runner, n: int) -> lis
 
 @dataclass
 class Verified:
-    english: str                 # x.en.md as it is written
+    english: str                 # x.en.md as it is written ("" when ``rendered``: it is
+    #                              render_english of the leaves, rendered by the caller)
     findings: list[Finding]
     checked: int                 # translated blocks validated
     invalid: int                 # machine blocks that failed (written as their source)
     persons: dict[int, list[str]] = field(default_factory=dict)
     # leaf index → problems: a person's English that fails in its place in the note; the
     # caller translates these blocks and verifies again
-    rendered: bool = False       # ``english`` is render_english of the leaves (not the source)
+    rendered: bool = False       # x.en.md is render_english of the leaves (not the source)
 
 
 def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, display: str,
@@ -427,11 +428,13 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
         except StructureDiffers:
             pass
         else:
-            del english
             for i, problems in rejected:
                 reject(i, problems)
+            if rejected:              # blocks changed: the second reading renders again
+                english = None
             return _read_again(doc, leaves, plans, header, banner, unrendered, reverted,
-                               reject, findings, display, checked, lambda: invalid, persons, outside)
+                               reject, findings, display, checked, lambda: invalid, persons,
+                               outside, english)
         del english, rejected
     source = parse_blocks(doc.text)
     for _ in range(len(leaves) + 1):
@@ -486,17 +489,19 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
 
 
 def _read_again(doc, leaves, plans, header, banner, unrendered, reverted, reject, findings,
-                display, checked, invalid, persons, outside) -> Verified:
+                display, checked, invalid, persons, outside, body=None) -> Verified:
     """The rest of :func:`verify` once the parser's reading passed the block structure:
     what lies outside the leaf blocks (``outside``: what it changed), then the second
-    reading (``reread.read_again``). ``invalid()``: the machine blocks rejected so far."""
+    reading (``reread.read_again``). ``invalid()``: the machine blocks rejected so far;
+    ``body``: the English's body the first reading read, if no block changed since."""
     if outside:
+        body = None
         findings.append(Finding("output-invalid", "error",
                                 f"the rendered English changed {'; '.join(outside)}; the note's "
                                 "source is written instead", display, 1))
         return Verified(_with_header(doc, header), findings, checked, invalid() + 1, persons)
     skip = {p.leaf for p in plans if p.region.error} | reverted
-    english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
-    return Verified(english, findings, checked, invalid(), persons, rendered=True)
+    read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display, body)
+    return Verified("", findings, checked, invalid(), persons, rendered=True)
 
 
