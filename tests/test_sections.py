@@ -1,7 +1,7 @@
 """A big note is translated a section of blocks at a time and must not change a byte.
 
 A note over ``markdown.KEEP_CHARS`` is planned, translated, settled and checked a section
-at a time (``pipeline.translate_sections``, ``pipeline.SECTION_CHARS``): here both are
+at a time (``sections.translate_sections``, ``sections.SECTION_CHARS``): here both are
 lowered so that small, varied notes — footnotes defined after their use, inline
 footnotes, reference links defined anywhere, math, tables, nested lists, quotes, code
 fences — go through in sections of a few blocks, and each is compared with the same note
@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from engines import BracketEngine, NoiseEngine
 from test_big_note import notes as global_notes
 from test_fuzz import GLOSSARY, block as fuzz_block, text_line
-from zhenglossary import markdown, pipeline, prose, validate
+from zhenglossary import markdown, prose, sections
 from zhenglossary.parallel import read_parallel_file, set_status
 from zhenglossary.translate import TranslateOptions, translate_note, translate_paths
 
@@ -92,7 +92,7 @@ def _whole_and_sectioned(text: str, engine_of, size: int, last=None):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(markdown, "KEEP_CHARS", 0)
         mp.setattr(prose, "KEEP_CHARS", 0)
-        mp.setattr(pipeline, "SECTION_CHARS", size)
+        mp.setattr(sections, "SECTION_CHARS", size)
         markdown.parse_note.cache_clear()
         prose.prose_view.cache_clear()
         sectioned = run()
@@ -158,7 +158,7 @@ def test_a_run_with_a_big_note_among_small_ones_writes_the_same(tmp_path, monkey
         if mode == "sections":
             monkeypatch.setattr(markdown, "KEEP_CHARS", 100)
             monkeypatch.setattr(prose, "KEEP_CHARS", 100)
-            monkeypatch.setattr(pipeline, "SECTION_CHARS", 57)
+            monkeypatch.setattr(sections, "SECTION_CHARS", 57)
         markdown.parse_note.cache_clear()
         report = translate_paths([root / "notes"], root / "glossary.yaml", TranslateOptions(),
                                  engine=BracketEngine())
@@ -192,3 +192,28 @@ def test_a_big_notes_leaf_prose_is_its_slice_of_the_whole_view(text):
         doc = parse_document(text)
         assert [prose.leaf_prose(doc, leaf) for leaf in doc.leaves] == expected
         assert doc.prose is None
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(notes, notes.map(lambda t: t.replace("\n", "\r\n")),
+                 notes.map(lambda t: t.replace("\n", "\r"))),
+       st.sampled_from(["", "---\ntitle: 标题\n---\n", "---\na: b\n---", "+++\nx = 1\n+++\n"]),
+       st.sampled_from(["", "banner", "lead"]))
+@example("\n正文。\n".replace("\n", "\r"), "", "")
+def test_the_body_the_check_reads_is_the_written_englishs(text, front, extra):
+    """``render.render_body`` (joined from its parts) is ``english_body`` of the English
+    rendered whole, with or without the banner, after front matter (ending in a line end
+    or not), with any line ending, and for a note that itself opens with the banner."""
+    from zhenglossary.document import parse_document
+    from zhenglossary.parallel import GLOSS_BANNER, english_body
+    from zhenglossary.render import front_matter_end, leaf_texts, render_body, render_english
+    from zhenglossary.locking import plan_document
+
+    if extra == "lead":
+        text = GLOSS_BANNER + "\n\n" + text
+    doc = parse_document(front + text)
+    leaves = leaf_texts(doc, plan_document(doc, GLOSSARY, "x.md"))
+    header = "<!-- zhen: English of x.md, engine: test. -->"
+    for banner in ("", GLOSS_BANNER):
+        assert render_body(doc, leaves, header, banner) == english_body(
+            render_english(doc, leaves, header, banner), front_matter_end(doc))

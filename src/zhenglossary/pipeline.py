@@ -7,6 +7,9 @@ caller's runner, batched across notes; :func:`finish_note` renders ``x.en.md``, 
 with the independent validator (:func:`verify`), and returns both outputs' text, the
 findings and the counts as a :class:`NoteResult`. ``translate.translate_note`` runs all
 three for one text; ``translate._translate`` runs them over many notes and does the I/O.
+A note over ``markdown.KEEP_CHARS`` is planned and translated a section at a time
+(:mod:`.sections`), and its output check reads the source and the English side by side,
+a block of each at a time (``validate.paired_blocks``).
 """
 
 from __future__ import annotations
@@ -21,17 +24,18 @@ from .context import block_contexts
 from .document import Document, parse_document
 from .findings import Finding
 from .glossary import Glossary
-from .locking import Segment, plan_document, plan_leaves, split_pieces
+from .locking import Segment, plan_document, split_pieces
 from .notes import NoteFile
 from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFile, ParallelFileError,
                        carry_over,
                        edit_check, english_body, english_header, render_parallel, seal_english)
 from .parallel.prior import read_prior
 from .parallel.report import state_findings
-from .render import (LeafText, front_matter_end, leaf_texts, render_english, settle,
-                     unrendered_pieces)
+from .render import (LeafText, front_matter_end, leaf_texts, render_body, render_english,
+                     settle, unrendered_pieces)
 from .reread import read_again
-from .runner import Runner, lock_parts, lock_segments
+from .runner import Runner, lock_segments
+from .sections import sectioned
 from .validate import (Block, StructureDiffers, check_block, compare_facts, first_difference,
                        note_env, paired_blocks, parse_blocks)
 
@@ -43,7 +47,7 @@ class Prepared:
     display: str                     # the note, as findings name it
     doc: Document
     plans: list | None               # None: a big note, planned a section at a time as it
-    carry: Carry                     # is translated (:func:`translate_sections`)
+    carry: Carry                     # is translated (``sections.translate_sections``)
     findings: list[Finding]
     source_name: str                 # x.md, as the headers name it
     en_name: str                     # x.en.md
@@ -52,7 +56,7 @@ class Prepared:
 
     @property
     def sectioned(self) -> bool:
-        """Planned and translated a section at a time (:func:`translate_sections`)."""
+        """Planned and translated a section at a time (``sections.translate_sections``)."""
         return self.plans is None
 
     def planned(self, glossary: Glossary) -> None:
@@ -140,61 +144,6 @@ class _Tally:
             self.copied += status == "copied"
 
 
-SECTION_CHARS = 200_000      # a big note is planned and translated this much at a time
-
-
-def sections(doc: Document, size: int | None = None):
-    """The leaves of ``doc`` in runs of about ``size`` characters of source: (first, stop)."""
-    size = SECTION_CHARS if size is None else size
-    first, weight = 0, 0
-    for i, leaf in enumerate(doc.leaves):
-        start, end = doc.span(leaf.start_line, leaf.end_line)
-        weight += end - start
-        if weight >= size:
-            yield first, i + 1
-            first, weight = i + 1, 0
-    if first < len(doc.leaves):
-        yield first, len(doc.leaves)
-
-
-LockParts = Callable[[list[Segment], dict | None], tuple[list, list, list]]
-
-
-def translate_sections(item: Prepared, glossary: Glossary, lock: LockParts,
-                       missed: set[str], by_leaf: dict | None = None) -> list[Finding]:
-    """A big note planned, translated and settled a section of blocks at a time, so that
-    only one section's segments are held (the regions keep their English); its findings
-    in the order locking it whole reports them (``runner.lock_parts``). A person's English
-    is never sent to the engine: those blocks keep their segments (their English may still
-    fail the output check and need machine English). ``by_leaf``: the blocks' contexts,
-    for an engine that reads them."""
-    doc, owned = item.doc, item.carry.owned()
-    plans: list = []
-    fallbacks: list[Finding] = []
-    failures: list[Finding] = []
-    empties: list[Finding] = []
-    for first, stop in sections(doc):
-        section = plan_leaves(doc, glossary, item.display, range(first, stop))
-        segments = [s for plan in section if plan.leaf not in owned
-                    for top in plan.segments for s in top.walk()]
-        contexts = None if by_leaf is None else {
-            id(s): by_leaf.get(plan.leaf) for plan in section for top in plan.segments
-            for s in top.walk()}
-        more = lock(segments, contexts)
-        fallbacks += more[0]
-        failures += more[1]
-        empties[:0] = more[2]              # reported in reverse segment order
-        item.tally.add(segments, missed)
-        del segments, contexts
-        settle(section, owned)
-        for plan in section:               # what rendering and the check need is kept
-            if plan.leaf not in owned:
-                plan.region.let_go()
-        plans += section
-    item.plans = plans
-    return fallbacks + failures + empties
-
-
 def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
                 describe: str, missed: set[str] = frozenset(), validate: bool = True
                 ) -> NoteResult:
@@ -231,6 +180,8 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         more = item.segments(leaves=set(verified.persons))
         findings += lock(more)
         tally.add(more, missed)
+    kept = item.kept_segments()
+    item.plans = []                       # what is left to write is in the leaves now
     # an emptied note still keeps the edits it had (its parallel file holds them)
     parallel = "" if empty and not carry.orphans else \
         render_parallel(leaves, item.source_name, describe, carry)
@@ -242,7 +193,6 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         if leaves[i].translated and str(state.status) in counts:
             after = PairStatus.MACHINE if state.status is PairStatus.PENDING else state.status
             counts[str(after)] += 1
-    kept = item.kept_segments()
     stats = {
         "segments": tally.segments + kept,
         "from_memory": tally.mt - tally.fresh,
@@ -340,16 +290,6 @@ def translate_prepared(items: list, glossary: Glossary, runner: Runner, n: int, 
         yield index, result, text, own
 
 
-def sectioned(item: Prepared, glossary: Glossary, runner: Runner, n: int) -> list[Finding]:
-    """:func:`translate_sections` through ``runner`` (what translating a note needs of it)."""
-    by_leaf = block_contexts(item.doc, item.display) if runner.uses_context else None
-
-    def lock(segments, contexts):
-        return lock_parts(segments, glossary, runner, n, contexts)
-
-    return translate_sections(item, glossary, lock, runner.missed, by_leaf)
-
-
 # --------------------------------------------------------------------------- the output check
 
 @dataclass
@@ -411,7 +351,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     if len(doc.text) > markdown.KEEP_CHARS:
         # a big note: the source and its English read side by side, a block of each at a
         # time; where their block structures differ, read whole as below
-        english = english_body(render_english(doc, leaves, header, banner), front)
+        english = render_body(doc, leaves, header, banner)
         rejected: list[tuple[int, list[str]]] = []
         try:
             for src_block, out_block in paired_blocks(doc.text, english):

@@ -17,7 +17,7 @@ from .document import Document
 from .findings import Finding
 from .markdown import unread_nesting
 from .prose import prose_view
-from .render import LeafText, english_body, front_matter_end, render_english
+from .render import LeafText, render_body
 from .validate import second_reading
 
 _ENDS = re.compile(r"\r\n|\n|\r")
@@ -35,8 +35,7 @@ def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
     rendered again). x.en.md is then rendered from ``leaves`` as they are left."""
     for _ in range(3):
         if body is None:
-            body = english_body(render_english(doc, leaves, header, banner),
-                                front_matter_end(doc))
+            body = render_body(doc, leaves, header, banner)
         problems = second_reading(doc.text, body, "".join(unrendered.values()),
                                   parser_prose=lambda body=body: prose_view(body))
         body = None               # x.en.md is rendered again, not held through the reading

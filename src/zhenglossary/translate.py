@@ -30,8 +30,9 @@ from .notes import NoteFile, collect_notes, is_generated, read_note
 from .parallel import ORDER, ParallelFile, output_paths
 from .paths import state_dir
 from .pipeline import (FileResult, NoteResult, Prepared, contexts_of, finish_note, prepare,
-                       prepare_note, sectioned, translate_prepared)
+                       prepare_note, translate_prepared)
 from .runner import Progress, Runner, batches, lock_segments
+from .sections import sectioned
 
 
 NO_GLOSSARY_NOTICE = ("no glossary.yaml here or in a parent directory, so no terms are locked; "

@@ -633,15 +633,46 @@ def _outside_text_commands(math: str) -> str:
     return "".join(out)
 
 
+class _LineSlices:
+    """``text.splitlines(keepends=True)`` as a sequence whose lines are sliced when asked
+    (a long note's lines are not held as strings); ``starts[k]``: where line ``k``
+    starts (``starts[len]``: the end)."""
+
+    _ENDS = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")   # splitlines'
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = array("q", [0])
+        self.starts.extend(m.end() for m in self._ENDS.finditer(text))
+        if self.starts[-1] != len(text):
+            self.starts.append(len(text))
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def __getitem__(self, k: int) -> str:
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return self.text[self.starts[k]:self.starts[k + 1]]
+
+
 def _plain_view(text: str) -> tuple[str, list[tuple[int, int]]]:
     """``text`` with everything the reading exempts blanked (newlines kept), and its math
     spans (blanked too)."""
     # built from slices (never a list of one-character strings: an object per Chinese
     # character, about 80 bytes each, is hundreds of MB for a 10 MB note)
-    lines = text.splitlines(keepends=True)
+    lines = _LineSlices(text)            # text.splitlines(keepends=True), not held
     verbatim = _verbatim_lines(lines)
-    view = "".join(_blanked(line) if skip else line for line, skip in zip(lines, verbatim))
-    del lines, verbatim
+    runs, first = [], 0                  # the lines in runs, verbatim or not: slices of text
+    for k in range(1, len(verbatim) + 1):
+        if k == len(verbatim) or verbatim[k] != verbatim[first]:
+            piece = text[lines.starts[first]:lines.starts[k]]
+            runs.append(_blanked(piece) if verbatim[first] else piece)
+            first = k
+    view = "".join(runs) if runs else text[:0]
+    del lines, verbatim, runs
     for pattern in _PLAIN_HIDE:
         view = pattern.sub(lambda m: _blanked(m.group(0)), view)
     spans = plain_math(view)
