@@ -366,7 +366,7 @@ class Region:
         """Keep of a region planned and translated only where it lies (its lines' offsets,
         its first line, its error): its inline nodes and its text are let go (a big note is
         planned a section at a time, and what its regions hold is most of its Document)."""
-        self.nodes, self.raw, self.text, self.prefixes, self.endings = [], "", "", [], []
+        self.nodes, self.raw, self.text, self.prefixes, self.endings = (), "", "", (), ()
 
     def absolute(self, offset: int) -> int:
         """The note offset of an offset into ``raw``."""

@@ -159,7 +159,8 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
     tally = item.tally
     if not item.sectioned:
         tally.add(item.machine_segments(), missed)
-    settle(item.plans, carry.owned())     # the machine regions' English; their segments go
+    owned = carry.owned()
+    settle(item.plans, owned)             # the machine regions' English; their segments go
     validated = invalid = 0
     for _ in range(3):
         persons = {i: s.english for i, s in carry.states.items() if s.status.owned}
@@ -168,7 +169,12 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
             english, rendered = "", not empty       # rendered (and sealed) once, below
             checks: list[Finding] = []
             break
-        verified = verify(doc, leaves, item.plans, glossary, item.display, header, banner)
+        unrendered = {i: "".join(p) for i, p in unrendered_pieces(item.plans).items()}
+        unparsed = {p.leaf for p in item.plans if p.region.error}
+        if not owned:                     # no English can come back to the engine: what
+            item.plans = []               # is left to check and write is in the leaves
+        verified = verify(doc, leaves, unrendered, unparsed, glossary, item.display, header,
+                          banner)
         english, checks, rendered = verified.english, verified.findings, verified.rendered
         validated, invalid = verified.checked, verified.invalid
         if not verified.persons:
@@ -180,7 +186,7 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         more = item.segments(leaves=set(verified.persons))
         findings += lock(more)
         tally.add(more, missed)
-    kept = item.kept_segments()
+    kept = item.kept_segments() if owned else 0
     item.plans = []                       # what is left to write is in the leaves now
     # an emptied note still keeps the edits it had (its parallel file holds them)
     parallel = "" if empty and not carry.orphans else \
@@ -305,8 +311,9 @@ class Verified:
     rendered: bool = False       # x.en.md is render_english of the leaves (not the source)
 
 
-def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, display: str,
-           header: str, banner: str = "") -> Verified:
+def verify(doc: Document, leaves: list[LeafText], unrendered: dict[int, str],
+           unparsed: set[int], glossary: Glossary, display: str, header: str,
+           banner: str = "") -> Verified:
     """Render ``x.en.md`` and check it with the independent validator (validate.py).
 
     The source and the English are each parsed whole, so every block is judged in its
@@ -315,9 +322,10 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     A person's English that fails is put aside too (its source stands in) and returned in
     ``persons``: the caller gets machine English for it and verifies again, so one bad
     block costs that block, never the note. If the structure still differs (a renderer
-    bug), the note is written as its source.
+    bug), the note is written as its source. ``unrendered``: leaf → what of its source the
+    engine could not render; ``unparsed``: the leaves with a region the parser's tokens
+    could not be aligned to (copied as they are, reported already).
     """
-    unrendered = {i: "".join(pieces) for i, pieces in unrendered_pieces(plans).items()}
     by_line = {leaf.start_line: i for i, leaf in enumerate(doc.leaves)}
     front = front_matter_end(doc)         # x.en.md's front matter is the note's, verbatim
     findings: list[Finding] = []
@@ -372,7 +380,7 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
                 reject(i, problems)
             if rejected:              # blocks changed: the second reading renders again
                 english = None
-            return _read_again(doc, leaves, plans, header, banner, unrendered, reverted,
+            return _read_again(doc, leaves, unparsed, header, banner, unrendered, reverted,
                                reject, findings, display, checked, lambda: invalid, persons,
                                outside, english)
         del english, rejected
@@ -424,11 +432,11 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
             reject(i, problems)
     outside = compare_facts(source.outside, out.outside, what=frozenset({"protected"}))
     del source, out, english              # the first reading is done: not held through the second
-    return _read_again(doc, leaves, plans, header, banner, unrendered, reverted, reject,
+    return _read_again(doc, leaves, unparsed, header, banner, unrendered, reverted, reject,
                        findings, display, checked, lambda: invalid, persons, outside)
 
 
-def _read_again(doc, leaves, plans, header, banner, unrendered, reverted, reject, findings,
+def _read_again(doc, leaves, unparsed, header, banner, unrendered, reverted, reject, findings,
                 display, checked, invalid, persons, outside, body=None) -> Verified:
     """The rest of :func:`verify` once the parser's reading passed the block structure:
     what lies outside the leaf blocks (``outside``: what it changed), then the second
@@ -440,7 +448,7 @@ def _read_again(doc, leaves, plans, header, banner, unrendered, reverted, reject
                                 f"the rendered English changed {'; '.join(outside)}; the note's "
                                 "source is written instead", display, 1))
         return Verified(_with_header(doc, header), findings, checked, invalid() + 1, persons)
-    skip = {p.leaf for p in plans if p.region.error} | reverted
+    skip = unparsed | reverted
     read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display, body)
     return Verified("", findings, checked, invalid(), persons, rendered=True)
 

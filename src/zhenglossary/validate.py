@@ -703,7 +703,7 @@ def second_reading(source: str, english: str, unrendered: str = "",
     length, non-prose blanked); when given, Chinese the parser reads as prose is left to
     the first reading, and only what it hides (its blind spot) is reported here."""
     problems: list[PlainProblem] = []
-    _, src_spans = _plain_view(source)
+    src_spans = _plain_view(source)[1]      # (the source's view is not kept)
     out_view, out_spans = _plain_view(english)
     index = _Lines(english)
     have = Counter(source[s:e] for s, e in src_spans)
