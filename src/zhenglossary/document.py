@@ -363,10 +363,13 @@ class Region:
                                  # the last one's end (line endings and prefixes included)
 
     def let_go(self) -> None:
-        """Keep of a region planned and translated only where it lies (its lines' offsets,
-        its first line, its error): its inline nodes and its text are let go (a big note is
-        planned a section at a time, and what its regions hold is most of its Document)."""
+        """Keep of a region planned and translated only where it lies (where its first
+        line starts and its last ends, its first line, its error): its inline nodes, its
+        text and its other lines' offsets are let go (a big note is planned a section at a
+        time, and what its regions hold is most of its Document). Only its rendering
+        (``render.region_replacements``) reads it after that."""
         self.nodes, self.raw, self.text, self.prefixes, self.endings = (), "", "", (), ()
+        self.starts, self.ends = self.starts[:1], self.ends[-1:]
 
     def absolute(self, offset: int) -> int:
         """The note offset of an offset into ``raw``."""

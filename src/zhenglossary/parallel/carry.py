@@ -26,7 +26,7 @@ from .outputs import EnglishFile, english_body
 from .status import Decision, Now, PairStatus, context_hash, decide, persons_english
 
 
-@dataclass
+@dataclass(slots=True)
 class BlockState:
     """What the note's block ``leaf`` (0-based) carries from the last parallel file."""
 
