@@ -11,6 +11,7 @@ parallel file and with one a person edited and reviewed before the note changed.
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -79,6 +80,11 @@ class BreakerEngine:
         return out
 
 
+# examples per property: few by default (the default suite stays under three minutes),
+# more for a soak (ZHEN_SECTION_EXAMPLES=10 runs ten times as many)
+SCALE = int(os.environ.get("ZHEN_SECTION_EXAMPLES", "1"))
+
+
 def _whole_and_sectioned(text: str, engine_of, size: int, last=None):
     """Both outputs, the findings and the counts of ``text`` translated whole and in
     sections of about ``size`` characters."""
@@ -101,7 +107,7 @@ def _whole_and_sectioned(text: str, engine_of, size: int, last=None):
     return whole, sectioned
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(notes, st.integers(1, 400), st.integers(0, 100))
 @example("正文[^1]。\n\n- 列表\n  - 嵌套[ref]\n\n[^1]: 后定义。\n\n[ref]: https://a.b\n", 1, 0)
 def test_a_note_translated_in_sections_is_byte_identical(text, size, seed):
@@ -123,7 +129,7 @@ def _edited(parallel: str, rng: random.Random) -> str:
     return text
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(notes, st.integers(1, 400), st.integers(0, 1000))
 def test_edits_and_reviews_carry_over_alike_in_sections(text, size, seed):
     rng = random.Random(seed)
@@ -173,7 +179,7 @@ def test_a_run_with_a_big_note_among_small_ones_writes_the_same(tmp_path, monkey
     assert len(outputs["whole"][0]) == 6
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(notes, notes.map(lambda t: t.replace("\n", "\r\n")),
                  st.lists(st.sampled_from(["我们用混合精度。", "见 https://a.b/c_(d) 和 x@y.org。",
                                            "第二行\n接着", "www.example.com/路径 结尾"]),
@@ -194,7 +200,7 @@ def test_a_big_notes_leaf_prose_is_its_slice_of_the_whole_view(text):
         assert doc.prose is None
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(notes, notes.map(lambda t: t.replace("\n", "\r\n")),
                  notes.map(lambda t: t.replace("\n", "\r"))),
        st.sampled_from(["", "---\ntitle: 标题\n---\n", "---\na: b\n---", "+++\nx = 1\n+++\n"]),
