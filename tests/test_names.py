@@ -49,3 +49,44 @@ def test_name_parts():
     assert spell_name("赖海斌", index, lambda w: w == "海斌", never) is None
     assert spell_name("赖中", index, never, lambda c: c == "中") is None
     assert spell_name("赖", index, never, never) is None
+
+
+_NAMES_PROBE = r"""
+import json, random, sys
+from pathlib import Path
+mode = sys.argv[1]
+from importlib.util import find_spec
+path = Path(find_spec("pypinyin").origin).with_name("phrases_dict.json")    # not imported
+keys = [k for k in json.loads(path.read_text("utf-8")) if len(k) <= 3]
+rng = random.Random(7)
+chars = "长行重乐单曾朝解覃区仇查缪翟和华强薄种任都传调率奇称藏宿那大一不了地得着"
+texts = keys[::3] + ["".join(rng.choice(chars) for _ in range(rng.randint(1, 3)))
+                     for _ in range(3000)] + [k[:2] for k in rng.sample(keys, 2000)]
+if mode == "full":
+    import pypinyin
+    out = [pypinyin.lazy_pinyin(t, v_to_u=True) for t in texts]
+else:
+    from zhenglossary.engines import names
+    out = []
+    for t in texts:
+        names._put(t)
+        out.append(names._pinyin(len(t))(t, v_to_u=True))
+    from pypinyin.constants import PHRASES_DICT
+    out.append(len(PHRASES_DICT) < 20000)            # only the short phrases asked for
+print(json.dumps(out, ensure_ascii=False))
+"""
+
+
+@pytest.mark.slow
+def test_given_names_read_as_with_pypinyins_whole_phrase_dictionary():
+    """``names._pinyin`` loads only the phrases a one-to-three-character text needs:
+    pypinyin gives what it gives with every phrase loaded (each in a fresh process)."""
+    import json
+    import subprocess
+    import sys
+
+    full, short = (json.loads(subprocess.run([sys.executable, "-c", _NAMES_PROBE, mode],
+                                             capture_output=True, text=True, check=True).stdout)
+                   for mode in ("full", "short"))
+    assert short[-1] is True
+    assert short[:-1] == full

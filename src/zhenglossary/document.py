@@ -362,6 +362,15 @@ class Region:
     text: str = ""               # the note's bytes from the first content line's start to
                                  # the last one's end (line endings and prefixes included)
 
+    def let_go(self) -> None:
+        """Keep of a region planned and translated only where it lies (where its first
+        line starts and its last ends, its first line, its error): its inline nodes, its
+        text and its other lines' offsets are let go (a big note is planned a section at a
+        time, and what its regions hold is most of its Document). Only its rendering
+        (``render.region_replacements``) reads it after that."""
+        self.nodes, self.raw, self.text, self.prefixes, self.endings = (), "", "", (), ()
+        self.starts, self.ends = self.starts[:1], self.ends[-1:]
+
     def absolute(self, offset: int) -> int:
         """The note offset of an offset into ``raw``."""
         k = self.raw.count("\n", 0, offset)

@@ -418,8 +418,17 @@ def leaf_translatable(leaf) -> bool:
 
 def plan_document(doc: Document, glossary: Glossary, file: str) -> list[RegionPlan]:
     """Every inline region of ``doc`` cut into segments."""
+    return plan_leaves(doc, glossary, file, range(len(doc.leaves)))
+
+
+def plan_leaves(doc: Document, glossary: Glossary, file: str, leaves: range
+                ) -> list[RegionPlan]:
+    """The inline regions of the leaves ``leaves`` of ``doc`` cut into segments, as
+    :func:`plan_document` cuts them (a leaf is planned on its own: a big note is planned a
+    section at a time)."""
     plans: list[RegionPlan] = []
-    for leaf_index, leaf in enumerate(doc.leaves):
+    for leaf_index in leaves:
+        leaf = doc.leaves[leaf_index]
         for region_index, region in enumerate(leaf.regions):
             if not region_translatable(region):
                 plans.append(RegionPlan(leaf_index, region, [], [], False))

@@ -41,6 +41,7 @@ at hand) and against the plugin's configured rules on generated text
 from __future__ import annotations
 
 import re
+from array import array
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -523,6 +524,8 @@ def parse_lean(text: str) -> tuple[tuple, dict]:
 
     state = StateCore(text, md, env)
     for rule in rules:
+        if rule.name == "normalize" and "\r" not in text and "\0" not in text:
+            continue                          # it would copy the text, unchanged
         if rule.name != "inline":
             rule.fn(state)
             continue
@@ -571,7 +574,8 @@ def stream_note(text: str, env: dict) -> Iterator[list]:
         yield list(md.parse(text, env))           # not the chain this reading knows
         return
     state = StateCore(text, md, env)
-    rules["normalize"](state)
+    if "\r" in text or "\0" in text:          # else normalizing copies the text, unchanged
+        rules["normalize"](state)
     src = state.src
     first: dict = {}
     for _ in _top_level(md, src, first):          # the definitions, blocks let go
@@ -627,6 +631,9 @@ def stream_note(text: str, env: dict) -> Iterator[list]:
     yield tail.tokens
 
 
+_MARKS = ("bMarks", "eMarks", "tShift", "sCount", "bsCount")
+
+
 def _top_level(md, src: str, env: dict) -> Iterator[list]:
     """markdown-it's block tokenizer (``ParserBlock.tokenize``) at the top level, handing
     over each top-level block's tokens as the rule that read it returns."""
@@ -635,6 +642,8 @@ def _top_level(md, src: str, env: dict) -> Iterator[list]:
     if not src:
         return
     state = StateBlock(src, md, env, [])
+    for name in _MARKS:        # per line: plain ints in arrays, not an int object each
+        setattr(state, name, array("q", getattr(state, name)))
     rules = md.block.ruler.getRules("")
     line, end = state.line, state.lineMax
     empty_lines = False

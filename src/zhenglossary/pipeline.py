@@ -7,6 +7,9 @@ caller's runner, batched across notes; :func:`finish_note` renders ``x.en.md``, 
 with the independent validator (:func:`verify`), and returns both outputs' text, the
 findings and the counts as a :class:`NoteResult`. ``translate.translate_note`` runs all
 three for one text; ``translate._translate`` runs them over many notes and does the I/O.
+A note over ``markdown.KEEP_CHARS`` is planned and translated a section at a time
+(:mod:`.sections`), and its output check reads the source and the English side by side,
+a block of each at a time (``validate.paired_blocks``).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from . import markdown
 from .checks.notes import nesting_findings
 from .context import block_contexts
 from .document import Document, parse_document
@@ -27,11 +31,13 @@ from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFile, Par
                        edit_check, english_body, english_header, render_parallel, seal_english)
 from .parallel.prior import read_prior
 from .parallel.report import state_findings
-from .render import (LeafText, front_matter_end, leaf_texts, render_english, settle,
-                     unrendered_pieces)
+from .render import (LeafText, front_matter_end, leaf_texts, render_body, render_english,
+                     settle, unrendered_pieces)
 from .reread import read_again
 from .runner import Runner, lock_segments
-from .validate import check_block, compare_facts, first_difference, note_env, parse_blocks
+from .sections import sectioned
+from .validate import (Block, StructureDiffers, check_block, compare_facts, first_difference,
+                       note_env, paired_blocks, parse_blocks)
 
 
 @dataclass
@@ -40,16 +46,27 @@ class Prepared:
 
     display: str                     # the note, as findings name it
     doc: Document
-    plans: list
-    carry: Carry
+    plans: list | None               # None: a big note, planned a section at a time as it
+    carry: Carry                     # is translated (``sections.translate_sections``)
     findings: list[Finding]
     source_name: str                 # x.md, as the headers name it
     en_name: str                     # x.en.md
     parallel: str                    # the parallel file, as findings name it
+    tally: "_Tally" = field(default_factory=lambda: _Tally())    # its translated segments
+
+    @property
+    def sectioned(self) -> bool:
+        """Planned and translated a section at a time (``sections.translate_sections``)."""
+        return self.plans is None
+
+    def planned(self, glossary: Glossary) -> None:
+        """Every block planned at once (a sectioned note asked for all its segments)."""
+        if self.plans is None:
+            self.plans = plan_document(self.doc, glossary, self.display)
 
     def segments(self, leaves: set[int] | None = None, skip: set[int] = frozenset()
                  ) -> list[Segment]:
-        return [s for plan in self.plans if plan.leaf not in skip
+        return [s for plan in self.plans or () if plan.leaf not in skip
                 and (leaves is None or plan.leaf in leaves)
                 for top in plan.segments for s in top.walk()]
 
@@ -69,13 +86,16 @@ def prepare_note(display: str, text: str, glossary: Glossary, *,
     """Parse, plan and carry over: ``last`` is the note's last parallel file (with any
     x.en.md changes taken in), ``findings`` what reading it found."""
     doc = parse_document(text)
-    plans = plan_document(doc, glossary, display)
+    # a big note (over markdown.KEEP_CHARS) is planned a section at a time, as it is
+    # translated: its segments are most of what it would hold
+    plans = plan_document(doc, glossary, display) if len(text) <= markdown.KEEP_CHARS else None
     found = list(findings or []) + nesting_findings(text, display)   # what the parser did not read
-    for plan in plans:
-        if plan.region.error:
-            found.append(Finding("unparsed", "warning",
-                                 f"could not locate this block's text ({plan.region.error}); "
-                                 "it is copied untranslated", display, plan.region.line + 1))
+    for leaf in doc.leaves:
+        for region in leaf.regions:
+            if region.error:
+                found.append(Finding("unparsed", "warning",
+                                     f"could not locate this block's text ({region.error}); "
+                                     "it is copied untranslated", display, region.line + 1))
     carry = carry_over(doc, last, glossary, edit_check(doc, glossary))
     doc.prose = None        # the prose view (as long as the note) is asked again if needed
     return Prepared(display, doc, plans, carry, found, source_name, en_name, parallel)
@@ -95,21 +115,33 @@ class NoteResult:
 Lock = Callable[[list[Segment]], list[Finding]]
 
 
-@dataclass(slots=True, frozen=True)
-class _Done:
-    """What a note's counts need of a translated segment, once its region is settled
-    (``render.settle``): ``masked`` and ``status`` as ``split_pieces`` and the counts read
-    them."""
+@dataclass
+class _Tally:
+    """What a note's counts need of its translated segments, counted as each is locked
+    (its region is then settled, ``render.settle``, and its segments let go)."""
 
-    masked: str
-    status: str
-    needs_mt: bool
-    terms: int                       # its term slots
+    segments: int = 0
+    mt: int = 0                      # segments the engine was asked for
+    fresh: int = 0                   # of those, translated by the engine in this run
+    terms: int = 0                   # term slots
+    fallbacks: int = 0               # a later hypothesis, or the pieces
+    failures: int = 0
+    copied: int = 0
 
-    @classmethod
-    def of(cls, s: Segment) -> "_Done":
-        return cls(s.masked, s.status, s.needs_mt,
-                   sum(1 for slot in s.slots if slot.kind == "term"))
+    def add(self, segments: list[Segment], missed: set[str]) -> None:
+        """Count locked ``segments``; ``missed``: the texts the engine translated in this
+        run (the rest came from the memory)."""
+        for s in segments:
+            self.segments += 1
+            status = s.status
+            if s.needs_mt:
+                self.mt += 1
+                self.fresh += s.masked in missed or (status in ("pieces", "failed") and any(
+                    p.strip() in missed for p in split_pieces(s)))
+            self.terms += sum(1 for slot in s.slots if slot.kind == "term")
+            self.fallbacks += status in ("hypothesis", "pieces")
+            self.failures += status == "failed"
+            self.copied += status == "copied"
 
 
 def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
@@ -124,8 +156,11 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
     banner = GLOSS_BANNER if gloss else ""       # a dictionary gloss says so, visibly
     empty = not doc.text.strip()          # an empty note gives empty outputs
     findings: list[Finding] = []
-    translated = [_Done.of(s) for s in item.machine_segments()]
-    settle(item.plans, carry.owned())     # the machine regions' English; their segments go
+    tally = item.tally
+    if not item.sectioned:
+        tally.add(item.machine_segments(), missed)
+    owned = carry.owned()
+    settle(item.plans, owned)             # the machine regions' English; their segments go
     validated = invalid = 0
     for _ in range(3):
         persons = {i: s.english for i, s in carry.states.items() if s.status.owned}
@@ -134,7 +169,12 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
             english, rendered = "", not empty       # rendered (and sealed) once, below
             checks: list[Finding] = []
             break
-        verified = verify(doc, leaves, item.plans, glossary, item.display, header, banner)
+        unrendered = {i: "".join(p) for i, p in unrendered_pieces(item.plans).items()}
+        unparsed = {p.leaf for p in item.plans if p.region.error}
+        if not owned:                     # no English can come back to the engine: what
+            item.plans = []               # is left to check and write is in the leaves
+        verified = verify(doc, leaves, unrendered, unparsed, glossary, item.display, header,
+                          banner)
         english, checks, rendered = verified.english, verified.findings, verified.rendered
         validated, invalid = verified.checked, verified.invalid
         if not verified.persons:
@@ -145,7 +185,9 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
             state.status, state.problems = PairStatus.INVALID, tuple(problems)
         more = item.segments(leaves=set(verified.persons))
         findings += lock(more)
-        translated += [_Done.of(s) for s in more]
+        tally.add(more, missed)
+    kept = item.kept_segments() if owned else 0
+    item.plans = []                       # what is left to write is in the leaves now
     # an emptied note still keeps the edits it had (its parallel file holds them)
     parallel = "" if empty and not carry.orphans else \
         render_parallel(leaves, item.source_name, describe, carry)
@@ -157,26 +199,21 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         if leaves[i].translated and str(state.status) in counts:
             after = PairStatus.MACHINE if state.status is PairStatus.PENDING else state.status
             counts[str(after)] += 1
-    statuses = [s.status for s in translated]
-    fresh = sum(1 for s in translated if s.needs_mt and (
-        s.masked in missed or any(p.strip() in missed for p in split_pieces(s)
-                                  if s.status in ("pieces", "failed"))))
-    kept = item.kept_segments()
     stats = {
-        "segments": len(translated) + kept,
-        "from_memory": sum(1 for s in translated if s.needs_mt) - fresh,
-        "translated": fresh,
+        "segments": tally.segments + kept,
+        "from_memory": tally.mt - tally.fresh,
+        "translated": tally.fresh,
         "kept_by_person": kept,
-        "terms_locked": sum(s.terms for s in translated),
-        "lock_fallbacks": sum(st in ("hypothesis", "pieces") for st in statuses),
-        "lock_failures": statuses.count("failed"),
-        "copied": statuses.count("copied"),
+        "terms_locked": tally.terms,
+        "lock_fallbacks": tally.fallbacks,
+        "lock_failures": tally.failures,
+        "copied": tally.copied,
         "blocks": counts,
         "orphaned_edits": len(carry.orphans),
         "validated_blocks": validated,
         "invalid_blocks": invalid,
     }
-    if rendered:                      # rendered again, sealed: not a second copy beside it
+    if rendered:                      # rendered once, sealed
         english = verified = None
         english = render_english(doc, leaves, header, banner, seal=True)
     elif english:
@@ -223,6 +260,8 @@ def contexts_of(items: list[Prepared]) -> dict[int, object]:
     """id(segment) → the context of its block (context.py), for engines that read it."""
     out: dict[int, object] = {}
     for item in items:
+        if item.sectioned:
+            continue                   # its contexts are asked section by section
         by_leaf = block_contexts(item.doc, item.display)
         for plan in item.plans:
             for top in plan.segments:
@@ -247,30 +286,34 @@ def translate_prepared(items: list, glossary: Glossary, runner: Runner, n: int, 
     items.reverse()
     while items:            # each note let go once finished: its outputs are written
         index, item, text = items.pop()                  # without its Document beside them
+        own = [f for f in found if f.file == item.display]
+        if item.sectioned:                    # a big note: translated a section at a time
+            own = sectioned(item, glossary, runner, n)
         result = finish_note(item, glossary, lock, gloss=runner.capabilities.gloss,
                              describe=describe,
                              missed=runner.missed, validate=validate)
-        display = item.display
         del item
-        yield index, result, text, [f for f in found if f.file == display]
+        yield index, result, text, own
 
 
 # --------------------------------------------------------------------------- the output check
 
 @dataclass
 class Verified:
-    english: str                 # x.en.md as it is written
+    english: str                 # x.en.md as it is written ("" when ``rendered``: it is
+    #                              render_english of the leaves, rendered by the caller)
     findings: list[Finding]
     checked: int                 # translated blocks validated
     invalid: int                 # machine blocks that failed (written as their source)
     persons: dict[int, list[str]] = field(default_factory=dict)
     # leaf index → problems: a person's English that fails in its place in the note; the
     # caller translates these blocks and verifies again
-    rendered: bool = False       # ``english`` is render_english of the leaves (not the source)
+    rendered: bool = False       # x.en.md is render_english of the leaves (not the source)
 
 
-def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, display: str,
-           header: str, banner: str = "") -> Verified:
+def verify(doc: Document, leaves: list[LeafText], unrendered: dict[int, str],
+           unparsed: set[int], glossary: Glossary, display: str, header: str,
+           banner: str = "") -> Verified:
     """Render ``x.en.md`` and check it with the independent validator (validate.py).
 
     The source and the English are each parsed whole, so every block is judged in its
@@ -279,12 +322,12 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
     A person's English that fails is put aside too (its source stands in) and returned in
     ``persons``: the caller gets machine English for it and verifies again, so one bad
     block costs that block, never the note. If the structure still differs (a renderer
-    bug), the note is written as its source.
+    bug), the note is written as its source. ``unrendered``: leaf → what of its source the
+    engine could not render; ``unparsed``: the leaves with a region the parser's tokens
+    could not be aligned to (copied as they are, reported already).
     """
-    unrendered = {i: "".join(pieces) for i, pieces in unrendered_pieces(plans).items()}
     by_line = {leaf.start_line: i for i, leaf in enumerate(doc.leaves)}
     front = front_matter_end(doc)         # x.en.md's front matter is the note's, verbatim
-    source = parse_blocks(doc.text)
     findings: list[Finding] = []
     reverted: set[int] = set()
     persons: dict[int, list[str]] = {}
@@ -313,6 +356,35 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
         return True
 
     checked = sum(1 for leaf in leaves if leaf.translated)
+    if len(doc.text) > markdown.KEEP_CHARS:
+        # a big note: the source and its English read side by side, a block of each at a
+        # time; where their block structures differ, read whole as below
+        english = render_body(doc, leaves, header, banner)
+        rejected: list[tuple[int, list[str]]] = []
+        try:
+            for src_block, out_block in paired_blocks(doc.text, english):
+                if not isinstance(src_block, Block):
+                    outside = compare_facts(src_block, out_block, what=frozenset({"protected"}))
+                    continue
+                i = by_line.get(src_block.line)
+                if i is None or not leaves[i].translated:
+                    continue
+                problems = compare_facts(src_block.facts, out_block.facts, glossary,
+                                         unrendered.get(i, ""))
+                if problems:
+                    rejected.append((i, problems))
+        except StructureDiffers:
+            pass
+        else:
+            for i, problems in rejected:
+                reject(i, problems)
+            if rejected:              # blocks changed: the second reading renders again
+                english = None
+            return _read_again(doc, leaves, unparsed, header, banner, unrendered, reverted,
+                               reject, findings, display, checked, lambda: invalid, persons,
+                               outside, english)
+        del english, rejected
+    source = parse_blocks(doc.text)
     for _ in range(len(leaves) + 1):
         english = render_english(doc, leaves, header, banner)
         out = parse_blocks(english_body(english, front))
@@ -359,14 +431,25 @@ def verify(doc: Document, leaves: list[LeafText], plans, glossary: Glossary, dis
         if problems:
             reject(i, problems)
     outside = compare_facts(source.outside, out.outside, what=frozenset({"protected"}))
+    del source, out, english              # the first reading is done: not held through the second
+    return _read_again(doc, leaves, unparsed, header, banner, unrendered, reverted, reject,
+                       findings, display, checked, lambda: invalid, persons, outside)
+
+
+def _read_again(doc, leaves, unparsed, header, banner, unrendered, reverted, reject, findings,
+                display, checked, invalid, persons, outside, body=None) -> Verified:
+    """The rest of :func:`verify` once the parser's reading passed the block structure:
+    what lies outside the leaf blocks (``outside``: what it changed), then the second
+    reading (``reread.read_again``). ``invalid()``: the machine blocks rejected so far;
+    ``body``: the English's body the first reading read, if no block changed since."""
     if outside:
+        body = None
         findings.append(Finding("output-invalid", "error",
                                 f"the rendered English changed {'; '.join(outside)}; the note's "
                                 "source is written instead", display, 1))
-        return Verified(_with_header(doc, header), findings, checked, invalid + 1, persons)
-    skip = {p.leaf for p in plans if p.region.error} | reverted
-    del source, out, english              # the first reading is done: not held through the second
-    english = read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display)
-    return Verified(english, findings, checked, invalid, persons, rendered=True)
+        return Verified(_with_header(doc, header), findings, checked, invalid() + 1, persons)
+    skip = unparsed | reverted
+    read_again(doc, leaves, header, banner, unrendered, skip, reject, findings, display, body)
+    return Verified("", findings, checked, invalid(), persons, rendered=True)
 
 

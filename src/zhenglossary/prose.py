@@ -202,6 +202,43 @@ def prose_of(doc) -> str:
 
 
 def leaf_prose(doc, leaf) -> str:
-    """The prose of one leaf block of ``doc``, as the whole note's view shows it."""
+    """The prose of one leaf block of ``doc``, as the whole note's view shows it. A long
+    note's view is not built (:data:`markdown.KEEP_CHARS`): only the leaf's, the same
+    characters (every region lies inside its leaf's lines, and a bare URL or e-mail
+    address inside one line)."""
     start, end = doc.span(leaf.start_line, leaf.end_line)
-    return prose_of(doc)[start:end]
+    if doc.prose is not None or len(doc.text) <= KEEP_CHARS:
+        return prose_of(doc)[start:end]
+    text = doc.text
+    if doc.__dict__.get("_plain") is None:      # the whole-note shortcut, asked once
+        doc.__dict__["_plain"] = _SYNTAX.search(text) is None
+    if doc.__dict__["_plain"]:
+        chars = _Shifted(text[start:end], start)
+        _show(chars, text, start, end)
+        return str(chars)
+    chars = _Shifted(_NOT_LINE_END.sub(" ", text[start:end]), start)
+    for region in leaf.regions:
+        if region.error:
+            _show_unaligned(chars, text, region)
+            continue
+        for s, e in zip(region.starts, region.ends):
+            _show(chars, text, s, e)
+        _hide_protected(chars, region, _absolute(region), region.nodes)
+    return str(chars)
+
+
+class _Shifted(_Chars):
+    """:class:`_Chars` of a slice of a text that starts at ``base``, indexed by offsets
+    into the whole text."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, text: str, base: int) -> None:
+        super().__init__(text)
+        self.base = base
+
+    def __getitem__(self, k: slice) -> str:
+        return super().__getitem__(slice(k.start - self.base, k.stop - self.base))
+
+    def __setitem__(self, k: slice, value: str) -> None:
+        super().__setitem__(slice(k.start - self.base, k.stop - self.base), value)

@@ -124,18 +124,7 @@ def render_english(doc: Document, leaves: list[LeafText], header: str, banner: s
     A note that opens with front matter keeps it first; header and banner follow it.
     ``seal``: the header with the ``sha=`` of the rest, as ``seal_english`` gives it.
     Joined once from its parts (a long note's English is not copied on the way)."""
-    parts, pos = [], 0
-    for leaf, block in zip(doc.leaves, leaves):
-        start, end = doc.span(leaf.start_line, leaf.end_line)
-        parts.append(doc.text[pos:start])
-        parts.append(block.english)
-        pos = end
-    parts.append(doc.text[pos:])
-    first = re.search(r"\r\n|\n|\r", doc.text)
-    newline = first.group(0) if first else "\n"
-    cut = front_matter_end(doc)           # front matter is copied verbatim: same offset
-    front, rest = _cut_parts(parts, cut)
-    last = next((p for p in reversed(front) if p), "")
+    front, rest, newline, last, cut = _english_parts(doc, leaves)
     if last and not last.endswith(("\n", "\r")):
         front.append(newline)
     lead = [banner, newline, newline] if banner else []
@@ -151,6 +140,52 @@ def render_english(doc: Document, leaves: list[LeafText], header: str, banner: s
         else:
             return seal_english("".join(front + [header, newline] + lead + rest), cut)
     return "".join(front + [header, newline] + lead + rest)
+
+
+def _english_parts(doc: Document, leaves: list[LeafText]):
+    """The English note's parts before and after where zhen's header goes (the note's
+    front matter, the rest), the note's line ending, the last non-empty front part, and
+    where the front matter ends."""
+    parts, pos = [], 0
+    for leaf, block in zip(doc.leaves, leaves):
+        start, end = doc.span(leaf.start_line, leaf.end_line)
+        parts.append(doc.text[pos:start])
+        parts.append(block.english)
+        pos = end
+    parts.append(doc.text[pos:])
+    first = re.search(r"\r\n|\n|\r", doc.text)
+    newline = first.group(0) if first else "\n"
+    cut = front_matter_end(doc)           # front matter is copied verbatim: same offset
+    front, rest = _cut_parts(parts, cut)
+    last = next((p for p in reversed(front) if p), "")
+    return front, rest, newline, last, cut
+
+
+def render_body(doc: Document, leaves: list[LeafText], header: str, banner: str = "") -> str:
+    """``english_body`` of :func:`render_english` (what the output check reads: the
+    English without zhen's header and banner), joined once from its parts where that is
+    what ``english_body`` would find — else rendered whole and cut."""
+    front, rest, newline, last, cut = _english_parts(doc, leaves)
+    head = _head(rest, len(GLOSS_BANNER))             # what follows the header and banner
+    if header.startswith("<!-- zhen:") and not any(c in header for c in "\r\n") \
+            and not (last and not last.endswith(("\n", "\r"))) \
+            and banner in ("", GLOSS_BANNER) \
+            and not (newline == "\r" and head.startswith("\n")) \
+            and not (not banner and head.startswith(GLOSS_BANNER)):
+        return "".join(front + rest)
+    del front, rest
+    return english_body(render_english(doc, leaves, header, banner), cut)
+
+
+def _head(parts: list[str], n: int) -> str:
+    """The first ``n`` characters of ``"".join(parts)``."""
+    out, size = [], 0
+    for part in parts:
+        if size >= n:
+            break
+        out.append(part[:n - size])
+        size += len(out[-1])
+    return "".join(out)
 
 
 def _cut_parts(parts: list[str], cut: int) -> tuple[list[str], list[str]]:

@@ -17,7 +17,7 @@ from .document import Document
 from .findings import Finding
 from .markdown import unread_nesting
 from .prose import prose_view
-from .render import LeafText, english_body, front_matter_end, render_english
+from .render import LeafText, render_body
 from .validate import second_reading
 
 _ENDS = re.compile(r"\r\n|\n|\r")
@@ -25,19 +25,22 @@ _ENDS = re.compile(r"\r\n|\n|\r")
 
 def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
                unrendered: dict[int, str], skip: set[int], reject, findings: list[Finding],
-               display: str) -> str:
+               display: str, body: str | None = None) -> None:
     """The second reading (``validate.second_reading``: no Markdown parser) of the English
     the first one passed. A machine block it finds fault with is written as its source and
     reported (``reject``); what remains — the parser and the plain reading disagree on the
     source itself, so zhen cannot translate it — is an ``output-invalid`` error at the
-    note's line. Blocks already reported (``skip``) are not reported again."""
+    note's line. Blocks already reported (``skip``) are not reported again. ``body``: the
+    English's body as the first reading read it, when no block changed since (else it is
+    rendered again). x.en.md is then rendered from ``leaves`` as they are left."""
     for _ in range(3):
-        body = english_body(render_english(doc, leaves, header, banner), front_matter_end(doc))
+        if body is None:
+            body = render_body(doc, leaves, header, banner)
         problems = second_reading(doc.text, body, "".join(unrendered.values()),
                                   parser_prose=lambda body=body: prose_view(body))
-        del body                  # x.en.md is rendered again, not held through the reading
+        body = None               # x.en.md is rendered again, not held through the reading
         if not problems:
-            return render_english(doc, leaves, header, banner)
+            return
         where = _english_lines(doc, leaves)
         again = False
         unread: list[int] = []              # source lines no leaf block holds
@@ -80,8 +83,7 @@ def read_again(doc: Document, leaves: list[LeafText], header: str, banner: str,
                 f"{where_}: the Markdown parser reads no block here, so the Chinese is "
                 "copied untranslated — translate it in the parallel file", display, first))
         if not again:
-            return render_english(doc, leaves, header, banner)
-    return render_english(doc, leaves, header, banner)
+            return
 
 
 def _outside(line: int, where: list[tuple[int, int, int]]) -> int:

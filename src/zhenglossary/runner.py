@@ -143,14 +143,29 @@ def batches(keys: list, context_of: dict, size: int, by_block: bool) -> list[lis
 
 def lock_segments(segments: list[Segment], glossary: Glossary, runner: Runner, n: int,
                   contexts: dict[int, object] | None = None) -> list[Finding]:
-    """Translate, verify and restore every segment; fall back where the lock broke.
+    """Translate, verify and restore every segment; fall back where the lock broke
+    (:func:`lock_parts`: its findings in the order they are reported)."""
+    fallbacks, failures, empties = lock_parts(segments, glossary, runner, n, contexts)
+    return fallbacks + failures + empties
+
+
+def lock_parts(segments: list[Segment], glossary: Glossary, runner: Runner, n: int,
+               contexts: dict[int, object] | None = None
+               ) -> tuple[list[Finding], list[Finding], list[Finding]]:
+    """Translate, verify and restore every segment; fall back where the lock broke. Its
+    findings in three lists, each in the order it is reported — the engine's stand-ins
+    (segment order), the broken locks (segment order), the empty translations (reverse
+    segment order) — so that segments locked in several calls (a big note's sections)
+    report as when locked in one: each list joined in turn, the last one reversed.
 
     Three phases: choose a hypothesis for each segment (or mark it for the piece-wise
     fallback), translate the pieces, then restore — children (text inside emphasis and
     links, which follow their parent in walk order) before their parents. ``contexts``:
     id(segment) → its block's context, for engines that read it.
     """
-    findings: list[Finding] = []
+    findings: list[Finding] = []          # the engine's stand-ins
+    failures: list[Finding] = []
+    empties: list[Finding] = []
     mt = [s for s in segments if s.needs_mt]
     terms = [{k: TermSlot(slot.term, slot.raw) for k, slot in enumerate(s.slots, 1)
               if slot.kind == "term"} for s in mt]
@@ -192,7 +207,7 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: Runner, n
                                                                 glossary, seg))), None)
             seg.status = "failed" if bad else "pieces"
             if bad:
-                findings.append(Finding(
+                failures.append(Finding(
                     "lock-failed", "error",
                     f"segment {seg.id}: every hypothesis broke the term lock ({'; '.join(reasons)}) "
                     f"and translating the pieces between terms still gives the forbidden {bad!r}; "
@@ -208,8 +223,8 @@ def lock_segments(segments: list[Segment], glossary: Glossary, runner: Runner, n
         if not seg.english.strip(" .,;:!?\"'*_~`"):
             # the engine gave nothing (a lone particle): keep the source, never an empty block
             seg.english = copy_english(seg)
-            findings.append(Finding("empty-translation", "warning",
+            empties.append(Finding("empty-translation", "warning",
                                     f"segment {seg.id}: the engine returned no English; the "
                                     "source is kept — translate it in the parallel file",
                                     seg.file, seg.line, extra={"segment": seg.id, "source": seg.source}))
-    return findings
+    return findings, failures, empties

@@ -32,6 +32,7 @@ from .paths import state_dir
 from .pipeline import (FileResult, NoteResult, Prepared, contexts_of, finish_note, prepare,
                        prepare_note, translate_prepared)
 from .runner import Progress, Runner, batches, lock_segments
+from .sections import sectioned
 
 
 NO_GLOSSARY_NOTICE = ("no glossary.yaml here or in a parent directory, so no terms are locked; "
@@ -112,7 +113,8 @@ def translate_note(text: str, glossary: Glossary, engine: Engine, *,
     def lock(segments):
         return lock_segments(segments, glossary, runner, n, contexts)
 
-    found = lock(item.machine_segments())
+    found = sectioned(item, glossary, runner, n) if item.sectioned else \
+        lock(item.machine_segments())
     result = finish_note(item, glossary, lock, gloss=runner.capabilities.gloss,
                          describe=engine.describe(), missed=runner.missed, validate=validate)
     result.findings = found + result.findings
@@ -384,6 +386,7 @@ def dry_run(paths: list[Path], glossary_option: Path | None,
         text, state = _load(note, outputs[k], options, None)     # no note skipped
         item = prepare(note, text, outputs[k], glossary, options) if state is None else state
         if isinstance(item, Prepared):
+            item.planned(glossary)              # a big note too: every request at once
             items.append(item)
     contexts = contexts_of(items)
     units: dict[tuple, tuple] = {}               # as the runner sends them: each once

@@ -32,6 +32,8 @@ import re
 from array import array
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import zip_longest
+from typing import Iterator
 
 from .document import dedent_block
 from . import terms
@@ -162,6 +164,23 @@ class Parsed:
 
 def parse_blocks(text: str, env: dict | None = None) -> Parsed:
     out = Parsed([], array("l"), [], Facts())     # owners: plain ints, no object each
+    for item in walk_blocks(text, env):
+        if isinstance(item, tuple):
+            out.structure.append(item)
+            out.owners.append(len(out.blocks))    # the block it is in, or the next one
+        elif isinstance(item, Block):
+            out.blocks.append(item)
+        else:
+            out.outside = item
+    return out
+
+
+def walk_blocks(text: str, env: dict | None = None) -> Iterator:
+    """What :func:`parse_blocks` holds of ``text``, handed over as it is read: each entry
+    of the block structure (a tuple), each leaf block (a :class:`Block`) once its last
+    entry is read, and what lies outside them (a :class:`Facts`) last — so a reader that
+    needs one block at a time holds one block's facts, not the note's."""
+    outside = Facts()
     current: Block | None = None
     closer: str | None = None
     if env is None:                       # a long note: a top-level block at a time
@@ -173,10 +192,9 @@ def parse_blocks(text: str, env: dict | None = None) -> Parsed:
     for tok, counted in _counted(tokens):
         if current is None and tok.type in _LEAF_OPEN:
             current = Block(tok.map[0] if tok.map else -1, Facts())
-            out.blocks.append(current)
             closer = _LEAF_OPEN[tok.type]
         if counted:
-            into = current.facts if current is not None else out.outside
+            into = current.facts if current is not None else outside
             if tok.type == "inline":
                 # a long note's tokens keep no children: each block's are read and let go
                 children, notes = inline_children(tok, env)
@@ -184,11 +202,34 @@ def parse_blocks(text: str, env: dict | None = None) -> Parsed:
             else:
                 _token(tok, into, {})
         if tok.type != "inline":
-            out.structure.append(_shape(tok.type, tok.tag, tok.level))
-            out.owners.append(len(out.blocks) - 1 if current is not None else len(out.blocks))
+            yield _shape(tok.type, tok.tag, tok.level)
         if current is not None and (closer is None or tok.type == closer):
+            yield current
             current = None
-    return out
+    if current is not None:
+        yield current
+    yield outside
+
+
+class StructureDiffers(Exception):
+    """:func:`paired_blocks`: the two texts' block structures differ."""
+
+
+def paired_blocks(source: str, english: str) -> Iterator[tuple]:
+    """(source block, English block) for each leaf block of two texts read side by side
+    (:func:`walk_blocks`, a block of each at a time), then (source outside, English
+    outside) — while their block structures are the same: at the first entry where they
+    differ, :class:`StructureDiffers` (what was handed over until then is the caller's to
+    drop: the block structure as a whole differs)."""
+    done = object()
+    for a, b in zip_longest(walk_blocks(source), walk_blocks(english), fillvalue=done):
+        if isinstance(a, tuple) and isinstance(b, tuple):
+            if a != b:
+                raise StructureDiffers
+        elif type(a) is type(b) and isinstance(a, (Block, Facts)):
+            yield a, b
+        else:
+            raise StructureDiffers
 
 
 def first_difference(source: Parsed, english: Parsed) -> int | None:
@@ -592,15 +633,46 @@ def _outside_text_commands(math: str) -> str:
     return "".join(out)
 
 
+class _LineSlices:
+    """``text.splitlines(keepends=True)`` as a sequence whose lines are sliced when asked
+    (a long note's lines are not held as strings); ``starts[k]``: where line ``k``
+    starts (``starts[len]``: the end)."""
+
+    _ENDS = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")   # splitlines'
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = array("q", [0])
+        self.starts.extend(m.end() for m in self._ENDS.finditer(text))
+        if self.starts[-1] != len(text):
+            self.starts.append(len(text))
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def __getitem__(self, k: int) -> str:
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return self.text[self.starts[k]:self.starts[k + 1]]
+
+
 def _plain_view(text: str) -> tuple[str, list[tuple[int, int]]]:
     """``text`` with everything the reading exempts blanked (newlines kept), and its math
     spans (blanked too)."""
     # built from slices (never a list of one-character strings: an object per Chinese
     # character, about 80 bytes each, is hundreds of MB for a 10 MB note)
-    lines = text.splitlines(keepends=True)
+    lines = _LineSlices(text)            # text.splitlines(keepends=True), not held
     verbatim = _verbatim_lines(lines)
-    view = "".join(_blanked(line) if skip else line for line, skip in zip(lines, verbatim))
-    del lines, verbatim
+    runs, first = [], 0                  # the lines in runs, verbatim or not: slices of text
+    for k in range(1, len(verbatim) + 1):
+        if k == len(verbatim) or verbatim[k] != verbatim[first]:
+            piece = text[lines.starts[first]:lines.starts[k]]
+            runs.append(_blanked(piece) if verbatim[first] else piece)
+            first = k
+    view = "".join(runs) if runs else text[:0]
+    del lines, verbatim, runs
     for pattern in _PLAIN_HIDE:
         view = pattern.sub(lambda m: _blanked(m.group(0)), view)
     spans = plain_math(view)
@@ -631,7 +703,7 @@ def second_reading(source: str, english: str, unrendered: str = "",
     length, non-prose blanked); when given, Chinese the parser reads as prose is left to
     the first reading, and only what it hides (its blind spot) is reported here."""
     problems: list[PlainProblem] = []
-    _, src_spans = _plain_view(source)
+    src_spans = _plain_view(source)[1]      # (the source's view is not kept)
     out_view, out_spans = _plain_view(english)
     index = _Lines(english)
     have = Counter(source[s:e] for s, e in src_spans)

@@ -26,7 +26,7 @@ from .outputs import EnglishFile, english_body
 from .status import Decision, Now, PairStatus, context_hash, decide, persons_english
 
 
-@dataclass
+@dataclass(slots=True)
 class BlockState:
     """What the note's block ``leaf`` (0-based) carries from the last parallel file."""
 
@@ -50,15 +50,30 @@ class Carry:
         return {i for i, s in self.states.items() if s.status.owned}
 
 
-def note_blocks(doc: Document) -> list[tuple[int, str, str]]:
+def note_blocks(doc: Document, texts: bool = True) -> list[tuple[int, str, str | None]]:
     """(leaf index, source hash, source as the parallel file shows it) of each leaf with a
-    source."""
+    source; without ``texts``, None for the source (asked again by index when needed:
+    :class:`_Texts`)."""
     out = []
     for i, leaf in enumerate(doc.leaves):
         text = block_text(doc.leaf_text(leaf))
         if text.strip():
-            out.append((i, doc.leaf_hash(leaf), text))
+            out.append((i, doc.leaf_hash(leaf), text if texts else None))
     return out
+
+
+class _Texts:
+    """The sources of ``blocks`` (:func:`note_blocks`) as a sequence, each made when it is
+    asked: aligning the blocks reads the sources of the few that changed, not the note's."""
+
+    def __init__(self, doc: Document, blocks: list) -> None:
+        self.doc, self.leaves = doc, [i for i, _, _ in blocks]
+
+    def __len__(self) -> int:
+        return len(self.leaves)
+
+    def __getitem__(self, j: int) -> str:
+        return block_text(self.doc.leaf_text(self.doc.leaves[self.leaves[j]]))
 
 
 def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
@@ -68,9 +83,10 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
     from ..locking import leaf_translatable
     from ..prose import leaf_prose
 
-    blocks = note_blocks(doc)
+    blocks = note_blocks(doc, texts=False)
     bases = {i: context_hash(sha, leaf_prose(doc, doc.leaves[i]), glossary)
              for i, sha, _ in blocks}
+    texts = _Texts(doc, blocks)
     old_blocks = list(old.blocks) if old is not None else []
     orphans = list(old.orphans) if old is not None else []
     wanted = {k for k, b in enumerate(old_blocks) if persons_english(b) is not None}
@@ -82,7 +98,7 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
                                         english=orphan.english, english_sha="",
                                         status="edited", base=orphan.base))
     pairs = align_blocks([b.source_sha for b in old_blocks], [b.source for b in old_blocks],
-                         [sha for _, sha, _ in blocks], [text for _, _, text in blocks], wanted)
+                         [sha for _, sha, _ in blocks], texts, wanted)
     states: dict[int, BlockState] = {}
     taken: set[int] = set()
     for j, (i, sha, _) in enumerate(blocks):

@@ -16,7 +16,11 @@ def state_findings(carry: Carry, leaves, parallel: str, par_path: Path, en_name:
                    display: str) -> list[Finding]:
     """What the reviewer must act on, at the line of the parallel file where they act:
     edits failing the output check, stale blocks, orphaned edits, unrendered source."""
-    written = read_parallel_file(parallel) if parallel else None
+    # the lines are read from the file as written; a note with nothing to act on (most of a
+    # big note's runs) need not read its parallel file back
+    acted = carry.orphans or any(leaves[i].unrendered or s.status is PairStatus.INVALID or (
+        s.status is PairStatus.STALE and s.was is not None) for i, s in carry.states.items())
+    written = read_parallel_file(parallel) if parallel and acted else None
     where = {b.index: b.en_line for b in written.blocks} if written else {}
     par = str(par_path)
     out = []
