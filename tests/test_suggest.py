@@ -237,3 +237,19 @@ def test_a_latin_species_name_is_headed_by_its_genus_and_its_epithet_said_before
     par = _found("秀丽隐杆线虫（Caenorhabditis elegans）是常用的模式生物。")["秀丽隐杆线虫"]
     assert par.english == "Caenorhabditis elegans"          # the epithet is not a plural
     assert "小鼠" in _found("我们在小鼠（Mus musculus）身上验证。")
+
+
+# ----------------------------------------------------- issue 22, round seven: the finder
+
+def test_an_english_phrase_opening_its_clause_is_all_of_the_english_first():
+    # metallurgy, linguistics, textiles: nothing aligns, but the phrase opens the
+    # sentence, the list item or the table cell, so the whole phrase is the English
+    par = _found("Widmanstatten structure（魏氏组织）使韧性下降。")["魏氏组织"]
+    assert par.english.lower() == "widmanstatten structure" and par.form == "en-first"
+    assert "马氏体" in _found("- Martensite laths（马氏体）在回火后分解")
+    assert "捻度" in _found("| Twist level（捻度） | 800 T/m |")
+    # not inside a sentence, not a name or abbreviation, not a general word or a remark
+    assert not _found("我们观察到 twist level（捻度）变化。")
+    assert not _found("Sometimes it fails（有时）, 需要重试。")
+    assert not _found("Twist level（见第三节的讨论和图表）")
+    assert not _found("We use PyTorch（一种框架）。")

@@ -1527,6 +1527,36 @@ def _latin_head(text: str, run_start: int, english: str) -> str:
     return ""
 
 
+def _clause_start(text: str, pos: int) -> bool:
+    """Does ``pos`` open a sentence, a list item or a table cell?"""
+    if _sentence_start(text, pos):
+        return True
+    line = text[text.rfind("\n", 0, pos) + 1:pos]
+    return bool(re.fullmatch(r"[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+|.*\|[ \t]*", line))
+
+
+MAX_OPENING = 8      # a Chinese parenthesis longer than this after an opening phrase is a remark
+
+
+def _opening_phrase(text: str, pos: int, words: list[str], zh: str) -> bool:
+    """English first with nothing aligned: the Latin phrase opens its clause, so it is
+    all of the English (*Visual acuity*（视力）, *Rietveld refinement*（里特沃尔德精修）):
+    two words or more, written as a sentence opens (capitalised first, the rest lower
+    case), none an abbreviation nor a function word at its ends, ending in a word the
+    dictionaries know, and the Chinese short and not a general word other than one noun
+    (视力 is; no *We use this*（这个）, *Note that*（注意）)."""
+    from .align import is_general
+
+    if not (2 <= len(words) <= MAX_WORDS and _clause_start(text, pos)
+            and words[0][:1].isupper() and all(w[:1].islower() for w in words[1:])
+            and not any(is_abbreviation(w) for w in words)
+            and words[0].lower() not in EN_FUNCTION and words[-1].lower() not in EN_FUNCTION
+            and not _unknown_word(words[-1]) and 2 <= len(zh) <= MAX_OPENING):
+        return False
+    units = _units(zh, frozenset())
+    return not is_general(zh) or len(units) == 1 and units[0][1].startswith("n")
+
+
 def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
     if match.group("close") not in _CLOSE[match.group("open")]:
         return None
@@ -1546,7 +1576,9 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         if start == 0 and score > 0 and (best is None or score > best[0]):
             best = (score, k)
     if best is None or best[0] < 0.5:
-        return None
+        if not _opening_phrase(text, match.start("latin"), words, zh):
+            return None
+        best = (term_span(zh, " ".join(words), "", forms)[1], 0)
     score, k = best
     while k > 0 and words[k - 1][:1].isupper() and words[k][:1].isupper() \
             and words[k - 1].lower() not in EN_FUNCTION:
