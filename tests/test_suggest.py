@@ -253,3 +253,14 @@ def test_an_english_phrase_opening_its_clause_is_all_of_the_english_first():
     assert not _found("Sometimes it fails（有时）, 需要重试。")
     assert not _found("Twist level（见第三节的讨论和图表）")
     assert not _found("We use PyTorch（一种框架）。")
+
+
+def test_a_measure_word_after_digits_is_the_counts_not_the_terms():
+    # forestry, computability: 株 and 台 are CC-CEDICT classifiers after a number
+    assert "红松" in _found("样地内共有 35 株红松（Korean pine）。")
+    assert "图灵机" in _found("考虑 3 台图灵机（Turing machines）。")
+    # kept where it says the English (层 *layer*), or where no number stands before it
+    assert "层感知机" in _found("系统包含 3 层感知机（three-layer perceptron）。")
+    from zhenglossary.align import is_classifier
+
+    assert is_classifier("株") and is_classifier("个") and not is_classifier("类")

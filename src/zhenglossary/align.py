@@ -396,3 +396,9 @@ def is_general(word: str) -> bool:
     """A word among the 5% most widespread of general Chinese (jieba's IDF table)."""
     value = idf(word)
     return value is not None and value < general_idf_cut()
+
+
+def is_classifier(word: str) -> bool:
+    """A measure word: CC-CEDICT gives ``word`` a sense "classifier for …" (种, 株, 台, 只)."""
+    return any(sense.lstrip("(").startswith("classifier")
+               for entry in dictionary_index().entries(word) for sense in entry.senses)
