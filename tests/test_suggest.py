@@ -264,3 +264,15 @@ def test_a_measure_word_after_digits_is_the_counts_not_the_terms():
     from zhenglossary.align import is_classifier
 
     assert is_classifier("株") and is_classifier("个") and not is_classifier("类")
+
+
+def test_the_chinese_after_a_latin_head_and_a_prefix_before_it_are_the_terms():
+    # oncology: the English opens with p53, so the content words up to the parenthesis
+    # are the term's even where 抑 aligns to nothing
+    assert "p53 抑癌基因" in _found("p53 抑癌基因（p53 tumor suppressor）发生突变。")
+    # immunology, federated learning: 抗 says *anti-*, 非 says *non-* before the Latin word
+    assert "抗 TNF 单抗" in _found("患者改用抗 TNF 单抗（anti-TNF antibodies）治疗。")
+    assert "抗 CD3 抗体" in _found("样品经抗 CD3 抗体（anti-CD3 antibody）刺激。")
+    assert "非 IID 划分" in _found("采用非 IID 划分（non-IID partition）。")
+    # a verb between the Latin word and the term stays out
+    assert "解析器" in _found("用 Python 编写解析器（Python parser）。")

@@ -1478,8 +1478,17 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         form = "zh-first"
     if not marked and start == 0 and _counted(text, run_start, run, english, abbr, score, forms):
         start = 1
+    # a Latin word the English opens with, right before the Chinese, is the term's own
+    # (Argo 浮标 *Argo floats*, N-1 安全准则 *N-1 security criterion*, LSM 树 *LSM-tree*);
+    # then the Chinese between it and the parenthesis is all the term's when it is only
+    # content words (Bt 毒蛋白 *Bt toxin*, though nothing aligns 毒 to *toxin*)
+    head = _latin_head(text, run_start, english) if not marked and english and not latin else ""
+    if head and start > 0 and len(run) <= MAX_HEADED and _content_only(run, forms):
+        start = 0
+    if start > 0:
+        head = ""
     zh = run[start:]
-    if not marked and score == 0.0 and not _coinage(zh, english, abbr) \
+    if not marked and score == 0.0 and not head and not _coinage(zh, english, abbr) \
             and (english and _is_name(english) and not abbr
                  and not _gives_symbol(match.group("body")) or is_general(zh)
                  or _unknown_word(english)):
@@ -1493,10 +1502,6 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         #                      限幅 *limiting* says *limiter*: no li + miter)
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
-    # a Latin word the English opens with, right before the Chinese, is the term's own
-    # (Argo 浮标 *Argo floats*, N-1 安全准则 *N-1 security criterion*, LSM 树 *LSM-tree*)
-    head = _latin_head(text, run_start, english) \
-        if start == 0 and not marked and english and not latin else ""
     if not zh or (len(zh) < 2 and not marked and not (head and score > 0)):
         return None
     offset = run_start + start - len(head)
@@ -1529,9 +1534,21 @@ def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score
 _LATIN_BEFORE = re.compile(r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:[A-Za-z0-9\-]{0,14}[A-Za-z0-9])?) ?")
 
 
+MAX_HEADED = 6        # Chinese characters a Latin head may take whole up to the parenthesis
+
+
+def _content_only(run: str, forms: frozenset[str]) -> bool:
+    """Only nouns, adjectives and bound morphemes (jieba's tags): no verb, adverb,
+    numeral, measure word, locality word or function word."""
+    return all(w in forms or not flag.startswith(HARD_FLAGS + ("m", "q", "d", "f", "t", "v"))
+               or flag == "vn" for w, flag in _units(run, forms))
+
+
 def _latin_head(text: str, run_start: int, english: str) -> str:
     """The Latin word before a Chinese run that is the first word of its English (or its
-    first piece before a hyphen: X 射线 *X-ray*), with the space after it; else ''."""
+    first piece before a hyphen: X 射线 *X-ray*), with the space after it; else ''. When
+    the English's first word is a prefix and the Latin word (*anti-VEGF*), the Chinese
+    character before the Latin word saying that prefix is the head's too (抗 VEGF)."""
     for size in range(min(run_start, 17), 0, -1):
         found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
         if found:
@@ -1544,6 +1561,13 @@ def _latin_head(text: str, run_start: int, english: str) -> str:
         return ""                       # the English is that word alone: no Chinese left
     if first == word or first.startswith(word + "-"):
         return found.group(0)
+    pieces = first.split("-")
+    at = run_start - size
+    if len(english.split()) > 1 and len(pieces) == 2 and pieces[1] == word and at >= 1:
+        gap = 1 if at >= 2 and text[at - 1] in " \t" else 0
+        char = text[at - 1 - gap]
+        if _CJK.fullmatch(char) and any(not part for _, part in english_links(char, [pieces[0]])):
+            return text[at - 1 - gap:run_start]
     return ""
 
 
