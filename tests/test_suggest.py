@@ -276,3 +276,11 @@ def test_the_chinese_after_a_latin_head_and_a_prefix_before_it_are_the_terms():
     assert "非 IID 划分" in _found("采用非 IID 划分（non-IID partition）。")
     # a verb between the Latin word and the term stays out
     assert "解析器" in _found("用 Python 编写解析器（Python parser）。")
+
+
+def test_a_verbal_noun_cedict_reads_only_as_a_verb_ends_the_clause_where_nothing_aligns():
+    # paediatrics: jieba tags 筛查 vn, but CC-CEDICT has only "to screen"
+    assert "苯丙酮尿症" in _found("新生儿需要筛查苯丙酮尿症（phenylketonuria）。")
+    from zhenglossary.align import gloss
+
+    assert gloss("筛查").verb_only and not gloss("检测").verb_only    # 检测 is also *testing*

@@ -574,9 +574,11 @@ def term_span(run: str, english: str, abbr: str,
             if edge_stop(i) or (i < n - 1 and is_general(units[i][0])
                                 and not units[i][1].startswith("n")):
                 break
-            if i < n - 1 and len(units[i][0]) > 1 and units[i][1] in _VERB_FLAGS \
-                    and units[i][0] not in forms and _mostly_verb(units[i][0]):
-                break                     # 拟合 (CC-CEDICT: "to fit") 变异函数: the clause's verb
+            if i < n - 1 and len(units[i][0]) > 1 and units[i][0] not in forms \
+                    and (units[i][1] in _VERB_FLAGS and _mostly_verb(units[i][0])
+                         or units[i][1] == "vn" and gloss(units[i][0]).verb_only):
+                break                     # 拟合 (CC-CEDICT: "to fit") 变异函数: the clause's verb;
+                #                           筛查 (tagged vn, but CC-CEDICT has only "to screen")
             start = i
         while start < n and units[start][1] == "hy":
             start += 1
