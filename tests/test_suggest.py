@@ -284,3 +284,13 @@ def test_a_verbal_noun_cedict_reads_only_as_a_verb_ends_the_clause_where_nothing
     from zhenglossary.align import gloss
 
     assert gloss("筛查").verb_only and not gloss("检测").verb_only    # 检测 is also *testing*
+
+
+def test_a_suffix_character_says_the_word_after_the_hyphen_its_left_neighbour_says():
+    # epidemiology, labour economics, databases: 别 (CC-CEDICT: "(noun suffix)
+    # category", tagged a pronoun) is the *-specific* after the word 年龄/死因/行业 says
+    assert "死因别死亡率" in _found("我们计算了死因别死亡率（cause-specific mortality）。")
+    assert "行业别工资" in _found("各地区的行业别工资（industry-specific wages）差异很大。")
+    assert "用户别配额" in _found("数据库的用户别配额（user-specific quotas）由管理员设定。")
+    # not without the hyphen: the pronoun stays a clause's word
+    assert "配额" in _found("管理员为每个用户设定了别的配额（quotas）。")

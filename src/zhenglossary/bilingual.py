@@ -422,6 +422,14 @@ def _hyphen_attached(english: str) -> set[int]:
     return out
 
 
+def _suffix_character(word: str) -> bool:
+    """One character CC-CEDICT gives a suffix sense ("(noun suffix) category": 别, 性)."""
+    from .align import dictionary_index
+
+    return len(word) == 1 and any("suffix" in sense for entry in dictionary_index().entries(word)
+                                  for sense in entry.senses)
+
+
 _VERB_FLAGS = ("v", "vd", "vi", "vg", "vq")
 HYPHENS = frozenset("-‐–")
 HARD_FLAGS = ("c", "u", "r", "p", "y", "e", "o", "x", "w")   # never inside a term (but 的)
@@ -498,6 +506,7 @@ def term_span(run: str, english: str, abbr: str,
     letters = abbreviation_letters(abbr) if abbr else ""
     n = len(units)
     said_any = {j for links in en_links for j, _ in links}
+    hyphened = _hyphen_attached(english) if english else set()
 
     def stands_between(i: int) -> bool:
         """A function word of two characters or more between two aligned words, where the
@@ -511,7 +520,12 @@ def term_span(run: str, english: str, abbr: str,
         hi = min(j for j, _ in en_links[i + 1])
         between = [j for j in range(lo + 1, hi) if j not in said_any]
         if len(words[i]) == 1:
-            return any(j in between and not part for j, part in english_links(words[i], en_all))
+            if any(j in between and not part for j, part in english_links(words[i], en_all)):
+                return True
+            # a suffix character (CC-CEDICT: "(noun suffix) category") right after the
+            # word saying an English word says the one word written after its hyphen
+            # (年龄|别|死亡率 *age-specific mortality rates*)
+            return between == [lo + 1] and lo + 1 in hyphened and _suffix_character(words[i])
         return bool(between)
 
     spelt = align_letters(words, letters, weak) if letters and not english else []
