@@ -294,3 +294,12 @@ def test_a_suffix_character_says_the_word_after_the_hyphen_its_left_neighbour_sa
     assert "用户别配额" in _found("数据库的用户别配额（user-specific quotas）由管理员设定。")
     # not without the hyphen: the pronoun stays a clause's word
     assert "配额" in _found("管理员为每个用户设定了别的配额（quotas）。")
+
+
+def test_a_one_character_term_standing_alone_as_an_item_or_cell_is_a_term():
+    # botany, chemistry: the character says its one English word whole (CC-CEDICT)
+    assert "萼" in _found("| 部位 | 萼（calyx） | 花冠（corolla） |")
+    assert "钍" in _found("矿物中常见的有铀、钍（thorium）和钾。")
+    # not after a measure word or inside a clause, nor a general word (锁 *lock*)
+    assert not _found("每个核（core）运行一个线程。")
+    assert not _found("，锁（lock）由协调者分配。")

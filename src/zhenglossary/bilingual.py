@@ -1518,13 +1518,29 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         #                      限幅 *limiting* says *limiter*: no li + miter)
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
-    if not zh or (len(zh) < 2 and not marked and not (head and score > 0)):
+    if not zh or (len(zh) < 2 and not marked and not (head and score > 0)
+                  and not _item_character(text, run_start, run, english, score)):
         return None
     offset = run_start + start - len(head)
     zh = head + zh
     canon = canonical_english(english, _proper_words(zh, english)) if english else ""
     return Parenthetical(zh, run, canon, abbr, offset, match.end(), text[offset:match.end()],
                          english, score, form)
+
+
+_ITEM_BEFORE = "、，,；;：:|"     # marks a one-character list item or table cell follows
+
+
+def _item_character(text: str, run_start: int, run: str, english: str, score: float) -> bool:
+    """A one-character term standing alone as a list item or a table cell (卵、幼虫、蛹
+    （pupa）; | 蛹（pupa） |), whose CC-CEDICT gloss says its one English word whole and
+    that is not a general word (每个核（core）, 分区的锁（lock） stay out)."""
+    from .align import is_general
+
+    if len(run) != 1 or score < 1.0 or " " in english.strip() or is_general(run):
+        return False
+    before = text[:run_start].rstrip(" \t")
+    return not before or before[-1] in _ITEM_BEFORE or before[-1] == "\n"
 
 
 _NUMBER_BEFORE = re.compile(r"[0-9０-９][ \t]?")
