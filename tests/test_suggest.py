@@ -303,3 +303,13 @@ def test_a_one_character_term_standing_alone_as_an_item_or_cell_is_a_term():
     # not after a measure word or inside a clause, nor a general word (锁 *lock*)
     assert not _found("每个核（core）运行一个线程。")
     assert not _found("，锁（lock）由协调者分配。")
+
+
+def test_a_bound_character_jieba_cut_off_joins_a_one_character_span_where_nothing_aligns():
+    # metallurgy: CC-CEDICT lacks 孪晶, jieba cuts 孪 (a bound morpheme, zg) | 晶
+    assert "孪晶" in _found("退火后的铜中出现大量孪晶（twinning）。")
+    # a general character or a measure word is no such half
+    assert not _found("每个核（core）运行一个线程。")
+    from zhenglossary.bilingual import _bound_before
+
+    assert _bound_before(("孪", "zg"), frozenset()) and not _bound_before(("个", "q"), frozenset())

@@ -596,6 +596,9 @@ def term_span(run: str, english: str, abbr: str,
             start = i
         while start < n and units[start][1] == "hy":
             start += 1
+        if start == n - 1 and len(words[start]) == 1 and start > 0 and english \
+                and " " not in english.strip() and _bound_before(units[start - 1], forms):
+            start -= 1                    # 孪|晶 *twinning*: a term is not one character
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole, span_letters = best
     coverage += len(letters) - len(span_letters)      # letters the English said
@@ -614,9 +617,7 @@ def term_span(run: str, english: str, abbr: str,
             and " " not in english.strip():
         # one character says the one English word (核 *nucleus*), and jieba cut a noun
         # character off before it (韵|核): a term is not one character, the two are it
-        before, bflag = units[start - 1]
-        if len(before) == 1 and bflag in ("n", "ng") and before not in forms \
-                and not en_links[start - 1] and not is_general(before):
+        if _bound_before(units[start - 1], forms) and not en_links[start - 1]:
             start -= 1
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
@@ -777,6 +778,14 @@ def _bridge(units, start: int, limit: int, en_links, forms: frozenset[str]) -> i
     if len(left) < 2 or (right and max(left) >= min(right)):
         return start
     return j
+
+
+def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
+    """A single noun or bound character (jieba's n, ng, g, zg) that is not a general
+    word: the first half of a two-character term jieba cut in two (孪|晶)."""
+    word, flag = unit
+    return len(word) == 1 and flag in ("n", "ng", "g", "zg") and word not in forms \
+        and not is_general(word)
 
 
 def _count(word: str, flag: str) -> bool:
