@@ -313,3 +313,16 @@ def test_a_bound_character_jieba_cut_off_joins_a_one_character_span_where_nothin
     from zhenglossary.bilingual import _bound_before
 
     assert _bound_before(("孪", "zg"), frozenset()) and not _bound_before(("个", "q"), frozenset())
+
+
+def test_prefix_characters_opening_the_clause_are_the_terms_where_the_span_leaves_english_unsaid():
+    # powder metallurgy: 冷 *cold* and 等 (*equal*: the iso- of *isostatic*, tagged a
+    # particle) open the sentence before the aligned 静压
+    assert "冷等静压" in _found("冷等静压（cold isostatic pressing, CIP）用于陶瓷坯体。")
+    from zhenglossary.bilingual import _prefix_characters
+
+    assert _prefix_characters("冷等", frozenset()) and _prefix_characters("粗", frozenset())
+    # no determiner, preposition or adverb, and not inside a clause
+    assert not _prefix_characters("该", frozenset()) and not _prefix_characters("用", frozenset())
+    assert not _prefix_characters("再", frozenset())
+    assert "方法" in _found("本方法（our method）更快。")

@@ -1503,6 +1503,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         form = "zh-first"
     if not marked and start == 0 and _counted(text, run_start, run, english, abbr, score, forms):
         start = 1
+    if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
+            and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
+        start = 0
     # a Latin word the English opens with, right before the Chinese, is the term's own
     # (Argo 浮标 *Argo floats*, N-1 安全准则 *N-1 security criterion*, LSM 树 *LSM-tree*);
     # then the Chinese between it and the parenthesis is all the term's when it is only
@@ -1535,6 +1538,22 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     canon = canonical_english(english, _proper_words(zh, english)) if english else ""
     return Parenthetical(zh, run, canon, abbr, offset, match.end(), text[offset:match.end()],
                          english, score, form)
+
+
+MAX_OPENING_PREFIX = 2   # characters a clause-opening run may keep before the aligned span
+_PREFIX_FLAGS = ("a", "b", "n", "ng", "g", "zg")
+
+
+def _prefix_characters(chars: str, forms: frozenset[str]) -> bool:
+    """One or two single characters an opening run has before its aligned span that may
+    be the term's prefix morphemes: adjectives, distinguishing words, nouns and bound
+    morphemes (jieba's a, b, n, g, zg: 粗 of 粗死亡率 *CDR*, 经 of 经导管… *TAVR*), and a
+    particle only after one (热|等|静压 *hot isostatic pressing*); no determiner (该,
+    本), preposition (用, 对), adverb (再, 先) or verb."""
+    units = _units(chars, forms)
+    return all(len(w) == 1 and w not in forms
+               and (flag in _PREFIX_FLAGS or k > 0 and flag == "u")
+               for k, (w, flag) in enumerate(units))
 
 
 _ITEM_BEFORE = "、，,；;：:|"     # marks a one-character list item or table cell follows
