@@ -326,3 +326,12 @@ def test_prefix_characters_opening_the_clause_are_the_terms_where_the_span_leave
     assert not _prefix_characters("该", frozenset()) and not _prefix_characters("用", frozenset())
     assert not _prefix_characters("再", frozenset())
     assert "方法" in _found("本方法（our method）更快。")
+
+
+def test_a_word_before_a_one_character_head_says_the_unsaid_modifier():
+    # environmental science, caching: 期 says *period*; 滞留, 驻留 (no gloss says
+    # *residence*, *dwell*) stand before it: a term is not one character
+    assert "滞留期" in _found("污染物的滞留期（residence period）较长。")
+    assert "驻留期" in _found("缓存的驻留期（dwell period）很短。")
+    # a common verb of general Chinese is the clause's: no 获取锁 *exclusive lock*
+    assert not _found("需要获取锁（exclusive lock）。")

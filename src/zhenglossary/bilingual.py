@@ -619,6 +619,19 @@ def term_span(run: str, english: str, abbr: str,
         # character off before it (韵|核): a term is not one character, the two are it
         if _bound_before(units[start - 1], forms) and not en_links[start - 1]:
             start -= 1
+    elif start == n - 1 and len(words[start]) == 1 and start > 0 and len(en_all) > 1:
+        # one character says the English head (比 *ratio*), the modifier before it is
+        # unsaid, and a word of two characters stands before it (抚养 *to foster*), not a
+        # common word of general Chinese (获取锁 *exclusive lock*: the clause's verb): a
+        # term is not one character, that word says the modifier (抚养比 *dependency
+        # ratio*, 重现期 *return period*)
+        before, bflag = units[start - 1]
+        said = {j for j, _ in en_links[start]}
+        if said == {len(en_all) - 1} and len(before) > 1 and before not in forms \
+                and not is_general(before) \
+                and not hard(start - 1) and not is_function_word(bflag, before) \
+                and not en_links[start - 1] and not _copula(before):
+            start -= 1
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
