@@ -335,3 +335,11 @@ def test_a_word_before_a_one_character_head_says_the_unsaid_modifier():
     assert "驻留期" in _found("缓存的驻留期（dwell period）很短。")
     # a common verb of general Chinese is the clause's: no 获取锁 *exclusive lock*
     assert not _found("需要获取锁（exclusive lock）。")
+
+
+def test_a_symbol_with_primes_is_a_quantitys_symbol():
+    # rheology: G′ and G″ after the moduli's English
+    found = _found("我们测量了储能模量（storage modulus, G′）和损耗模量（loss modulus, G″）。")
+    assert found["储能模量"].english == "storage modulus" and found["储能模量"].abbr == ""
+    assert "损耗模量" in found
+    assert "剪切模量" in _found("剪切模量（shear modulus, G'）随温度下降。")

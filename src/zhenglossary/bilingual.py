@@ -177,8 +177,8 @@ def _annotation(piece: str) -> bool:
 
 
 # a quantity's symbol: a letter and up to two lower-case letters or digits (Mw, aw, Tg),
-# or a Greek letter (Ω, ΔG)
-_SYMBOL_RE = re.compile(r"[A-Za-z][a-z0-9]{0,2}|[\u0391-\u03a9\u03b1-\u03c9][A-Za-z0-9]{0,2}")
+# or a Greek letter (Ω, ΔG), and primes (G′ and G″, the storage and loss moduli)
+_SYMBOL_RE = re.compile(r"(?:[A-Za-z][a-z0-9]{0,2}|[\u0391-\u03a9\u03b1-\u03c9][A-Za-z0-9]{0,2})[′″']{0,2}")
 
 
 def _symbol(piece: str, before: list[str]) -> bool:
