@@ -343,3 +343,20 @@ def test_a_symbol_with_primes_is_a_quantitys_symbol():
     assert found["储能模量"].english == "storage modulus" and found["储能模量"].abbr == ""
     assert "损耗模量" in found
     assert "剪切模量" in _found("剪切模量（shear modulus, G'）随温度下降。")
+
+
+def test_a_lower_case_letter_before_a_capital_is_no_code_when_no_word_follows():
+    # chemistry, molecular biology: pH, pKa and siRNA are written so
+    assert "pH 缓冲能力" in _found("实验测定了 pH 缓冲能力（pH buffering capacity）。")
+    assert "pKa 值" in _found("酸的 pKa 值（pKa value）为 4.8。")
+    # code stays code
+    assert not _found("调用更新函数（updateOutputKernel）。")
+    assert not _found("线程数（nThreads）设为 8。")
+
+
+def test_letters_of_the_abbreviation_inside_the_chinese_are_the_terms():
+    # clinical chemistry, ultrasound: C of CRP, B of BUS are written inside the term
+    assert "C 反应蛋白" in _found("血清 C 反应蛋白（CRP）升高。")
+    assert "B 型超声" in _found("用 B 型超声（BUS）检查。")
+    # a letter the abbreviation does not open with, with no letter before it: not taken
+    assert "型流感" in _found("患者 A 型流感（IAV）阳性。")

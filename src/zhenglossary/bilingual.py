@@ -111,6 +111,9 @@ _PIECE_RE = re.compile(rf"[A-Za-z0-9][A-Za-z0-9{_DIACRITIC} '’/+&\-–]*")
 _LETTERS2 = re.compile(r"[A-Za-z]{2}")
 _CJK = re.compile(f"[{CJK_CLASS}]")
 _LOWER_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z]")
+# code: a lower-case word, a capital and a lower-case word again (updateOutputKernel,
+# nThreads), not a unit or a quantity written so (pH, pKa, siRNA)
+_CODE_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z][a-z]{2,}")
 # an abbreviation with a lower-case first letter or two (mAP, xG, eBPF, kNN), not code
 _LOWER_ABBR = re.compile(r"[a-z]{1,2}[A-Z][A-Z0-9]{0,4}s?")
 # a name made of a capital letter and a word (Z-buffer, B-tree, R-tree): after the
@@ -227,7 +230,7 @@ def split_body(body: str) -> tuple[str, str] | None:
         if english and not abbr and _LOWER_ABBR.fullmatch(piece):
             abbr = piece                  # mAP, xG, eBPF after the English: its abbreviation
             continue
-        if _LOWER_CAMEL.search(piece):
+        if _CODE_CAMEL.search(piece):
             return None                  # code: updateOutputKernel
         if english and _LETTER_NAME.fullmatch(piece):
             continue                      # Z-buffer after Depth Buffer: its other name
@@ -1528,6 +1531,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         start = 0
     if start > 0:
         head = ""
+    if not marked and not english and abbr and not latin and start == 0:
+        head = _letters_inside(text, run_start, abbr)
     zh = run[start:]
     if not marked and score == 0.0 and not head and not _coinage(zh, english, abbr) \
             and (english and _is_name(english) and not abbr
@@ -1605,6 +1610,30 @@ def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score
 # a Latin word (letters, digits, hyphens) and at most one space, ending where the
 # Chinese starts, after no letter, digit or code mark
 _LATIN_BEFORE = re.compile(r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:[A-Za-z0-9\-]{0,14}[A-Za-z0-9])?) ?")
+
+
+_LETTERS_END = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,3}[ \t]?$")
+_CJK_END = re.compile(rf"(?<![{CJK_CLASS}])[{CJK_CLASS}]{{1,4}}[ \t]?$")
+
+
+def _letters_inside(text: str, run_start: int, abbr: str) -> str:
+    """The Latin letters of the abbreviation written inside its Chinese term, with the
+    Chinese between them, back to the letters the abbreviation opens with (N 末端 B 型利钠肽原
+    *NT-proBNP*); '' unless every Latin piece is in the abbreviation and the first opens
+    it."""
+    pos = run_start
+    for _ in range(3):
+        found = _LETTERS_END.search(text, max(0, pos - 4), pos)
+        if not found or found.group(0).strip() not in abbr:
+            return ""
+        piece = found.group(0).strip()
+        if abbr.startswith(piece):
+            return text[found.start():run_start]
+        chinese = _CJK_END.search(text, max(0, found.start() - 5), found.start())
+        if not chinese:
+            return ""
+        pos = chinese.start()
+    return ""
 
 
 MAX_HEADED = 6        # Chinese characters a Latin head may take whole up to the parenthesis
