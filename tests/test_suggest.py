@@ -360,3 +360,11 @@ def test_letters_of_the_abbreviation_inside_the_chinese_are_the_terms():
     assert "B 型超声" in _found("用 B 型超声（BUS）检查。")
     # a letter the abbreviation does not open with, with no letter before it: not taken
     assert "型流感" in _found("患者 A 型流感（IAV）阳性。")
+
+
+def test_a_greek_letter_the_english_spells_out_is_the_terms_head():
+    # nuclear physics, astronomy: Unicode names α ALPHA, γ GAMMA
+    assert "α 粒子" in _found("使用 α 粒子（alpha particles）轰击靶材。")
+    assert "γ 射线暴" in _found("γ 射线暴（gamma-ray bursts, GRBs）持续时间很短。")
+    # a Greek letter the English does not spell stays out (a variable)
+    assert not any(zh.startswith("λ") for zh in _found("取 λ 正则项（regularization term）为 0.1。"))

@@ -80,6 +80,7 @@ boundary (``term_span`` and ``_extend_left``) into a module of its own.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -1612,6 +1613,7 @@ def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score
 _LATIN_BEFORE = re.compile(r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:[A-Za-z0-9\-]{0,14}[A-Za-z0-9])?) ?")
 
 
+_GREEK_BEFORE = re.compile(r"(?<![A-Za-z0-9\u0391-\u03a9\u03b1-\u03c9])([\u0391-\u03a9\u03b1-\u03c9]) ?$")
 _LETTERS_END = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,3}[ \t]?$")
 _CJK_END = re.compile(rf"(?<![{CJK_CLASS}])[{CJK_CLASS}]{{1,4}}[ \t]?$")
 
@@ -1651,6 +1653,13 @@ def _latin_head(text: str, run_start: int, english: str) -> str:
     first piece before a hyphen: X 射线 *X-ray*), with the space after it; else ''. When
     the English's first word is a prefix and the Latin word (*anti-VEGF*), the Chinese
     character before the Latin word saying that prefix is the head's too (抗 VEGF)."""
+    first = english.split()[0].lower()
+    greek = _GREEK_BEFORE.search(text, max(0, run_start - 3), run_start)
+    if greek and len(english.split()) > 1 or greek and "-" in first:
+        # a Greek letter the English spells out (α 粒子 *alpha particles*, γ 射线暴
+        # *gamma-ray bursts*): its name in Unicode's character database
+        name = unicodedata.name(greek.group(1), "").split()[-1].lower()
+        return greek.group(0) if name and (first == name or first.startswith(name + "-")) else ""
     for size in range(min(run_start, 17), 0, -1):
         found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
         if found:
@@ -1658,7 +1667,6 @@ def _latin_head(text: str, run_start: int, english: str) -> str:
     else:
         return ""
     word = found.group(1).lower()
-    first = english.split()[0].lower()
     if len(english.split()) < 2 and "-" not in first:
         return ""                       # the English is that word alone: no Chinese left
     if first == word or first.startswith(word + "-"):
