@@ -259,6 +259,8 @@ def test_a_measure_word_after_digits_is_the_counts_not_the_terms():
     # forestry, computability: 株 and 台 are CC-CEDICT classifiers after a number
     assert "红松" in _found("样地内共有 35 株红松（Korean pine）。")
     assert "图灵机" in _found("考虑 3 台图灵机（Turing machines）。")
+    # geotechnics: jieba glues the classifier to the term (支测|斜仪); read again without it
+    assert "测斜仪" in _found("钻孔中布设了 4 支测斜仪（inclinometers）。")
     # kept where it says the English (层 *layer*), or where no number stands before it
     assert "层感知机" in _found("系统包含 3 层感知机（three-layer perceptron）。")
     from zhenglossary.align import is_classifier

@@ -1518,8 +1518,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     else:
         start, score = term_span(run, english, abbr, forms)
         form = "zh-first"
-    if not marked and start == 0 and _counted(text, run_start, run, english, abbr, score, forms):
-        start = 1
+    if not marked:
+        start = _counted(text, run_start, run, english, abbr, score, forms, start)
     if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
             and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
         start = 0
@@ -1594,18 +1594,19 @@ _NUMBER_BEFORE = re.compile(r"[0-9０-９][ \t]?")
 
 
 def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score: float,
-             forms: frozenset[str]) -> bool:
-    """Is the run's first character the measure word of a number written in digits right
-    before it (14 种布拉维格子, 12 台服务器), which the term does without: a CC-CEDICT
-    classifier whose dropping loses no alignment?"""
+             forms: frozenset[str], start: int) -> int:
+    """Where the term starts when the run's first character is the measure word of a
+    number written in digits right before it (14 种布拉维格子, 4 支测斜仪: a CC-CEDICT
+    classifier), which the term does without: the run is read again without it (jieba
+    glued 支测), and its span taken when it aligns as well; else ``start``."""
     from .align import is_classifier
 
     if len(run) < 3 or run[:2] in forms or not is_classifier(run[0]) \
             or not _NUMBER_BEFORE.fullmatch(text, max(0, run_start - 2), run_start) \
             and not _NUMBER_BEFORE.fullmatch(text, max(0, run_start - 1), run_start):
-        return False
-    start, rest = term_span(run[1:], english, abbr, forms)
-    return start == 0 and rest >= score
+        return start
+    rest_start, rest = term_span(run[1:], english, abbr, forms)
+    return 1 + rest_start if rest >= score and (start == 0 or rest_start == 0) else start
 
 
 # a Latin word (letters, digits, hyphens) and at most one space, ending where the
