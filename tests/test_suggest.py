@@ -253,6 +253,10 @@ def test_an_english_phrase_opening_its_clause_is_all_of_the_english_first():
     assert not _found("Sometimes it fails（有时）, 需要重试。")
     assert not _found("Twist level（见第三节的讨论和图表）")
     assert not _found("We use PyTorch（一种框架）。")
+    # hydraulics: where only its last word aligns (跃 *jump*), the opening phrase is still
+    # all of the English; a phrase opening with a verb is the clause's
+    assert _found("Hydraulic jump（水跃）发生在陡坡与缓坡交界处。")["水跃"].english == "hydraulic jump"
+    assert _found("Using trellises（棚架）可以提高产量。")["棚架"].english == "trellis"
 
 
 def test_a_measure_word_after_digits_is_the_counts_not_the_terms():

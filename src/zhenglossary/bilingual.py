@@ -1699,10 +1699,13 @@ def _opening_phrase(text: str, pos: int, words: list[str], zh: str) -> bool:
     two words or more, written as a sentence opens (capitalised first, the rest lower
     case), none an abbreviation nor a function word at its ends, ending in a word the
     dictionaries know, and the Chinese short and not a general word other than one noun
-    (视力 is; no *We use this*（这个）, *Note that*（注意）)."""
+    (视力 is; no *We use this*（这个）, *Note that*（注意）); its first word no verb
+    (*Using dropout*: the clause's verb)."""
     from .align import is_general
+    from .english import parts_of_speech
 
     if not (2 <= len(words) <= MAX_WORDS and _clause_start(text, pos)
+            and parts_of_speech(words[0].lower()) != {"VERB"}
             and words[0][:1].isupper() and all(w[:1].islower() for w in words[1:])
             and not any(is_abbreviation(w) for w in words)
             and words[0].lower() not in EN_FUNCTION and words[-1].lower() not in EN_FUNCTION
@@ -1730,9 +1733,14 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
             continue                      # letters alone are weak evidence: all must align
         if start == 0 and score > 0 and (best is None or score > best[0]):
             best = (score, k)
+    opening = _opening_phrase(text, match.start("latin"), words, zh)
     if best is None or best[0] < 0.5:
-        if not _opening_phrase(text, match.start("latin"), words, zh):
+        if not opening:
             return None
+        best = (term_span(zh, " ".join(words), "", forms)[1], 0)
+    elif opening and best[1] > 0:
+        # the phrase opening its clause is all of the English, not only the words that
+        # align (*Hydraulic jump*（水跃）: 跃 says *jump*)
         best = (term_span(zh, " ".join(words), "", forms)[1], 0)
     score, k = best
     while k > 0 and words[k - 1][:1].isupper() and words[k][:1].isupper() \
