@@ -374,3 +374,13 @@ def test_a_greek_letter_the_english_spells_out_is_the_terms_head():
     assert "γ 射线暴" in _found("γ 射线暴（gamma-ray bursts, GRBs）持续时间很短。")
     # a Greek letter the English does not spell stays out (a variable)
     assert not any(zh.startswith("λ") for zh in _found("取 λ 正则项（regularization term）为 0.1。"))
+
+
+def test_a_letter_of_an_english_function_word_asks_no_chinese_word():
+    # environmental economics: the T of WTP is *to*, which no Chinese word says; it does
+    # not send the term's start over 游客的
+    assert "支付意愿" in _found("游客的支付意愿（willingness to pay, WTP）与收入相关。")
+    from zhenglossary.align import english_tokens, english_words
+
+    assert english_tokens("willingness to pay") == [("willingness", False), ("to", True), ("pay", False)]
+    assert english_words("willingness to pay") == ["willingness", "pay"]

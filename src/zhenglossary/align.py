@@ -79,14 +79,20 @@ def stem(word: str) -> str:
 def english_words(phrase: str) -> list[str]:
     """Content words of an English phrase, lower case, CamelCase split
     (``PagedAttention`` → paged, attention)."""
+    return [word for word, function in english_tokens(phrase) if not function]
+
+
+def english_tokens(phrase: str) -> list[tuple[str, bool]]:
+    """Every word of an English phrase as :func:`english_words` splits it, with whether
+    it is a function word (*to* of *willingness to pay*)."""
     out = []
     for chunk in re.split(r"[\s\-‐‑–/_.]+", phrase):
         parts = _CAMEL.findall(chunk) if any(c.isupper() for c in chunk[1:]) \
             and not _DIMENSION.fullmatch(chunk) else [chunk]
         for part in parts:
             part = part.lower().strip(".,;:'\"’")
-            if part and part not in EN_FUNCTION:
-                out.append(part)
+            if part:
+                out.append((part, part in EN_FUNCTION))
     return out
 
 

@@ -547,7 +547,8 @@ def term_span(run: str, english: str, abbr: str,
             limit = i + 1
             break
     # the letters the English words said in the clause leave to spell
-    run_letters = _unsaid_letters(letters, en_all, en_links[limit:]) if en_all else letters
+    run_letters = _unsaid_letters(letters, en_all, en_links[limit:], english) \
+        if en_all else letters
     if run_letters != letters:
         # and a word saying English words has said what it says (差分 says *difference*
         # twice and spells no D of DiD: 双重 *double* does)
@@ -643,20 +644,36 @@ def term_span(run: str, english: str, abbr: str,
 _STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's left edge
 
 
-def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
+def _unsaid_letters(letters: str, en: list[str], span_links, english: str = "") -> str:
     """The abbreviation letters the Chinese words of a clause may still spell: without
     those whose English word (the next one, in order, starting with the letter) the
     clause's words already say, or that stands between two words they say (the Chinese
     between says it). With the English given, the letters are its words' evidence a second time:
-    输出 *export* spells no E of BEV, which 鸟瞰图 *bird's-eye view* says as *eye*."""
+    输出 *export* spells no E of BEV, which 鸟瞰图 *bird's-eye view* says as *eye*. A
+    letter of a function word the English spells (the T of WTP, *willingness to pay*)
+    asks no Chinese word: read with the English's function words, when that reading
+    spells every letter and the content-words one does not."""
     said = {j for links in span_links for j, _ in links}   # a part said is the word's (减压 *press*)
     if not said:
         return letters
     words = _letter_words(letters.upper(), tuple(en))
+    if None in words and english:
+        from .align import english_tokens
+
+        tokens = english_tokens(english)
+        full = _letter_words(letters.upper(), tuple(w for w, _ in tokens))
+        if None not in full:
+            content = {}                  # index among all tokens → among content words
+            for t, (_, function) in enumerate(tokens):
+                if not function:
+                    content[t] = len(content)
+            words = tuple(content.get(t, -1) for t in full)
     out = []
     for pos, (letter, j) in enumerate(zip(letters, words)):
         if j is None:
             return "".join(out) + letters[pos:]   # not the initials: every letter left counts
+        if j == -1:
+            continue                      # a function word's letter: the English says it
         if not (j in said or said_between(j, span_links)):
             out.append(letter)
     return "".join(out)
