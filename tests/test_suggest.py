@@ -168,6 +168,9 @@ def test_a_latin_word_the_english_opens_with_is_inside_the_term():
     # a Latin word the English does not open with stays outside (a variable, a name)
     assert "变量" in _found("令 x 变量（latent variable）服从正态分布。")
     assert "集群" in _found("作业提交到 Slurm 集群（cluster）上。")
+    # round seven, metrology and fluid dynamics: a name of two words the English opens with
+    assert "Monte Carlo 模拟" in _found("采用 Monte Carlo 模拟（Monte Carlo simulation）估计不确定度。")
+    assert "Navier Stokes 方程" in _found("我们用 Navier Stokes 方程（Navier Stokes equations）描述流动。")
 
 
 def test_a_quantitys_symbol_after_its_english_is_no_second_term():

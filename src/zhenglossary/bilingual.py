@@ -1631,6 +1631,8 @@ def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score
 _LATIN_BEFORE = re.compile(r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:[A-Za-z0-9\-]{0,14}[A-Za-z0-9])?) ?")
 
 
+_LATIN_NAME_BEFORE = re.compile(
+    r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z][A-Za-z0-9\-]*(?: [A-Za-z][A-Za-z0-9\-]*){1,2}) ?$")
 _GREEK_BEFORE = re.compile(r"(?<![A-Za-z0-9\u0391-\u03a9\u03b1-\u03c9])([\u0391-\u03a9\u03b1-\u03c9]) ?$")
 _LETTERS_END = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,3}[ \t]?$")
 _CJK_END = re.compile(rf"(?<![{CJK_CLASS}])[{CJK_CLASS}]{{1,4}}[ \t]?$")
@@ -1689,6 +1691,13 @@ def _latin_head(text: str, run_start: int, english: str) -> str:
         return ""                       # the English is that word alone: no Chinese left
     if first == word or first.startswith(word + "-"):
         return found.group(0)
+    names = _LATIN_NAME_BEFORE.search(text, max(0, run_start - 40), run_start)
+    if names:
+        # a name of two or three words the English opens with (Monte Carlo 模拟 *Monte
+        # Carlo simulation*)
+        said = names.group(1).lower().split()
+        if len(said) < len(english.split()) and english.lower().split()[:len(said)] == said:
+            return names.group(0)
     pieces = first.split("-")
     at = run_start - size
     if len(english.split()) > 1 and len(pieces) == 2 and pieces[1] == word and at >= 1:
