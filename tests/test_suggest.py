@@ -387,3 +387,10 @@ def test_a_letter_of_an_english_function_word_asks_no_chinese_word():
 
     assert english_tokens("willingness to pay") == [("willingness", False), ("to", True), ("pay", False)]
     assert english_words("willingness to pay") == ["willingness", "pay"]
+
+
+def test_a_verbal_noun_cedict_reads_only_as_a_verb_ends_the_reach():
+    # geodesy: 地面 says *ground*, not *land*; the reach for it stops at 监测 "to monitor"
+    assert "地面沉降" in _found("卫星用于监测地面沉降（land subsidence）。")
+    # but a species' epithet is reached for like a name (酿酒 "to brew")
+    assert "酿酒酵母" in _found("我们培养了酿酒酵母（Saccharomyces cerevisiae）。")

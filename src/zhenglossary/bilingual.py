@@ -1236,8 +1236,11 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 与 of 拣货与包装: :func:`_cross_connective` reads it
         if _count(word, flag):
             return True                   # 一棵, 两个: a count, not part of the term
-        if len(word) > 1 and flag in _VERB_FLAGS and not en_links[i] and _mostly_verb(word) \
-                and not (i == start - 1 and participle):
+        if len(word) > 1 and not en_links[i] and not (i == start - 1 and participle) \
+                and (flag in _VERB_FLAGS and _mostly_verb(word)
+                     or flag == "vn" and gloss(word).verb_only and not binomial):
+            # (and a verbal noun CC-CEDICT reads only as a verb: 监测 "to monitor"; but
+            # a species' epithet is reached for like a name: 酿酒 of 酿酒酵母)
             return True                   # 采用, 来自, 说服 (CC-CEDICT: "to …"): the clause's verb
             #                               (but a verb right before the span may say the
             #                               participle opening the English, unsaid: 提高 of
