@@ -394,3 +394,11 @@ def test_a_verbal_noun_cedict_reads_only_as_a_verb_ends_the_reach():
     assert "地面沉降" in _found("卫星用于监测地面沉降（land subsidence）。")
     # but a species' epithet is reached for like a name (酿酒 "to brew")
     assert "酿酒酵母" in _found("我们培养了酿酒酵母（Saccharomyces cerevisiae）。")
+
+
+def test_a_number_the_english_writes_after_the_word_the_chinese_after_it_says_is_the_terms():
+    # medicine, astronomy: 型 says *type*, and the 2 or I follows it in the English
+    assert "2 型糖尿病" in _found("2 型糖尿病（type 2 diabetes）患者需要长期随访。")
+    assert "I 型超新星" in _found("I 型超新星（type I supernova）没有氢线。")
+    # a Latin word the English has elsewhere stays out
+    assert "微调" in _found("对 BERT 微调（fine-tuning BERT）")

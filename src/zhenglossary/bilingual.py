@@ -1547,7 +1547,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     # (Argo 浮标 *Argo floats*, N-1 安全准则 *N-1 security criterion*, LSM 树 *LSM-tree*);
     # then the Chinese between it and the parenthesis is all the term's when it is only
     # content words (Bt 毒蛋白 *Bt toxin*, though nothing aligns 毒 to *toxin*)
-    head = _latin_head(text, run_start, english) if not marked and english and not latin else ""
+    head = _latin_head(text, run_start, english, run) if not marked and english and not latin else ""
     if head and start > 0 and len(run) <= MAX_HEADED and _content_only(run, forms):
         start = 0
     if start > 0:
@@ -1671,7 +1671,7 @@ def _content_only(run: str, forms: frozenset[str]) -> bool:
                or flag == "vn" for w, flag in _units(run, forms))
 
 
-def _latin_head(text: str, run_start: int, english: str) -> str:
+def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
     """The Latin word before a Chinese run that is the first word of its English (or its
     first piece before a hyphen: X 射线 *X-ray*), with the space after it; else ''. When
     the English's first word is a prefix and the Latin word (*anti-VEGF*), the Chinese
@@ -1701,6 +1701,13 @@ def _latin_head(text: str, run_start: int, english: str) -> str:
         said = names.group(1).lower().split()
         if len(said) < len(english.split()) and english.lower().split()[:len(said)] == said:
             return names.group(0)
+    tokens = english.lower().split()
+    if run and word in tokens[1:]:
+        # a number or letter the English writes after the word the Chinese after it says
+        # (2 型糖尿病 *type 2 diabetes*: 型 says *type*)
+        before = tokens[tokens.index(word, 1) - 1]
+        if any(not part for _, part in english_links(run[0], [before])):
+            return found.group(0)
     pieces = first.split("-")
     at = run_start - size
     if len(english.split()) > 1 and len(pieces) == 2 and pieces[1] == word and at >= 1:
