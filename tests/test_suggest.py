@@ -402,3 +402,10 @@ def test_a_number_the_english_writes_after_the_word_the_chinese_after_it_says_is
     assert "I 型超新星" in _found("I 型超新星（type I supernova）没有氢线。")
     # a Latin word the English has elsewhere stays out
     assert "微调" in _found("对 BERT 微调（fine-tuning BERT）")
+
+
+def test_a_decimal_point_inside_a_latin_word_is_part_of_it():
+    # air quality: PM2.5 in the English, before the Chinese, and alone
+    assert "PM2.5 暴露" in _found("PM2.5 暴露（PM2.5 exposure）与呼吸系统疾病相关。")
+    assert _found("细颗粒物（PM2.5）浓度超标。")["细颗粒物"].abbr == "PM2.5"
+    assert not _found("见图（Fig. 3）")

@@ -108,7 +108,7 @@ EN_FIRST_RE = re.compile(
 )
 # Latin letters with diacritics are letters of names (El Niño, Poincaré map, Erdős–Rényi)
 _DIACRITIC = "À-ÖØ-öø-ÿĀ-ž"
-_PIECE_RE = re.compile(rf"[A-Za-z0-9][A-Za-z0-9{_DIACRITIC} '’/+&\-–]*")
+_PIECE_RE = re.compile(rf"[A-Za-z0-9](?:[A-Za-z0-9{_DIACRITIC} '’/+&\-–]|(?<=\d)\.(?=\d))*")
 _LETTERS2 = re.compile(r"[A-Za-z]{2}")
 _CJK = re.compile(f"[{CJK_CLASS}]")
 _LOWER_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z]")
@@ -1631,7 +1631,8 @@ def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score
 
 # a Latin word (letters, digits, hyphens) and at most one space, ending where the
 # Chinese starts, after no letter, digit or code mark
-_LATIN_BEFORE = re.compile(r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:[A-Za-z0-9\-]{0,14}[A-Za-z0-9])?) ?")
+_LATIN_BEFORE = re.compile(
+    r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:(?:[A-Za-z0-9\-]|(?<=\d)\.(?=\d)){0,14}[A-Za-z0-9])?) ?")
 
 
 _LATIN_NAME_BEFORE = re.compile(
