@@ -409,3 +409,11 @@ def test_a_decimal_point_inside_a_latin_word_is_part_of_it():
     assert "PM2.5 暴露" in _found("PM2.5 暴露（PM2.5 exposure）与呼吸系统疾病相关。")
     assert _found("细颗粒物（PM2.5）浓度超标。")["细颗粒物"].abbr == "PM2.5"
     assert not _found("见图（Fig. 3）")
+
+
+def test_a_run_filling_its_table_cell_is_the_term_whole():
+    # geotechnics, demography: the cell holds the term and its parenthesis only
+    assert "压缩模量" in _found("| 土层 | 压缩模量（Es） | 内摩擦角（φ） |")
+    assert "粗结婚率" in _found("| 年份 | 粗结婚率（CMR） | 2020 |")
+    # not across a function word, and not outside a cell
+    assert "模量" in _found("| 采用的是压缩模量（Es） |")

@@ -1540,6 +1540,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         form = "zh-first"
     if not marked:
         start = _counted(text, run_start, run, english, abbr, score, forms, start)
+    if not marked and 0 < start and _fills_cell(text, run_start, match.end()) \
+            and not any(flag.startswith(HARD_FLAGS) for _, flag in _units(run[:start], forms)):
+        start = 0                         # | 压缩模量（Es） |: the cell is the term and its English
     if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
             and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
         start = 0
@@ -1577,6 +1580,13 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     canon = canonical_english(english, _proper_words(zh, english)) if english else ""
     return Parenthetical(zh, run, canon, abbr, offset, match.end(), text[offset:match.end()],
                          english, score, form)
+
+
+def _fills_cell(text: str, run_start: int, end: int) -> bool:
+    """Do the run and its parenthesis fill a table cell (| 粗死亡率（CDR） |)?"""
+    before = text[text.rfind("\n", 0, run_start) + 1:run_start].rstrip(" \t")
+    after = text[end:text.find("\n", end) if "\n" in text[end:] else len(text)].lstrip(" \t")
+    return before.endswith("|") and after.startswith("|")
 
 
 MAX_OPENING_PREFIX = 2   # characters a clause-opening run may keep before the aligned span
