@@ -417,3 +417,12 @@ def test_a_run_filling_its_table_cell_is_the_term_whole():
     assert "粗结婚率" in _found("| 年份 | 粗结婚率（CMR） | 2020 |")
     # not across a function word, and not outside a cell
     assert "模量" in _found("| 采用的是压缩模量（Es） |")
+
+
+def test_a_run_filling_a_list_item_or_its_label_is_the_term_whole():
+    # demography, geotechnics: the item is the term, its parenthesis and a description
+    assert "粗死亡率" in _found("1. 粗死亡率（CDR）：每千人死亡数")
+    assert "超固结比" in _found("- 超固结比（overconsolidation ratio，OCR）")
+    # a verb opening the item stays out, and so does the clause in a sentence
+    assert "混合精度" in _found("- 使用混合精度（mixed precision）")
+    assert "死亡率" in _found("表中的粗死亡率（CDR）逐年下降。")

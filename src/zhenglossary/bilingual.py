@@ -1540,8 +1540,10 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         form = "zh-first"
     if not marked:
         start = _counted(text, run_start, run, english, abbr, score, forms, start)
-    if not marked and 0 < start and _fills_cell(text, run_start, match.end()) \
-            and not any(flag.startswith(HARD_FLAGS) for _, flag in _units(run[:start], forms)):
+    if not marked and 0 < start and (
+            _fills_cell(text, run_start, match.end())
+            and not any(flag.startswith(HARD_FLAGS) for _, flag in _units(run[:start], forms))
+            or _fills_item(text, run_start, match.end()) and _content_only(run[:start], forms)):
         start = 0                         # | 压缩模量（Es） |: the cell is the term and its English
     if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
             and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
@@ -1587,6 +1589,16 @@ def _fills_cell(text: str, run_start: int, end: int) -> bool:
     before = text[text.rfind("\n", 0, run_start) + 1:run_start].rstrip(" \t")
     after = text[end:text.find("\n", end) if "\n" in text[end:] else len(text)].lstrip(" \t")
     return before.endswith("|") and after.startswith("|")
+
+
+def _fills_item(text: str, run_start: int, end: int) -> bool:
+    """Do the run and its parenthesis open a line (a list item, a heading: the prose
+    view blanks their marks) and end it or its label (- 超固结比（overconsolidation
+    ratio，OCR）: …)?"""
+    before = text[text.rfind("\n", 0, run_start) + 1:run_start]
+    after = text[end:text.find("\n", end) if "\n" in text[end:] else len(text)].strip(" \t*_")
+    return bool(re.fullmatch(r"[ \t]*(?:(?:[-*+]|\d{1,2}[.)]|#{1,6})[ \t]+)?[*_]{0,3}", before)) \
+        and (not after or after[0] in "：:")
 
 
 MAX_OPENING_PREFIX = 2   # characters a clause-opening run may keep before the aligned span
