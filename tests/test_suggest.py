@@ -367,6 +367,9 @@ def test_letters_of_the_abbreviation_inside_the_chinese_are_the_terms():
     # clinical chemistry, ultrasound: C of CRP, B of BUS are written inside the term
     assert "C 反应蛋白" in _found("血清 C 反应蛋白（CRP）升高。")
     assert "B 型超声" in _found("用 B 型超声（BUS）检查。")
+    # sleep medicine, epigenetics: an abbreviation inside, whose initial opens the other
+    assert "REM 睡眠行为障碍" in _found("REM 睡眠行为障碍（RBD）常先于帕金森病出现。")
+    assert "DNA 甲基化" in _found("检测了 DNA 甲基化（DM）水平。")
     # a letter the abbreviation does not open with, with no letter before it: not taken
     assert "型流感" in _found("患者 A 型流感（IAV）阳性。")
 

@@ -1672,9 +1672,14 @@ def _letters_inside(text: str, run_start: int, abbr: str) -> str:
     pos = run_start
     for _ in range(3):
         found = _LETTERS_END.search(text, max(0, pos - 4), pos)
-        if not found or found.group(0).strip() not in abbr:
+        if not found:
             return ""
         piece = found.group(0).strip()
+        if pos == run_start and piece.isupper() and len(piece) > 1 and abbr.startswith(piece[0]) \
+                and piece not in abbr:
+            return text[found.start():run_start]   # REM 睡眠行为障碍 (RBD): its initial
+        if piece not in abbr:
+            return ""
         if abbr.startswith(piece):
             return text[found.start():run_start]
         chinese = _CJK_END.search(text, max(0, found.start() - 5), found.start())
