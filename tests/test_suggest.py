@@ -429,3 +429,13 @@ def test_a_run_filling_a_list_item_or_its_label_is_the_term_whole():
     # a verb opening the item stays out, and so does the clause in a sentence
     assert "混合精度" in _found("- 使用混合精度（mixed precision）")
     assert "死亡率" in _found("表中的粗死亡率（CDR）逐年下降。")
+
+
+def test_a_common_verb_spelling_a_later_letter_at_the_clause_edge_is_the_clauses():
+    # materials, decision analysis: 进行 "to do" takes the D of EDS, 运用 the P of AHP
+    assert "能谱分析" in _found("样品经扫描电镜（SEM）观察后，再进行能谱分析（EDS）。")
+    assert "层次分析法" in _found("运用层次分析法（AHP）确定权重。")
+    # the first letter: the term's own first word (计算 of CFD); a word before it may
+    # open the term (跨站|请求 of CSRF)
+    assert "计算流体力学" in _found("采用计算流体力学（CFD）模拟。")
+    assert "跨站请求伪造" in _found("防御跨站请求伪造（CSRF）攻击。")

@@ -329,7 +329,12 @@ def align_letters(words: list[str], letters: str, blocked: frozenset[int]) -> li
     """Right to left, each word takes the longest of its letter options still unspelt in
     the abbreviation (Chinese may order the words differently from the English:
     独立磁盘冗余阵列 ↔ RAID); a word that spells none takes none."""
-    counts = [0] * len(words)
+    return [len(taken) for taken in letters_taken(words, letters, blocked)]
+
+
+def letters_taken(words: list[str], letters: str, blocked: frozenset[int]) -> list[str]:
+    """The letters each word spells in :func:`align_letters` ('' for none)."""
+    counts = [""] * len(words)
     left = letters
     for i in range(len(words) - 1, -1, -1):
         if not left:
@@ -342,7 +347,7 @@ def align_letters(words: list[str], letters: str, blocked: frozenset[int]) -> li
                           key=lambda o: (-len(o), not left.endswith(o), o)):
             at = left.rfind(opt)
             if at >= 0:
-                counts[i] = len(opt)
+                counts[i] = opt
                 left = left[:at] + left[at + len(opt):]
                 break
     return counts

@@ -561,6 +561,9 @@ def term_span(run: str, english: str, abbr: str,
             if span_letters else [0] * (n - k)
         if not en_links[k] and not spelled[0]:
             continue                      # a term starts with a word that aligns
+        if spelled[0] and not english and k < n - 1 and _clause_verb_spelling(
+                units, k, span_letters, frozenset(i - k for i in weak if i >= k), forms):
+            continue
         aligned = [bool(en_links[i]) or spelled[i - k] > 0 for i in range(k, n)]
         last = max(i for i in range(k, n) if aligned[i - k])
         run_gap = longest = 0
@@ -812,6 +815,28 @@ def _bridge(units, start: int, limit: int, en_links, forms: frozenset[str]) -> i
     if len(left) < 2 or (right and max(left) >= min(right)):
         return start
     return j
+
+
+def _clause_verb_spelling(units, k: int, letters: str, blocked: frozenset[int],
+                          forms: frozenset[str]) -> bool:
+    """With letters alone, a common verb of general Chinese (jieba v or vn) at a span's
+    left edge that spells a letter of the abbreviation other than its first, which the
+    words after it leave: the clause's verb spelling out of order (再进行|能谱分析 *EDS*:
+    进行 "to do" takes the D; 运用 takes the P of AHP), where the run starts with it or
+    a function word or an adverb stands before it; not the term's first word (计算 of
+    计算流体力学 spells the C of CFD)."""
+    from .align import letters_taken
+
+    word, flag = units[k]
+    if word in forms or not (flag in _VERB_FLAGS or flag == "vn") or not is_general(word):
+        return False
+    if k > 0:
+        before, bflag = units[k - 1]
+        if not (is_function_word(bflag, before) or bflag.startswith(HARD_FLAGS)
+                or bflag[:1] == "d"):
+            return False                  # 跨站|请求 (CSRF): a word before it may open the term
+    taken = letters_taken([w for w, _ in units[k:]], letters, blocked)
+    return bool(taken[0]) and not letters.startswith(taken[0])
 
 
 def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
