@@ -435,6 +435,8 @@ def test_a_common_verb_spelling_a_later_letter_at_the_clause_edge_is_the_clauses
     # materials, decision analysis: 进行 "to do" takes the D of EDS, 运用 the P of AHP
     assert "能谱分析" in _found("样品经扫描电镜（SEM）观察后，再进行能谱分析（EDS）。")
     assert "层次分析法" in _found("运用层次分析法（AHP）确定权重。")
+    # with the English too: the letters of the words no Chinese word says
+    assert "层次分析法" in _found("运用层次分析法（Analytic Hierarchy Process, AHP）确定权重。")
     # the first letter: the term's own first word (计算 of CFD); a word before it may
     # open the term (跨站|请求 of CSRF)
     assert "计算流体力学" in _found("采用计算流体力学（CFD）模拟。")

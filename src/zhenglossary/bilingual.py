@@ -561,8 +561,9 @@ def term_span(run: str, english: str, abbr: str,
             if span_letters else [0] * (n - k)
         if not en_links[k] and not spelled[0]:
             continue                      # a term starts with a word that aligns
-        if spelled[0] and not english and k < n - 1 and _clause_verb_spelling(
-                units, k, span_letters, frozenset(i - k for i in weak if i >= k), forms):
+        if spelled[0] and not en_links[k] and k < n - 1 and _clause_verb_spelling(
+                units, k, span_letters, letters, frozenset(i - k for i in weak if i >= k),
+                forms):
             continue
         aligned = [bool(en_links[i]) or spelled[i - k] > 0 for i in range(k, n)]
         last = max(i for i in range(k, n) if aligned[i - k])
@@ -817,11 +818,12 @@ def _bridge(units, start: int, limit: int, en_links, forms: frozenset[str]) -> i
     return j
 
 
-def _clause_verb_spelling(units, k: int, letters: str, blocked: frozenset[int],
-                          forms: frozenset[str]) -> bool:
-    """With letters alone, a common verb of general Chinese (jieba v or vn) at a span's
-    left edge that spells a letter of the abbreviation other than its first, which the
-    words after it leave: the clause's verb spelling out of order (再进行|能谱分析 *EDS*:
+def _clause_verb_spelling(units, k: int, letters: str, abbreviation: str,
+                          blocked: frozenset[int], forms: frozenset[str]) -> bool:
+    """A common verb of general Chinese (jieba v or vn), saying no English word, at a
+    span's left edge that spells a letter of the abbreviation other than its first, of
+    ``letters`` the words after it leave (all of them, or those of English words no
+    Chinese word says): the clause's verb spelling out of order (再进行|能谱分析 *EDS*:
     进行 "to do" takes the D; 运用 takes the P of AHP), where the run starts with it or
     a function word or an adverb stands before it; not the term's first word (计算 of
     计算流体力学 spells the C of CFD)."""
@@ -836,7 +838,7 @@ def _clause_verb_spelling(units, k: int, letters: str, blocked: frozenset[int],
                 or bflag[:1] == "d"):
             return False                  # 跨站|请求 (CSRF): a word before it may open the term
     taken = letters_taken([w for w, _ in units[k:]], letters, blocked)
-    return bool(taken[0]) and not letters.startswith(taken[0])
+    return bool(taken[0]) and not abbreviation.startswith(taken[0])
 
 
 def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
