@@ -435,7 +435,10 @@ def test_a_common_verb_spelling_a_later_letter_at_the_clause_edge_is_the_clauses
     # materials, decision analysis: 进行 "to do" takes the D of EDS, 运用 the P of AHP
     assert "能谱分析" in _found("样品经扫描电镜（SEM）观察后，再进行能谱分析（EDS）。")
     assert "层次分析法" in _found("运用层次分析法（AHP）确定权重。")
-    # with the English too: the letters of the words no Chinese word says
+    # with the English too: the letters of the words no Chinese word says, and then a
+    # verb CC-CEDICT reads only as a verb spells none (采用 "to adopt", the A of ABC)
+    assert "作业成本法" in _found("采用作业成本法（activity-based costing, ABC）分摊间接费用。")
+    assert "优选论" in _found("## 优选论（Optimality Theory，OT）")    # 优选 is also *preferred*
     assert "层次分析法" in _found("运用层次分析法（Analytic Hierarchy Process, AHP）确定权重。")
     # the first letter: the term's own first word (计算 of CFD); a word before it may
     # open the term (跨站|请求 of CSRF)

@@ -563,7 +563,7 @@ def term_span(run: str, english: str, abbr: str,
             continue                      # a term starts with a word that aligns
         if spelled[0] and not en_links[k] and k < n - 1 and _clause_verb_spelling(
                 units, k, span_letters, letters, frozenset(i - k for i in weak if i >= k),
-                forms):
+                forms, bool(english)):
             continue
         aligned = [bool(en_links[i]) or spelled[i - k] > 0 for i in range(k, n)]
         last = max(i for i in range(k, n) if aligned[i - k])
@@ -819,7 +819,8 @@ def _bridge(units, start: int, limit: int, en_links, forms: frozenset[str]) -> i
 
 
 def _clause_verb_spelling(units, k: int, letters: str, abbreviation: str,
-                          blocked: frozenset[int], forms: frozenset[str]) -> bool:
+                          blocked: frozenset[int], forms: frozenset[str],
+                          english: bool = False) -> bool:
     """A common verb of general Chinese (jieba v or vn), saying no English word, at a
     span's left edge that spells a letter of the abbreviation other than its first, of
     ``letters`` the words after it leave (all of them, or those of English words no
@@ -838,7 +839,12 @@ def _clause_verb_spelling(units, k: int, letters: str, abbreviation: str,
                 or bflag[:1] == "d"):
             return False                  # 跨站|请求 (CSRF): a word before it may open the term
     taken = letters_taken([w for w, _ in units[k:]], letters, blocked)
-    return bool(taken[0]) and not abbreviation.startswith(taken[0])
+    # with the English given, the letter is of an English word a word CC-CEDICT reads
+    # only as a verb does not say (采用 "to adopt" spells the A of *activity-based
+    # costing*, ABC): a coincidence (but 优选 is also *preferred*: 优选论 *Optimality
+    # Theory*)
+    return bool(taken[0]) and (english and gloss(word).verb_only
+                               or not abbreviation.startswith(taken[0]))
 
 
 def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
