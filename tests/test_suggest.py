@@ -444,3 +444,13 @@ def test_a_common_verb_spelling_a_later_letter_at_the_clause_edge_is_the_clauses
     # open the term (跨站|请求 of CSRF)
     assert "计算流体力学" in _found("采用计算流体力学（CFD）模拟。")
     assert "跨站请求伪造" in _found("防御跨站请求伪造（CSRF）攻击。")
+
+
+def test_an_abbreviation_with_digits_is_the_terms_not_a_reference():
+    # acoustics, medicine, networking: RT60 after the English, T2D and C2S alone
+    par = _found("混响时间（reverberation time, RT60）约为 1.2 s。")["混响时间"]
+    assert par.english == "reverberation time" and par.abbr == "RT60"
+    assert _found("2 型糖尿病（type 2 diabetes, T2D）患者需要随访。")["2 型糖尿病"].abbr == "T2D"
+    assert _found("流量分为客户端到服务器（C2S）两类。")["客户端到服务器"].abbr == "C2S"
+    # a reference with digits is still dropped
+    assert _found("公钥基础设施（public key infrastructure, RFC 5280）")["公钥基础设施"].abbr == ""

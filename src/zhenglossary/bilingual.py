@@ -174,6 +174,13 @@ def _is_name(piece: str) -> bool:
         and not (len(words) == 1 and is_abbreviation(piece))
 
 
+def _abbreviation_with_digits(pieces: list[str]) -> bool:
+    """English, then one abbreviation with digits (*reverberation time, RT60*; *type 2
+    diabetes, T2D*): the term's abbreviation, not a reference."""
+    return len(pieces) == 2 and " " in pieces[0] and not _CJK.search(pieces[0]) \
+        and " " not in pieces[1] and is_abbreviation(pieces[1]) and not _YEAR.fullmatch(pieces[1])
+
+
 def _annotation(piece: str) -> bool:
     """A remark after the term's English in its parenthesis: Chinese, or a reference
     with digits (RFC 5280, 2019, §3)."""
@@ -214,7 +221,7 @@ def split_body(body: str) -> tuple[str, str] | None:
     # a third piece (or a second after the abbreviation) may annotate the term: a
     # reference, a year, a remark in Chinese (IR, 见第 3 节; HBM，第三代; PKI, RFC 5280)
     while len(pieces) > 1 and (_annotation(pieces[-1]) or _symbol(pieces[-1], pieces[:-1])) \
-            and len(pieces) <= 4:
+            and len(pieces) <= 4 and not _abbreviation_with_digits(pieces):
         pieces = pieces[:-1]
     if not pieces or len(pieces) > 2:
         return None
@@ -226,7 +233,9 @@ def split_body(body: str) -> tuple[str, str] | None:
                              for w in pieces[0].split())
     english = abbr = ""
     for piece in pieces:
-        if _CJK.search(piece) or not _LETTERS2.search(piece) or not _PIECE_RE.fullmatch(piece):
+        if _CJK.search(piece) or not _PIECE_RE.fullmatch(piece) or not _LETTERS2.search(piece) \
+                and not (is_abbreviation(piece) and sum(c.isalpha() for c in piece) >= 2):
+            # (T2D, G7G: letters apart, an abbreviation all the same)
             return None
         if english and not abbr and _LOWER_ABBR.fullmatch(piece):
             abbr = piece                  # mAP, xG, eBPF after the English: its abbreviation
