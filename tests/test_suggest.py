@@ -454,3 +454,13 @@ def test_an_abbreviation_with_digits_is_the_terms_not_a_reference():
     assert _found("流量分为客户端到服务器（C2S）两类。")["客户端到服务器"].abbr == "C2S"
     # a reference with digits is still dropped
     assert _found("公钥基础设施（public key infrastructure, RFC 5280）")["公钥基础设施"].abbr == ""
+
+
+def test_a_quantitys_symbol_between_the_term_and_its_english_is_skipped():
+    # superconductivity, mechanics, hydrogeology: the writer names the symbol first
+    assert _found("临界温度 Tc（critical temperature）约为 92 K。")["临界温度"].english \
+        == "critical temperature"
+    assert "体积模量" in _found("体积模量 K（bulk modulus）随压力增大。")
+    assert "渗透系数" in _found("渗透系数 k (hydraulic conductivity) 取 1e-5 m/s。")
+    # a Latin word the English has is no symbol: still 中文 English（ABBR）
+    assert not _found("使用 Go（golang）编写。")

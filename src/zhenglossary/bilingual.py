@@ -97,7 +97,7 @@ _MARK_PAIRS = {"*": "*", "**": "**", "***": "***", "_": "_", "__": "__", "”": 
 # phrase (中文 English（ABBR）), then a parenthesis
 PAREN_RE = re.compile(
     rf"(?P<zh>[{CJK_CLASS}]+(?:[-‐–][{CJK_CLASS}]+)*)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
-    r"(?P<latin>[A-Za-z][A-Za-z0-9\- ]*[A-Za-z0-9] ?)?"
+    r"(?P<latin>[A-Za-z](?:[A-Za-z0-9\- ]*[A-Za-z0-9])? ?)?"
     r"(?P<open>[（(])(?P<body>[^（）()\n]{1,120})(?P<close>[）)])"
 )
 # English first: a Latin phrase, optional closing mark, then a Chinese-only parenthesis
@@ -1560,6 +1560,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     english, abbr = parts
     latin = (match.group("latin") or "").strip()
     mark = match.group("mark") or ""
+    if latin and english and not abbr and _SYMBOL_RE.fullmatch(latin) \
+            and latin.lower() not in english.lower().split():
+        latin = ""                        # 临界温度 Tc（critical temperature）: the quantity's symbol
     if latin:
         # 中文 English（ABBR）: the English stands before the parenthesis
         if english or not abbr or mark or not match.group("sp") \
