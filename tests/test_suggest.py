@@ -464,3 +464,13 @@ def test_a_quantitys_symbol_between_the_term_and_its_english_is_skipped():
     assert "渗透系数" in _found("渗透系数 k (hydraulic conductivity) 取 1e-5 m/s。")
     # a Latin word the English has is no symbol: still 中文 English（ABBR）
     assert not _found("使用 Go（golang）编写。")
+
+
+def test_a_noun_the_lemmatiser_knows_as_singular_stays_singular():
+    # ecology, medicine: *species*, *diabetes* end in -es but are their own singular
+    assert _found("入侵物种（invasive species）改变了食物网。")["入侵物种"].english == "invasive species"
+    assert _found("妊娠糖尿病（gestational diabetes）需要筛查。")["妊娠糖尿病"].english \
+        == "gestational diabetes"
+    from zhenglossary.align import singular
+
+    assert singular("caches") == "cache" and singular("vertices") == "vertex"

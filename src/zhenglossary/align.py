@@ -374,6 +374,10 @@ def singular(word: str) -> str:
         return word
     if not word.endswith("es"):
         return word[:-1]                  # networks → network: no doubt to resolve
+    from .english import noun_lemma
+
+    if noun_lemma(word) == word:
+        return word                       # species, diabetes, series: singular already
     candidates = []
     if word.endswith("ies"):
         candidates.append(word[:-3] + "y")
