@@ -171,6 +171,8 @@ def test_a_latin_word_the_english_opens_with_is_inside_the_term():
     # round seven, metrology and fluid dynamics: a name of two words the English opens with
     assert "Monte Carlo 模拟" in _found("采用 Monte Carlo 模拟（Monte Carlo simulation）估计不确定度。")
     assert "Navier Stokes 方程" in _found("我们用 Navier Stokes 方程（Navier Stokes equations）描述流动。")
+    # ecology: a hyphen before the Chinese, an en dash in the English
+    assert "Lotka-Volterra 方程" in _found("采用 Lotka-Volterra 方程（Lotka–Volterra equations）。")
 
 
 def test_a_quantitys_symbol_after_its_english_is_no_second_term():

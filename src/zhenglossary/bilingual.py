@@ -1763,6 +1763,7 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
     else:
         return ""
     word = found.group(1).lower()
+    first = re.sub("[‐–]", "-", first)  # Lotka-Volterra 方程 *Lotka–Volterra equations*
     if len(english.split()) < 2 and "-" not in first:
         return ""                       # the English is that word alone: no Chinese left
     if first == word or first.startswith(word + "-"):
