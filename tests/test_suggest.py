@@ -330,6 +330,8 @@ def test_prefix_characters_opening_the_clause_are_the_terms_where_the_span_leave
     # powder metallurgy: 冷 *cold* and 等 (*equal*: the iso- of *isostatic*, tagged a
     # particle) open the sentence before the aligned 静压
     assert "冷等静压" in _found("冷等静压（cold isostatic pressing, CIP）用于陶瓷坯体。")
+    # orthopaedics: 前 (a locality word; CC-CEDICT has no *anterior*) opens the sentence
+    assert "前交叉韧带" in _found("前交叉韧带（anterior cruciate ligament, ACL）断裂多见于运动员。")
     from zhenglossary.bilingual import _prefix_characters
 
     assert _prefix_characters("冷等", frozenset()) and _prefix_characters("粗", frozenset())

@@ -1647,13 +1647,14 @@ def _fills_item(text: str, run_start: int, end: int) -> bool:
 
 
 MAX_OPENING_PREFIX = 2   # characters a clause-opening run may keep before the aligned span
-_PREFIX_FLAGS = ("a", "b", "n", "ng", "g", "zg")
+_PREFIX_FLAGS = ("a", "b", "f", "n", "ng", "g", "zg")
 
 
 def _prefix_characters(chars: str, forms: frozenset[str]) -> bool:
     """One or two single characters an opening run has before its aligned span that may
-    be the term's prefix morphemes: adjectives, distinguishing words, nouns and bound
-    morphemes (jieba's a, b, n, g, zg: 粗 of 粗死亡率 *CDR*, 经 of 经导管… *TAVR*), and a
+    be the term's prefix morphemes: adjectives, distinguishing words, locality words,
+    nouns and bound morphemes (jieba's a, b, f, n, g, zg: 粗 of 粗死亡率 *CDR*, 经 of
+    经导管… *TAVR*, 前 of 前交叉韧带 *anterior cruciate ligament*), and a
     particle only after one (热|等|静压 *hot isostatic pressing*); no determiner (该,
     本), preposition (用, 对), adverb (再, 先) or verb."""
     units = _units(chars, forms)
