@@ -478,3 +478,10 @@ def test_a_noun_the_lemmatiser_knows_as_singular_stays_singular():
     from zhenglossary.align import singular
 
     assert singular("caches") == "cache" and singular("vertices") == "vertex"
+
+
+def test_a_latin_head_and_one_character_saying_the_word_after_its_hyphen_is_a_term():
+    # osteoporosis, statistics: T 值 *T-score*, Z 值 *Z-score*, though 值 says *value*
+    assert "T 值" in _found("骨密度以 T 值（T-score）表示。")
+    assert "Z 值" in _found("采用 Z 值（Z-score）标准化。")
+    assert not _found("采用 Z 值（Z）标准化。")

@@ -1619,7 +1619,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         #                      限幅 *limiting* says *limiter*: no li + miter)
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
-    if not zh or (len(zh) < 2 and not marked and not (head and score > 0)
+    if not zh or (len(zh) < 2 and not marked
+                  and not (head and (score > 0 or _head_and_word(head, english)))
                   and not _item_character(text, run_start, run, english, score)):
         return None
     offset = run_start + start - len(head)
@@ -1791,6 +1792,14 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
         if _CJK.fullmatch(char) and any(not part for _, part in english_links(char, [pieces[0]])):
             return text[at - 1 - gap:run_start]
     return ""
+
+
+def _head_and_word(head: str, english: str) -> bool:
+    """Is the English one hyphened word, the Latin head and one word (T 值 *T-score*, X 光
+    *X-ray*): the Chinese character is that word, aligned or not?"""
+    pieces = english.strip().split("-")
+    return " " not in english.strip() and len(pieces) == 2 \
+        and pieces[0].lower() == head.strip().lower() and pieces[1].isalpha()
 
 
 def _clause_start(text: str, pos: int) -> bool:
