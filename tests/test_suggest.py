@@ -253,6 +253,8 @@ def test_an_english_phrase_opening_its_clause_is_all_of_the_english_first():
     assert par.english.lower() == "widmanstatten structure" and par.form == "en-first"
     assert "马氏体" in _found("- Martensite laths（马氏体）在回火后分解")
     assert "捻度" in _found("| Twist level（捻度） | 800 T/m |")
+    # a cell opens like a sentence: its capital is the sentence's, not a name's
+    assert _found("| Dropout rate（丢弃率） | 0.1 |")["丢弃率"].english == "dropout rate"
     # not inside a sentence, not a name or abbreviation, not a general word or a remark
     assert not _found("我们观察到 twist level（捻度）变化。")
     assert not _found("Sometimes it fails（有时）, 需要重试。")

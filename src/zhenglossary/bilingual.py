@@ -1872,7 +1872,7 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         return None
     first = match.start("latin") + len(" ".join(words[:k])) + (1 if k else 0)
     canon = canonical_english(english, _proper_words(zh, english),
-                              sentence_start=_sentence_start(text, first)) if english else ""
+                              sentence_start=_clause_start(text, first)) if english else ""
     return Parenthetical(zh, zh, canon, abbr, match.start("body"), match.end(),
                          text[first:match.end()], english, score, "en-first")
 
