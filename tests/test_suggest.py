@@ -487,3 +487,11 @@ def test_a_latin_head_and_one_character_saying_the_word_after_its_hyphen_is_a_te
     assert "T 值" in _found("骨密度以 T 值（T-score）表示。")
     assert "Z 值" in _found("采用 Z 值（Z-score）标准化。")
     assert not _found("采用 Z 值（Z）标准化。")
+
+
+def test_a_passive_verb_jieba_made_one_noun_ends_the_clause_where_nothing_aligns():
+    # plant physiology: jieba tags 被称作 n; 被 and 称作 "to be called" end the clause
+    assert "光呼吸" in _found("这一过程被称作光呼吸（photorespiration）。")
+    from zhenglossary.bilingual import _passive_verb
+
+    assert _passive_verb("被称作", frozenset()) and not _passive_verb("光呼吸", frozenset())

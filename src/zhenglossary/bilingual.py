@@ -611,6 +611,8 @@ def term_span(run: str, english: str, abbr: str,
                          or units[i][1] == "vn" and gloss(units[i][0]).verb_only):
                 break                     # 拟合 (CC-CEDICT: "to fit") 变异函数: the clause's verb;
                 #                           筛查 (tagged vn, but CC-CEDICT has only "to screen")
+            if _passive_verb(units[i][0], forms):
+                break                     # 被称作 (tagged n): 被 and CC-CEDICT's "to be called"
             start = i
         while start < n and units[start][1] == "hy":
             start += 1
@@ -854,6 +856,16 @@ def _clause_verb_spelling(units, k: int, letters: str, abbreviation: str,
     # Theory*)
     return bool(taken[0]) and (english and gloss(word).verb_only
                                or not abbreviation.startswith(taken[0]))
+
+
+def _passive_verb(word: str, forms: frozenset[str]) -> bool:
+    """A word CC-CEDICT lacks that is a function character (jieba: a preposition or an
+    adverb) and a verb CC-CEDICT reads as "to …" (被|称作, 被|认为): the clause's verb,
+    whatever jieba tags the whole."""
+    from .segment import posseg
+
+    return len(word) > 2 and word not in forms and not gloss(word).known \
+        and posseg(word[0], forms)[0][1][:1] in ("p", "d") and _mostly_verb(word[1:])
 
 
 def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
