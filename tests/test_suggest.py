@@ -340,6 +340,9 @@ def test_prefix_characters_opening_the_clause_are_the_terms_where_the_span_leave
     # no determiner, preposition or adverb, and not inside a clause
     assert not _prefix_characters("该", frozenset()) and not _prefix_characters("用", frozenset())
     assert not _prefix_characters("再", frozenset())
+    # one adjective of two characters (最小 *minimum*, for *minimal*)
+    assert _prefix_characters("最小", frozenset()) and not _prefix_characters("采用", frozenset())
+    assert "最小对立对" in _found("最小对立对（minimal pairs）可以区分两个音位。")
     assert "方法" in _found("本方法（our method）更快。")
 
 

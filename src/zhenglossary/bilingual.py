@@ -1669,8 +1669,11 @@ def _prefix_characters(chars: str, forms: frozenset[str]) -> bool:
     nouns and bound morphemes (jieba's a, b, f, n, g, zg: 粗 of 粗死亡率 *CDR*, 经 of
     经导管… *TAVR*, 前 of 前交叉韧带 *anterior cruciate ligament*), and a
     particle only after one (热|等|静压 *hot isostatic pressing*); no determiner (该,
-    本), preposition (用, 对), adverb (再, 先) or verb."""
+    本), preposition (用, 对), adverb (再, 先) or verb; or one adjective of two
+    characters (最小 of 最小对立对 *minimal pairs*)."""
     units = _units(chars, forms)
+    if len(units) == 1 and len(chars) == 2 and units[0][1] in ("a", "b") and chars not in forms:
+        return True
     return all(len(w) == 1 and w not in forms
                and (flag in _PREFIX_FLAGS or k > 0 and flag == "u")
                for k, (w, flag) in enumerate(units))
