@@ -498,3 +498,11 @@ def test_a_passive_verb_jieba_made_one_noun_ends_the_clause_where_nothing_aligns
     from zhenglossary.bilingual import _passive_verb
 
     assert _passive_verb("被称作", frozenset()) and not _passive_verb("光呼吸", frozenset())
+
+
+def test_no_term_starts_with_a_suffix_character():
+    # haematology: 性 (CC-CEDICT: "(noun suffix)") makes 弥散 an adjective of the term
+    assert "弥散性血管内凝血" in _found("患者并发弥散性血管内凝血（DIC）。")
+    from zhenglossary.bilingual import _suffix_character
+
+    assert _suffix_character("性") and not _suffix_character("血")

@@ -619,6 +619,7 @@ def term_span(run: str, english: str, abbr: str,
         if start == n - 1 and len(words[start]) == 1 and start > 0 and english \
                 and " " not in english.strip() and _bound_before(units[start - 1], forms):
             start -= 1                    # 孪|晶 *twinning*: a term is not one character
+        start = _off_suffix(units, start, forms, hard)
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole, span_letters = best
     coverage += len(letters) - len(span_letters)      # letters the English said
@@ -652,6 +653,7 @@ def term_span(run: str, english: str, abbr: str,
                 and not hard(start - 1) and not is_function_word(bflag, before) \
                 and not en_links[start - 1] and not _copula(before):
             start -= 1
+    start = _off_suffix(units, start, forms, hard)
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
@@ -856,6 +858,18 @@ def _clause_verb_spelling(units, k: int, letters: str, abbreviation: str,
     # Theory*)
     return bool(taken[0]) and (english and gloss(word).verb_only
                                or not abbreviation.startswith(taken[0]))
+
+
+def _off_suffix(units, start: int, forms: frozenset[str], hard) -> int:
+    """No term starts with a suffix character (CC-CEDICT: "(noun suffix)") inside it:
+    the word before it, a content word of two characters or more, is the term's too
+    (弥散|性|血管内凝血 *DIC*)."""
+    n = len(units)
+    if 0 < start < n - 1 and len(units[start][0]) == 1 and _suffix_character(units[start][0]) \
+            and units[start][0] not in forms and len(units[start - 1][0]) > 1 \
+            and not hard(start - 1) and not is_function_word(units[start - 1][1], units[start - 1][0]):
+        return start - 1
+    return start
 
 
 def _passive_verb(word: str, forms: frozenset[str]) -> bool:
