@@ -58,6 +58,20 @@ one-character preposition saying a word after a hyphen is content (跟网型
 spells the letter between (自 of 向量自回归 *VAR*); and a Latin species name is headed by
 its genus (酿酒酵母 *Saccharomyces cerevisiae*).
 
+Round seven: an English phrase opening its clause is all of the English first, aligned or
+not (*Rietveld refinement*（里特沃尔德精修）); a classifier after digits is the count's (14 种布拉维格子);
+a Latin head takes the content words up to the parenthesis (Bt 毒蛋白), a character saying
+the English's prefix (抗 VEGF), a Greek letter by its Unicode name (α 粒子), a name of two
+words (Monte Carlo 模拟), a number after the word the Chinese says (2 型糖尿病), and the
+abbreviation's own letters inside the Chinese (N 末端 B 型利钠肽原); a run filling a table
+cell or opening a list item is the term whole, one opening a clause keeps its prefix
+morphemes (热等静压, 经导管…); a suffix character says the word after a hyphen (年龄别) and
+never starts a term; one-character terms stand as list items (蛹) or take the bound
+character before (孪|晶) or the word saying the modifier (抚养比); verbs CC-CEDICT reads only
+as "to …" end the clause (筛查, 监测, 被称作), and a common verb at the clause edge spells
+no letter out of order (再进行能谱分析 *EDS*) nor, beside the English, one of a word it does
+not say (采用作业成本法 *ABC*); letters of English function words ask for no Chinese (WTP).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
