@@ -72,10 +72,10 @@ def test_round_four_development_sets_keep_the_level_reached():
     """tests/gold/unseen2.yaml (193 sightings in four batches, each written in round four
     before the rules that were then developed against it) and tests/gold/unseen.yaml
     (held out in round three, developed against in round four) stay at the level the
-    round-six rules reached (README: round six): unseen2 P 95.8% R 95.3% with 7 boundary
-    errors of 192 found, unseen P 97.4% R 95.0% with 2 of 78."""
+    round-seven rules reached (README: round seven): unseen2 P 96.4% R 95.9% with 6
+    boundary errors of 192 found, unseen P 97.4% R 95.0% with 2 of 78."""
     gold = ROOT / "tests" / "gold"
-    for name, precision, recall, boundary, non_terms in (("unseen2.yaml", 0.95, 0.95, 7, 1),
+    for name, precision, recall, boundary, non_terms in (("unseen2.yaml", 0.96, 0.95, 6, 1),
                                                          ("unseen.yaml", 0.97, 0.95, 2, 0)):
         result = _script().evaluate_gold(gold / name)
         finder, suggest = result["finder"], result["suggest"]
@@ -89,42 +89,56 @@ def test_round_four_held_out_set_meets_the_targets_as_a_development_set():
     """tests/gold/unseen3.yaml (84 sightings in astronomy, neuroscience, drug discovery,
     hydrology, particle physics, fabs and control theory) was held out for all of round
     four (P 93.8%, R 90.5%, 5 boundary errors of 81 found at its end) and developed
-    against in rounds five and six, which reached P 98.8%, R 95.2%, 1 boundary error of
-    81: it keeps issue 22's targets and that level."""
+    against in rounds five to seven, which reached P 98.8%, R 96.4%, 1 boundary error of
+    82: it keeps issue 22's targets and that level."""
     result = _script().evaluate_gold(ROOT / "tests" / "gold" / "unseen3.yaml")
     finder, suggest = result["finder"], result["suggest"]
-    assert finder["precision"] >= 0.98 and finder["recall"] >= 0.95, result["errors"]
+    assert finder["precision"] >= 0.98 and finder["recall"] >= 0.96, result["errors"]
     assert finder["boundary_errors"] <= min(1, 0.05 * finder["found"]), result["errors"]
     assert finder["non_terms"] == 0, result["errors"]
-    assert suggest["precision"] >= 0.98 and suggest["recall"] >= 0.95, result["errors"]
+    assert suggest["precision"] >= 0.98 and suggest["recall"] >= 0.96, result["errors"]
 
 
 def test_round_five_held_out_set_meets_the_targets_as_a_development_set():
     """tests/gold/unseen4.yaml (104 sightings, 10 non-terms, in seismology, epidemiology,
     oceanography, power grids, phonology, econometrics and fermentation) was held out
     until the end of round five (P 89.8%, R 84.6%, 10 boundary errors of 98 found) and
-    developed against in round six, which reached P 96.1%, R 95.2%, 4 of 103: it keeps
-    issue 22's targets and that level."""
+    developed against in rounds six and seven, which reached P 97.1%, R 97.1%, 3 of 104:
+    it keeps issue 22's targets and that level."""
     result = _script().evaluate_gold(ROOT / "tests" / "gold" / "unseen4.yaml")
     finder, suggest = result["finder"], result["suggest"]
-    assert finder["precision"] >= 0.96 and finder["recall"] >= 0.95, result["errors"]
-    assert finder["boundary_errors"] <= min(4, 0.05 * finder["found"]), result["errors"]
+    assert finder["precision"] >= 0.97 and finder["recall"] >= 0.97, result["errors"]
+    assert finder["boundary_errors"] <= min(3, 0.05 * finder["found"]), result["errors"]
     assert finder["non_terms"] == 0, result["errors"]
-    assert suggest["precision"] >= 0.96 and suggest["recall"] >= 0.95, result["errors"]
+    assert suggest["precision"] >= 0.97 and suggest["recall"] >= 0.97, result["errors"]
 
 
-def test_round_six_held_out_set_does_not_fall_below_its_final_score():
+def test_round_six_held_out_set_meets_the_targets_as_a_development_set():
     """tests/gold/unseen5.yaml (137 sightings, 12 non-terms, in tribology, entomology,
     ophthalmology, crystallography, demography, additive manufacturing and cardiology)
-    was held out until the end of round six: written before any round-six rule, scored
-    at the start (P 85.8%, R 79.6%, 18 boundary errors of 127 found) and once at the end
-    (P 90.6%, R 84.7%, 12 of 128 found), its misses not read in between. This guards that
-    final score; it is not a target the rules were tuned to, and issue 22's targets
-    (R ≥ 90%, ≤ 5% boundary errors) are not met on it: see README."""
+    was held out until the end of round six (P 90.6%, R 84.7%, 12 boundary errors of 128
+    found) and developed against in round seven, which reached P 95.6%, R 94.9%, 6 of
+    136: it keeps issue 22's targets and that level."""
     result = _script().evaluate_gold(ROOT / "tests" / "gold" / "unseen5.yaml")
     finder, suggest = result["finder"], result["suggest"]
-    precision, recall = 116 / 128 - 1e-9, 116 / 137 - 1e-9
+    assert finder["precision"] >= 0.95 and finder["recall"] >= 0.94, result["errors"]
+    assert finder["boundary_errors"] <= min(6, 0.05 * finder["found"]), result["errors"]
+    assert finder["non_terms"] == 0, result["errors"]
+    assert suggest["precision"] >= 0.95 and suggest["recall"] >= 0.94, result["errors"]
+
+
+def test_round_seven_held_out_set_does_not_fall_below_its_final_score():
+    """tests/gold/unseen6.yaml (159 sightings, 11 non-terms, in dermatology, ornithology,
+    mycology, volcanology, combustion, plasma physics and anesthesiology) was held out
+    until the end of round seven: written before any round-seven rule, scored at the
+    start (P 86.7%, R 81.8%, 20 boundary errors of 150 found) and once at the end (P 88.7%,
+    R 84.3%, 17 of 151 found), its misses not read in between. This guards that final
+    score; it is not a target the rules were tuned to, and issue 22's targets (R ≥ 90%,
+    ≤ 5% boundary errors) are not met on it: see README."""
+    result = _script().evaluate_gold(ROOT / "tests" / "gold" / "unseen6.yaml")
+    finder, suggest = result["finder"], result["suggest"]
+    precision, recall = 134 / 151 - 1e-9, 134 / 159 - 1e-9
     assert finder["precision"] >= precision and finder["recall"] >= recall, result["errors"]
-    assert finder["boundary_errors"] <= 12 and finder["non_terms"] == 0, result["errors"]
-    assert suggest["precision"] >= 116 / 127 - 1e-9 and suggest["recall"] >= recall, \
+    assert finder["boundary_errors"] <= 17 and finder["non_terms"] == 0, result["errors"]
+    assert suggest["precision"] >= 134 / 151 - 1e-9 and suggest["recall"] >= recall, \
         result["errors"]

@@ -168,6 +168,11 @@ def test_a_latin_word_the_english_opens_with_is_inside_the_term():
     # a Latin word the English does not open with stays outside (a variable, a name)
     assert "变量" in _found("令 x 变量（latent variable）服从正态分布。")
     assert "集群" in _found("作业提交到 Slurm 集群（cluster）上。")
+    # round seven, metrology and fluid dynamics: a name of two words the English opens with
+    assert "Monte Carlo 模拟" in _found("采用 Monte Carlo 模拟（Monte Carlo simulation）估计不确定度。")
+    assert "Navier Stokes 方程" in _found("我们用 Navier Stokes 方程（Navier Stokes equations）描述流动。")
+    # ecology: a hyphen before the Chinese, an en dash in the English
+    assert "Lotka-Volterra 方程" in _found("采用 Lotka-Volterra 方程（Lotka–Volterra equations）。")
 
 
 def test_a_quantitys_symbol_after_its_english_is_no_second_term():
@@ -237,3 +242,267 @@ def test_a_latin_species_name_is_headed_by_its_genus_and_its_epithet_said_before
     par = _found("秀丽隐杆线虫（Caenorhabditis elegans）是常用的模式生物。")["秀丽隐杆线虫"]
     assert par.english == "Caenorhabditis elegans"          # the epithet is not a plural
     assert "小鼠" in _found("我们在小鼠（Mus musculus）身上验证。")
+
+
+# ----------------------------------------------------- issue 22, round seven: the finder
+
+def test_an_english_phrase_opening_its_clause_is_all_of_the_english_first():
+    # metallurgy, linguistics, textiles: nothing aligns, but the phrase opens the
+    # sentence, the list item or the table cell, so the whole phrase is the English
+    par = _found("Widmanstatten structure（魏氏组织）使韧性下降。")["魏氏组织"]
+    assert par.english.lower() == "widmanstatten structure" and par.form == "en-first"
+    assert "马氏体" in _found("- Martensite laths（马氏体）在回火后分解")
+    assert "捻度" in _found("| Twist level（捻度） | 800 T/m |")
+    # a cell opens like a sentence: its capital is the sentence's, not a name's
+    assert _found("| Dropout rate（丢弃率） | 0.1 |")["丢弃率"].english == "dropout rate"
+    # not inside a sentence, not a name or abbreviation, not a general word or a remark
+    assert not _found("我们观察到 twist level（捻度）变化。")
+    assert not _found("Sometimes it fails（有时）, 需要重试。")
+    assert not _found("Twist level（见第三节的讨论和图表）")
+    assert not _found("We use PyTorch（一种框架）。")
+    # hydraulics: where only its last word aligns (跃 *jump*), the opening phrase is still
+    # all of the English; a phrase opening with a verb is the clause's
+    assert _found("Hydraulic jump（水跃）发生在陡坡与缓坡交界处。")["水跃"].english == "hydraulic jump"
+    assert _found("Using trellises（棚架）可以提高产量。")["棚架"].english == "trellis"
+
+
+def test_a_measure_word_after_digits_is_the_counts_not_the_terms():
+    # forestry, computability: 株 and 台 are CC-CEDICT classifiers after a number
+    assert "红松" in _found("样地内共有 35 株红松（Korean pine）。")
+    assert "图灵机" in _found("考虑 3 台图灵机（Turing machines）。")
+    # geotechnics: jieba glues the classifier to the term (支测|斜仪); read again without it
+    assert "测斜仪" in _found("钻孔中布设了 4 支测斜仪（inclinometers）。")
+    # kept where it says the English (层 *layer*), or where no number stands before it
+    assert "层感知机" in _found("系统包含 3 层感知机（three-layer perceptron）。")
+    from zhenglossary.align import is_classifier
+
+    assert is_classifier("株") and is_classifier("个") and not is_classifier("类")
+
+
+def test_the_chinese_after_a_latin_head_and_a_prefix_before_it_are_the_terms():
+    # oncology: the English opens with p53, so the content words up to the parenthesis
+    # are the term's even where 抑 aligns to nothing
+    assert "p53 抑癌基因" in _found("p53 抑癌基因（p53 tumor suppressor）发生突变。")
+    # immunology, federated learning: 抗 says *anti-*, 非 says *non-* before the Latin word
+    assert "抗 TNF 单抗" in _found("患者改用抗 TNF 单抗（anti-TNF antibodies）治疗。")
+    assert "抗 CD3 抗体" in _found("样品经抗 CD3 抗体（anti-CD3 antibody）刺激。")
+    assert "非 IID 划分" in _found("采用非 IID 划分（non-IID partition）。")
+    # a verb between the Latin word and the term stays out
+    assert "解析器" in _found("用 Python 编写解析器（Python parser）。")
+
+
+def test_a_verbal_noun_cedict_reads_only_as_a_verb_ends_the_clause_where_nothing_aligns():
+    # paediatrics: jieba tags 筛查 vn, but CC-CEDICT has only "to screen"
+    assert "苯丙酮尿症" in _found("新生儿需要筛查苯丙酮尿症（phenylketonuria）。")
+    from zhenglossary.align import gloss
+
+    assert gloss("筛查").verb_only and not gloss("检测").verb_only    # 检测 is also *testing*
+
+
+def test_a_suffix_character_says_the_word_after_the_hyphen_its_left_neighbour_says():
+    # epidemiology, labour economics, databases: 别 (CC-CEDICT: "(noun suffix)
+    # category", tagged a pronoun) is the *-specific* after the word 年龄/死因/行业 says
+    assert "死因别死亡率" in _found("我们计算了死因别死亡率（cause-specific mortality）。")
+    assert "行业别工资" in _found("各地区的行业别工资（industry-specific wages）差异很大。")
+    assert "用户别配额" in _found("数据库的用户别配额（user-specific quotas）由管理员设定。")
+    # not without the hyphen: the pronoun stays a clause's word
+    assert "配额" in _found("管理员为每个用户设定了别的配额（quotas）。")
+
+
+def test_a_one_character_term_standing_alone_as_an_item_or_cell_is_a_term():
+    # botany, chemistry: the character says its one English word whole (CC-CEDICT)
+    assert "萼" in _found("| 部位 | 萼（calyx） | 花冠（corolla） |")
+    assert "钍" in _found("矿物中常见的有铀、钍（thorium）和钾。")
+    # not after a measure word or inside a clause, nor a general word (锁 *lock*)
+    assert not _found("每个核（core）运行一个线程。")
+    assert not _found("，锁（lock）由协调者分配。")
+
+
+def test_a_bound_character_jieba_cut_off_joins_a_one_character_span_where_nothing_aligns():
+    # metallurgy: CC-CEDICT lacks 孪晶, jieba cuts 孪 (a bound morpheme, zg) | 晶
+    assert "孪晶" in _found("退火后的铜中出现大量孪晶（twinning）。")
+    # a general character or a measure word is no such half
+    assert not _found("每个核（core）运行一个线程。")
+    from zhenglossary.bilingual import _bound_before
+
+    assert _bound_before(("孪", "zg"), frozenset()) and not _bound_before(("个", "q"), frozenset())
+
+
+def test_prefix_characters_opening_the_clause_are_the_terms_where_the_span_leaves_english_unsaid():
+    # powder metallurgy: 冷 *cold* and 等 (*equal*: the iso- of *isostatic*, tagged a
+    # particle) open the sentence before the aligned 静压
+    assert "冷等静压" in _found("冷等静压（cold isostatic pressing, CIP）用于陶瓷坯体。")
+    # orthopaedics: 前 (a locality word; CC-CEDICT has no *anterior*) opens the sentence
+    assert "前交叉韧带" in _found("前交叉韧带（anterior cruciate ligament, ACL）断裂多见于运动员。")
+    from zhenglossary.bilingual import _prefix_characters
+
+    assert _prefix_characters("冷等", frozenset()) and _prefix_characters("粗", frozenset())
+    # no determiner, preposition or adverb, and not inside a clause
+    assert not _prefix_characters("该", frozenset()) and not _prefix_characters("用", frozenset())
+    assert not _prefix_characters("再", frozenset())
+    # one adjective of two characters (最小 *minimum*, for *minimal*)
+    assert _prefix_characters("最小", frozenset()) and not _prefix_characters("采用", frozenset())
+    assert "最小对立对" in _found("最小对立对（minimal pairs）可以区分两个音位。")
+    assert "方法" in _found("本方法（our method）更快。")
+
+
+def test_a_word_before_a_one_character_head_says_the_unsaid_modifier():
+    # environmental science, caching: 期 says *period*; 滞留, 驻留 (no gloss says
+    # *residence*, *dwell*) stand before it: a term is not one character
+    assert "滞留期" in _found("污染物的滞留期（residence period）较长。")
+    assert "驻留期" in _found("缓存的驻留期（dwell period）很短。")
+    # a common verb of general Chinese is the clause's: no 获取锁 *exclusive lock*
+    assert not _found("需要获取锁（exclusive lock）。")
+
+
+def test_a_symbol_with_primes_is_a_quantitys_symbol():
+    # rheology: G′ and G″ after the moduli's English
+    found = _found("我们测量了储能模量（storage modulus, G′）和损耗模量（loss modulus, G″）。")
+    assert found["储能模量"].english == "storage modulus" and found["储能模量"].abbr == ""
+    assert "损耗模量" in found
+    assert "剪切模量" in _found("剪切模量（shear modulus, G'）随温度下降。")
+
+
+def test_a_lower_case_letter_before_a_capital_is_no_code_when_no_word_follows():
+    # chemistry, molecular biology: pH, pKa and siRNA are written so
+    assert "pH 缓冲能力" in _found("实验测定了 pH 缓冲能力（pH buffering capacity）。")
+    assert "pKa 值" in _found("酸的 pKa 值（pKa value）为 4.8。")
+    # code stays code
+    assert not _found("调用更新函数（updateOutputKernel）。")
+    assert not _found("线程数（nThreads）设为 8。")
+
+
+def test_letters_of_the_abbreviation_inside_the_chinese_are_the_terms():
+    # clinical chemistry, ultrasound: C of CRP, B of BUS are written inside the term
+    assert "C 反应蛋白" in _found("血清 C 反应蛋白（CRP）升高。")
+    assert "B 型超声" in _found("用 B 型超声（BUS）检查。")
+    # sleep medicine, epigenetics: an abbreviation inside, whose initial opens the other
+    assert "REM 睡眠行为障碍" in _found("REM 睡眠行为障碍（RBD）常先于帕金森病出现。")
+    assert "DNA 甲基化" in _found("检测了 DNA 甲基化（DM）水平。")
+    # a letter the abbreviation does not open with, with no letter before it: not taken
+    assert "型流感" in _found("患者 A 型流感（IAV）阳性。")
+
+
+def test_a_greek_letter_the_english_spells_out_is_the_terms_head():
+    # nuclear physics, astronomy: Unicode names α ALPHA, γ GAMMA
+    assert "α 粒子" in _found("使用 α 粒子（alpha particles）轰击靶材。")
+    assert "γ 射线暴" in _found("γ 射线暴（gamma-ray bursts, GRBs）持续时间很短。")
+    # a Greek letter the English does not spell stays out (a variable)
+    assert not any(zh.startswith("λ") for zh in _found("取 λ 正则项（regularization term）为 0.1。"))
+
+
+def test_a_letter_of_an_english_function_word_asks_no_chinese_word():
+    # environmental economics: the T of WTP is *to*, which no Chinese word says; it does
+    # not send the term's start over 游客的
+    assert "支付意愿" in _found("游客的支付意愿（willingness to pay, WTP）与收入相关。")
+    from zhenglossary.align import english_tokens, english_words
+
+    assert english_tokens("willingness to pay") == [("willingness", False), ("to", True), ("pay", False)]
+    assert english_words("willingness to pay") == ["willingness", "pay"]
+
+
+def test_a_verbal_noun_cedict_reads_only_as_a_verb_ends_the_reach():
+    # geodesy: 地面 says *ground*, not *land*; the reach for it stops at 监测 "to monitor"
+    assert "地面沉降" in _found("卫星用于监测地面沉降（land subsidence）。")
+    # but a species' epithet is reached for like a name (酿酒 "to brew")
+    assert "酿酒酵母" in _found("我们培养了酿酒酵母（Saccharomyces cerevisiae）。")
+
+
+def test_a_number_the_english_writes_after_the_word_the_chinese_after_it_says_is_the_terms():
+    # medicine, astronomy: 型 says *type*, and the 2 or I follows it in the English
+    assert "2 型糖尿病" in _found("2 型糖尿病（type 2 diabetes）患者需要长期随访。")
+    assert "I 型超新星" in _found("I 型超新星（type I supernova）没有氢线。")
+    # a Latin word the English has elsewhere stays out
+    assert "微调" in _found("对 BERT 微调（fine-tuning BERT）")
+
+
+def test_a_decimal_point_inside_a_latin_word_is_part_of_it():
+    # air quality: PM2.5 in the English, before the Chinese, and alone
+    assert "PM2.5 暴露" in _found("PM2.5 暴露（PM2.5 exposure）与呼吸系统疾病相关。")
+    assert _found("细颗粒物（PM2.5）浓度超标。")["细颗粒物"].abbr == "PM2.5"
+    assert not _found("见图（Fig. 3）")
+
+
+def test_a_run_filling_its_table_cell_is_the_term_whole():
+    # geotechnics, demography: the cell holds the term and its parenthesis only
+    assert "压缩模量" in _found("| 土层 | 压缩模量（Es） | 内摩擦角（φ） |")
+    assert "粗结婚率" in _found("| 年份 | 粗结婚率（CMR） | 2020 |")
+    # not across a function word, and not outside a cell
+    assert "模量" in _found("| 采用的是压缩模量（Es） |")
+
+
+def test_a_run_filling_a_list_item_or_its_label_is_the_term_whole():
+    # demography, geotechnics: the item is the term, its parenthesis and a description
+    assert "粗死亡率" in _found("1. 粗死亡率（CDR）：每千人死亡数")
+    assert "超固结比" in _found("- 超固结比（overconsolidation ratio，OCR）")
+    # a verb opening the item stays out, and so does the clause in a sentence
+    assert "混合精度" in _found("- 使用混合精度（mixed precision）")
+    assert "死亡率" in _found("表中的粗死亡率（CDR）逐年下降。")
+
+
+def test_a_common_verb_spelling_a_later_letter_at_the_clause_edge_is_the_clauses():
+    # materials, decision analysis: 进行 "to do" takes the D of EDS, 运用 the P of AHP
+    assert "能谱分析" in _found("样品经扫描电镜（SEM）观察后，再进行能谱分析（EDS）。")
+    assert "层次分析法" in _found("运用层次分析法（AHP）确定权重。")
+    # with the English too: the letters of the words no Chinese word says, and then a
+    # verb CC-CEDICT reads only as a verb spells none (采用 "to adopt", the A of ABC)
+    assert "作业成本法" in _found("采用作业成本法（activity-based costing, ABC）分摊间接费用。")
+    assert "优选论" in _found("## 优选论（Optimality Theory，OT）")    # 优选 is also *preferred*
+    assert "层次分析法" in _found("运用层次分析法（Analytic Hierarchy Process, AHP）确定权重。")
+    # the first letter: the term's own first word (计算 of CFD); a word before it may
+    # open the term (跨站|请求 of CSRF)
+    assert "计算流体力学" in _found("采用计算流体力学（CFD）模拟。")
+    assert "跨站请求伪造" in _found("防御跨站请求伪造（CSRF）攻击。")
+
+
+def test_an_abbreviation_with_digits_is_the_terms_not_a_reference():
+    # acoustics, medicine, networking: RT60 after the English, T2D and C2S alone
+    par = _found("混响时间（reverberation time, RT60）约为 1.2 s。")["混响时间"]
+    assert par.english == "reverberation time" and par.abbr == "RT60"
+    assert _found("2 型糖尿病（type 2 diabetes, T2D）患者需要随访。")["2 型糖尿病"].abbr == "T2D"
+    assert _found("流量分为客户端到服务器（C2S）两类。")["客户端到服务器"].abbr == "C2S"
+    # a reference with digits is still dropped
+    assert _found("公钥基础设施（public key infrastructure, RFC 5280）")["公钥基础设施"].abbr == ""
+
+
+def test_a_quantitys_symbol_between_the_term_and_its_english_is_skipped():
+    # superconductivity, mechanics, hydrogeology: the writer names the symbol first
+    assert _found("临界温度 Tc（critical temperature）约为 92 K。")["临界温度"].english \
+        == "critical temperature"
+    assert "体积模量" in _found("体积模量 K（bulk modulus）随压力增大。")
+    assert "渗透系数" in _found("渗透系数 k (hydraulic conductivity) 取 1e-5 m/s。")
+    # a Latin word the English has is no symbol: still 中文 English（ABBR）
+    assert not _found("使用 Go（golang）编写。")
+
+
+def test_a_noun_the_lemmatiser_knows_as_singular_stays_singular():
+    # ecology, medicine: *species*, *diabetes* end in -es but are their own singular
+    assert _found("入侵物种（invasive species）改变了食物网。")["入侵物种"].english == "invasive species"
+    assert _found("妊娠糖尿病（gestational diabetes）需要筛查。")["妊娠糖尿病"].english \
+        == "gestational diabetes"
+    from zhenglossary.align import singular
+
+    assert singular("caches") == "cache" and singular("vertices") == "vertex"
+
+
+def test_a_latin_head_and_one_character_saying_the_word_after_its_hyphen_is_a_term():
+    # osteoporosis, statistics: T 值 *T-score*, Z 值 *Z-score*, though 值 says *value*
+    assert "T 值" in _found("骨密度以 T 值（T-score）表示。")
+    assert "Z 值" in _found("采用 Z 值（Z-score）标准化。")
+    assert not _found("采用 Z 值（Z）标准化。")
+
+
+def test_a_passive_verb_jieba_made_one_noun_ends_the_clause_where_nothing_aligns():
+    # plant physiology: jieba tags 被称作 n; 被 and 称作 "to be called" end the clause
+    assert "光呼吸" in _found("这一过程被称作光呼吸（photorespiration）。")
+    from zhenglossary.bilingual import _passive_verb
+
+    assert _passive_verb("被称作", frozenset()) and not _passive_verb("光呼吸", frozenset())
+
+
+def test_no_term_starts_with_a_suffix_character():
+    # haematology: 性 (CC-CEDICT: "(noun suffix)") makes 弥散 an adjective of the term
+    assert "弥散性血管内凝血" in _found("患者并发弥散性血管内凝血（DIC）。")
+    from zhenglossary.bilingual import _suffix_character
+
+    assert _suffix_character("性") and not _suffix_character("血")

@@ -79,14 +79,20 @@ def stem(word: str) -> str:
 def english_words(phrase: str) -> list[str]:
     """Content words of an English phrase, lower case, CamelCase split
     (``PagedAttention`` → paged, attention)."""
+    return [word for word, function in english_tokens(phrase) if not function]
+
+
+def english_tokens(phrase: str) -> list[tuple[str, bool]]:
+    """Every word of an English phrase as :func:`english_words` splits it, with whether
+    it is a function word (*to* of *willingness to pay*)."""
     out = []
     for chunk in re.split(r"[\s\-‐‑–/_.]+", phrase):
         parts = _CAMEL.findall(chunk) if any(c.isupper() for c in chunk[1:]) \
             and not _DIMENSION.fullmatch(chunk) else [chunk]
         for part in parts:
             part = part.lower().strip(".,;:'\"’")
-            if part and part not in EN_FUNCTION:
-                out.append(part)
+            if part:
+                out.append((part, part in EN_FUNCTION))
     return out
 
 
@@ -323,7 +329,12 @@ def align_letters(words: list[str], letters: str, blocked: frozenset[int]) -> li
     """Right to left, each word takes the longest of its letter options still unspelt in
     the abbreviation (Chinese may order the words differently from the English:
     独立磁盘冗余阵列 ↔ RAID); a word that spells none takes none."""
-    counts = [0] * len(words)
+    return [len(taken) for taken in letters_taken(words, letters, blocked)]
+
+
+def letters_taken(words: list[str], letters: str, blocked: frozenset[int]) -> list[str]:
+    """The letters each word spells in :func:`align_letters` ('' for none)."""
+    counts = [""] * len(words)
     left = letters
     for i in range(len(words) - 1, -1, -1):
         if not left:
@@ -336,7 +347,7 @@ def align_letters(words: list[str], letters: str, blocked: frozenset[int]) -> li
                           key=lambda o: (-len(o), not left.endswith(o), o)):
             at = left.rfind(opt)
             if at >= 0:
-                counts[i] = len(opt)
+                counts[i] = opt
                 left = left[:at] + left[at + len(opt):]
                 break
     return counts
@@ -363,6 +374,10 @@ def singular(word: str) -> str:
         return word
     if not word.endswith("es"):
         return word[:-1]                  # networks → network: no doubt to resolve
+    from .english import noun_lemma
+
+    if noun_lemma(word) == word:
+        return word                       # species, diabetes, series: singular already
     candidates = []
     if word.endswith("ies"):
         candidates.append(word[:-3] + "y")
@@ -396,3 +411,9 @@ def is_general(word: str) -> bool:
     """A word among the 5% most widespread of general Chinese (jieba's IDF table)."""
     value = idf(word)
     return value is not None and value < general_idf_cut()
+
+
+def is_classifier(word: str) -> bool:
+    """A measure word: CC-CEDICT gives ``word`` a sense "classifier for …" (种, 株, 台, 只)."""
+    return any(sense.lstrip("(").startswith("classifier")
+               for entry in dictionary_index().entries(word) for sense in entry.senses)

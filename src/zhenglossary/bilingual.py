@@ -58,6 +58,20 @@ one-character preposition saying a word after a hyphen is content (跟网型
 spells the letter between (自 of 向量自回归 *VAR*); and a Latin species name is headed by
 its genus (酿酒酵母 *Saccharomyces cerevisiae*).
 
+Round seven: an English phrase opening its clause is all of the English first, aligned or
+not (*Rietveld refinement*（里特沃尔德精修）); a classifier after digits is the count's (14 种布拉维格子);
+a Latin head takes the content words up to the parenthesis (Bt 毒蛋白), a character saying
+the English's prefix (抗 VEGF), a Greek letter by its Unicode name (α 粒子), a name of two
+words (Monte Carlo 模拟), a number after the word the Chinese says (2 型糖尿病), and the
+abbreviation's own letters inside the Chinese (N 末端 B 型利钠肽原); a run filling a table
+cell or opening a list item is the term whole, one opening a clause keeps its prefix
+morphemes (热等静压, 经导管…); a suffix character says the word after a hyphen (年龄别) and
+never starts a term; one-character terms stand as list items (蛹) or take the bound
+character before (孪|晶) or the word saying the modifier (抚养比); verbs CC-CEDICT reads only
+as "to …" end the clause (筛查, 监测, 被称作), and a common verb at the clause edge spells
+no letter out of order (再进行能谱分析 *EDS*) nor, beside the English, one of a word it does
+not say (采用作业成本法 *ABC*); letters of English function words ask for no Chinese (WTP).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
@@ -80,6 +94,7 @@ boundary (``term_span`` and ``_extend_left``) into a module of its own.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -96,7 +111,7 @@ _MARK_PAIRS = {"*": "*", "**": "**", "***": "***", "_": "_", "__": "__", "”": 
 # phrase (中文 English（ABBR）), then a parenthesis
 PAREN_RE = re.compile(
     rf"(?P<zh>[{CJK_CLASS}]+(?:[-‐–][{CJK_CLASS}]+)*)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
-    r"(?P<latin>[A-Za-z][A-Za-z0-9\- ]*[A-Za-z0-9] ?)?"
+    r"(?P<latin>[A-Za-z](?:[A-Za-z0-9\- ]*[A-Za-z0-9])? ?)?"
     r"(?P<open>[（(])(?P<body>[^（）()\n]{1,120})(?P<close>[）)])"
 )
 # English first: a Latin phrase, optional closing mark, then a Chinese-only parenthesis
@@ -107,10 +122,13 @@ EN_FIRST_RE = re.compile(
 )
 # Latin letters with diacritics are letters of names (El Niño, Poincaré map, Erdős–Rényi)
 _DIACRITIC = "À-ÖØ-öø-ÿĀ-ž"
-_PIECE_RE = re.compile(rf"[A-Za-z0-9][A-Za-z0-9{_DIACRITIC} '’/+&\-–]*")
+_PIECE_RE = re.compile(rf"[A-Za-z0-9](?:[A-Za-z0-9{_DIACRITIC} '’/+&\-–]|(?<=\d)\.(?=\d))*")
 _LETTERS2 = re.compile(r"[A-Za-z]{2}")
 _CJK = re.compile(f"[{CJK_CLASS}]")
 _LOWER_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z]")
+# code: a lower-case word, a capital and a lower-case word again (updateOutputKernel,
+# nThreads), not a unit or a quantity written so (pH, pKa, siRNA)
+_CODE_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z][a-z]{2,}")
 # an abbreviation with a lower-case first letter or two (mAP, xG, eBPF, kNN), not code
 _LOWER_ABBR = re.compile(r"[a-z]{1,2}[A-Z][A-Z0-9]{0,4}s?")
 # a name made of a capital letter and a word (Z-buffer, B-tree, R-tree): after the
@@ -170,6 +188,13 @@ def _is_name(piece: str) -> bool:
         and not (len(words) == 1 and is_abbreviation(piece))
 
 
+def _abbreviation_with_digits(pieces: list[str]) -> bool:
+    """English, then one abbreviation with digits (*reverberation time, RT60*; *type 2
+    diabetes, T2D*): the term's abbreviation, not a reference."""
+    return len(pieces) == 2 and " " in pieces[0] and not _CJK.search(pieces[0]) \
+        and " " not in pieces[1] and is_abbreviation(pieces[1]) and not _YEAR.fullmatch(pieces[1])
+
+
 def _annotation(piece: str) -> bool:
     """A remark after the term's English in its parenthesis: Chinese, or a reference
     with digits (RFC 5280, 2019, §3)."""
@@ -177,8 +202,8 @@ def _annotation(piece: str) -> bool:
 
 
 # a quantity's symbol: a letter and up to two lower-case letters or digits (Mw, aw, Tg),
-# or a Greek letter (Ω, ΔG)
-_SYMBOL_RE = re.compile(r"[A-Za-z][a-z0-9]{0,2}|[\u0391-\u03a9\u03b1-\u03c9][A-Za-z0-9]{0,2}")
+# or a Greek letter (Ω, ΔG), and primes (G′ and G″, the storage and loss moduli)
+_SYMBOL_RE = re.compile(r"(?:[A-Za-z][a-z0-9]{0,2}|[\u0391-\u03a9\u03b1-\u03c9][A-Za-z0-9]{0,2})[′″']{0,2}")
 
 
 def _symbol(piece: str, before: list[str]) -> bool:
@@ -210,7 +235,7 @@ def split_body(body: str) -> tuple[str, str] | None:
     # a third piece (or a second after the abbreviation) may annotate the term: a
     # reference, a year, a remark in Chinese (IR, 见第 3 节; HBM，第三代; PKI, RFC 5280)
     while len(pieces) > 1 and (_annotation(pieces[-1]) or _symbol(pieces[-1], pieces[:-1])) \
-            and len(pieces) <= 4:
+            and len(pieces) <= 4 and not _abbreviation_with_digits(pieces):
         pieces = pieces[:-1]
     if not pieces or len(pieces) > 2:
         return None
@@ -222,12 +247,14 @@ def split_body(body: str) -> tuple[str, str] | None:
                              for w in pieces[0].split())
     english = abbr = ""
     for piece in pieces:
-        if _CJK.search(piece) or not _LETTERS2.search(piece) or not _PIECE_RE.fullmatch(piece):
+        if _CJK.search(piece) or not _PIECE_RE.fullmatch(piece) or not _LETTERS2.search(piece) \
+                and not (is_abbreviation(piece) and sum(c.isalpha() for c in piece) >= 2):
+            # (T2D, G7G: letters apart, an abbreviation all the same)
             return None
         if english and not abbr and _LOWER_ABBR.fullmatch(piece):
             abbr = piece                  # mAP, xG, eBPF after the English: its abbreviation
             continue
-        if _LOWER_CAMEL.search(piece):
+        if _CODE_CAMEL.search(piece):
             return None                  # code: updateOutputKernel
         if english and _LETTER_NAME.fullmatch(piece):
             continue                      # Z-buffer after Depth Buffer: its other name
@@ -422,6 +449,14 @@ def _hyphen_attached(english: str) -> set[int]:
     return out
 
 
+def _suffix_character(word: str) -> bool:
+    """One character CC-CEDICT gives a suffix sense ("(noun suffix) category": 别, 性)."""
+    from .align import dictionary_index
+
+    return len(word) == 1 and any("suffix" in sense for entry in dictionary_index().entries(word)
+                                  for sense in entry.senses)
+
+
 _VERB_FLAGS = ("v", "vd", "vi", "vg", "vq")
 HYPHENS = frozenset("-‐–")
 HARD_FLAGS = ("c", "u", "r", "p", "y", "e", "o", "x", "w")   # never inside a term (but 的)
@@ -498,6 +533,7 @@ def term_span(run: str, english: str, abbr: str,
     letters = abbreviation_letters(abbr) if abbr else ""
     n = len(units)
     said_any = {j for links in en_links for j, _ in links}
+    hyphened = _hyphen_attached(english) if english else set()
 
     def stands_between(i: int) -> bool:
         """A function word of two characters or more between two aligned words, where the
@@ -511,7 +547,12 @@ def term_span(run: str, english: str, abbr: str,
         hi = min(j for j, _ in en_links[i + 1])
         between = [j for j in range(lo + 1, hi) if j not in said_any]
         if len(words[i]) == 1:
-            return any(j in between and not part for j, part in english_links(words[i], en_all))
+            if any(j in between and not part for j, part in english_links(words[i], en_all)):
+                return True
+            # a suffix character (CC-CEDICT: "(noun suffix) category") right after the
+            # word saying an English word says the one word written after its hyphen
+            # (年龄|别|死亡率 *age-specific mortality rates*)
+            return between == [lo + 1] and lo + 1 in hyphened and _suffix_character(words[i])
         return bool(between)
 
     spelt = align_letters(words, letters, weak) if letters and not english else []
@@ -529,7 +570,8 @@ def term_span(run: str, english: str, abbr: str,
             limit = i + 1
             break
     # the letters the English words said in the clause leave to spell
-    run_letters = _unsaid_letters(letters, en_all, en_links[limit:]) if en_all else letters
+    run_letters = _unsaid_letters(letters, en_all, en_links[limit:], english) \
+        if en_all else letters
     if run_letters != letters:
         # and a word saying English words has said what it says (差分 says *difference*
         # twice and spells no D of DiD: 双重 *double* does)
@@ -542,6 +584,10 @@ def term_span(run: str, english: str, abbr: str,
             if span_letters else [0] * (n - k)
         if not en_links[k] and not spelled[0]:
             continue                      # a term starts with a word that aligns
+        if spelled[0] and not en_links[k] and k < n - 1 and _clause_verb_spelling(
+                units, k, span_letters, letters, frozenset(i - k for i in weak if i >= k),
+                forms, bool(english)):
+            continue
         aligned = [bool(en_links[i]) or spelled[i - k] > 0 for i in range(k, n)]
         last = max(i for i in range(k, n) if aligned[i - k])
         run_gap = longest = 0
@@ -574,12 +620,20 @@ def term_span(run: str, english: str, abbr: str,
             if edge_stop(i) or (i < n - 1 and is_general(units[i][0])
                                 and not units[i][1].startswith("n")):
                 break
-            if i < n - 1 and len(units[i][0]) > 1 and units[i][1] in _VERB_FLAGS \
-                    and units[i][0] not in forms and _mostly_verb(units[i][0]):
-                break                     # 拟合 (CC-CEDICT: "to fit") 变异函数: the clause's verb
+            if i < n - 1 and len(units[i][0]) > 1 and units[i][0] not in forms \
+                    and (units[i][1] in _VERB_FLAGS and _mostly_verb(units[i][0])
+                         or units[i][1] == "vn" and gloss(units[i][0]).verb_only):
+                break                     # 拟合 (CC-CEDICT: "to fit") 变异函数: the clause's verb;
+                #                           筛查 (tagged vn, but CC-CEDICT has only "to screen")
+            if _passive_verb(units[i][0], forms):
+                break                     # 被称作 (tagged n): 被 and CC-CEDICT's "to be called"
             start = i
         while start < n and units[start][1] == "hy":
             start += 1
+        if start == n - 1 and len(words[start]) == 1 and start > 0 and english \
+                and " " not in english.strip() and _bound_before(units[start - 1], forms):
+            start -= 1                    # 孪|晶 *twinning*: a term is not one character
+        start = _off_suffix(units, start, forms, hard)
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole, span_letters = best
     coverage += len(letters) - len(span_letters)      # letters the English said
@@ -598,10 +652,22 @@ def term_span(run: str, english: str, abbr: str,
             and " " not in english.strip():
         # one character says the one English word (核 *nucleus*), and jieba cut a noun
         # character off before it (韵|核): a term is not one character, the two are it
-        before, bflag = units[start - 1]
-        if len(before) == 1 and bflag in ("n", "ng") and before not in forms \
-                and not en_links[start - 1] and not is_general(before):
+        if _bound_before(units[start - 1], forms) and not en_links[start - 1]:
             start -= 1
+    elif start == n - 1 and len(words[start]) == 1 and start > 0 and len(en_all) > 1:
+        # one character says the English head (比 *ratio*), the modifier before it is
+        # unsaid, and a word of two characters stands before it (抚养 *to foster*), not a
+        # common word of general Chinese (获取锁 *exclusive lock*: the clause's verb): a
+        # term is not one character, that word says the modifier (抚养比 *dependency
+        # ratio*, 重现期 *return period*)
+        before, bflag = units[start - 1]
+        said = {j for j, _ in en_links[start]}
+        if said == {len(en_all) - 1} and len(before) > 1 and before not in forms \
+                and not is_general(before) \
+                and not hard(start - 1) and not is_function_word(bflag, before) \
+                and not en_links[start - 1] and not _copula(before):
+            start -= 1
+    start = _off_suffix(units, start, forms, hard)
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
@@ -609,20 +675,36 @@ def term_span(run: str, english: str, abbr: str,
 _STOP_FLAGS = ("c", "u", "r", "y", "e", "o", "x", "w")   # never inside a term's left edge
 
 
-def _unsaid_letters(letters: str, en: list[str], span_links) -> str:
+def _unsaid_letters(letters: str, en: list[str], span_links, english: str = "") -> str:
     """The abbreviation letters the Chinese words of a clause may still spell: without
     those whose English word (the next one, in order, starting with the letter) the
     clause's words already say, or that stands between two words they say (the Chinese
     between says it). With the English given, the letters are its words' evidence a second time:
-    输出 *export* spells no E of BEV, which 鸟瞰图 *bird's-eye view* says as *eye*."""
+    输出 *export* spells no E of BEV, which 鸟瞰图 *bird's-eye view* says as *eye*. A
+    letter of a function word the English spells (the T of WTP, *willingness to pay*)
+    asks no Chinese word: read with the English's function words, when that reading
+    spells every letter and the content-words one does not."""
     said = {j for links in span_links for j, _ in links}   # a part said is the word's (减压 *press*)
     if not said:
         return letters
     words = _letter_words(letters.upper(), tuple(en))
+    if None in words and english:
+        from .align import english_tokens
+
+        tokens = english_tokens(english)
+        full = _letter_words(letters.upper(), tuple(w for w, _ in tokens))
+        if None not in full:
+            content = {}                  # index among all tokens → among content words
+            for t, (_, function) in enumerate(tokens):
+                if not function:
+                    content[t] = len(content)
+            words = tuple(content.get(t, -1) for t in full)
     out = []
     for pos, (letter, j) in enumerate(zip(letters, words)):
         if j is None:
             return "".join(out) + letters[pos:]   # not the initials: every letter left counts
+        if j == -1:
+            continue                      # a function word's letter: the English says it
         if not (j in said or said_between(j, span_links)):
             out.append(letter)
     return "".join(out)
@@ -761,6 +843,65 @@ def _bridge(units, start: int, limit: int, en_links, forms: frozenset[str]) -> i
     if len(left) < 2 or (right and max(left) >= min(right)):
         return start
     return j
+
+
+def _clause_verb_spelling(units, k: int, letters: str, abbreviation: str,
+                          blocked: frozenset[int], forms: frozenset[str],
+                          english: bool = False) -> bool:
+    """A common verb of general Chinese (jieba v or vn), saying no English word, at a
+    span's left edge that spells a letter of the abbreviation other than its first, of
+    ``letters`` the words after it leave (all of them, or those of English words no
+    Chinese word says): the clause's verb spelling out of order (再进行|能谱分析 *EDS*:
+    进行 "to do" takes the D; 运用 takes the P of AHP), where the run starts with it or
+    a function word or an adverb stands before it; not the term's first word (计算 of
+    计算流体力学 spells the C of CFD)."""
+    from .align import letters_taken
+
+    word, flag = units[k]
+    if word in forms or not (flag in _VERB_FLAGS or flag == "vn") or not is_general(word):
+        return False
+    if k > 0:
+        before, bflag = units[k - 1]
+        if not (is_function_word(bflag, before) or bflag.startswith(HARD_FLAGS)
+                or bflag[:1] == "d"):
+            return False                  # 跨站|请求 (CSRF): a word before it may open the term
+    taken = letters_taken([w for w, _ in units[k:]], letters, blocked)
+    # with the English given, the letter is of an English word a word CC-CEDICT reads
+    # only as a verb does not say (采用 "to adopt" spells the A of *activity-based
+    # costing*, ABC): a coincidence (but 优选 is also *preferred*: 优选论 *Optimality
+    # Theory*)
+    return bool(taken[0]) and (english and gloss(word).verb_only
+                               or not abbreviation.startswith(taken[0]))
+
+
+def _off_suffix(units, start: int, forms: frozenset[str], hard) -> int:
+    """No term starts with a suffix character (CC-CEDICT: "(noun suffix)") inside it:
+    the word before it, a content word of two characters or more, is the term's too
+    (弥散|性|血管内凝血 *DIC*)."""
+    n = len(units)
+    if 0 < start < n - 1 and len(units[start][0]) == 1 and _suffix_character(units[start][0]) \
+            and units[start][0] not in forms and len(units[start - 1][0]) > 1 \
+            and not hard(start - 1) and not is_function_word(units[start - 1][1], units[start - 1][0]):
+        return start - 1
+    return start
+
+
+def _passive_verb(word: str, forms: frozenset[str]) -> bool:
+    """A word CC-CEDICT lacks that is a function character (jieba: a preposition or an
+    adverb) and a verb CC-CEDICT reads as "to …" (被|称作, 被|认为): the clause's verb,
+    whatever jieba tags the whole."""
+    from .segment import posseg
+
+    return len(word) > 2 and word not in forms and not gloss(word).known \
+        and posseg(word[0], forms)[0][1][:1] in ("p", "d") and _mostly_verb(word[1:])
+
+
+def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
+    """A single noun or bound character (jieba's n, ng, g, zg) that is not a general
+    word: the first half of a two-character term jieba cut in two (孪|晶)."""
+    word, flag = unit
+    return len(word) == 1 and flag in ("n", "ng", "g", "zg") and word not in forms \
+        and not is_general(word)
 
 
 def _count(word: str, flag: str) -> bool:
@@ -1177,8 +1318,11 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 与 of 拣货与包装: :func:`_cross_connective` reads it
         if _count(word, flag):
             return True                   # 一棵, 两个: a count, not part of the term
-        if len(word) > 1 and flag in _VERB_FLAGS and not en_links[i] and _mostly_verb(word) \
-                and not (i == start - 1 and participle):
+        if len(word) > 1 and not en_links[i] and not (i == start - 1 and participle) \
+                and (flag in _VERB_FLAGS and _mostly_verb(word)
+                     or flag == "vn" and gloss(word).verb_only and not binomial):
+            # (and a verbal noun CC-CEDICT reads only as a verb: 监测 "to monitor"; but
+            # a species' epithet is reached for like a name: 酿酒 of 酿酒酵母)
             return True                   # 采用, 来自, 说服 (CC-CEDICT: "to …"): the clause's verb
             #                               (but a verb right before the span may say the
             #                               participle opening the English, unsaid: 提高 of
@@ -1456,6 +1600,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     english, abbr = parts
     latin = (match.group("latin") or "").strip()
     mark = match.group("mark") or ""
+    if latin and english and not abbr and _SYMBOL_RE.fullmatch(latin) \
+            and latin.lower() not in english.lower().split():
+        latin = ""                        # 临界温度 Tc（critical temperature）: the quantity's symbol
     if latin:
         # 中文 English（ABBR）: the English stands before the parenthesis
         if english or not abbr or mark or not match.group("sp") \
@@ -1476,8 +1623,29 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     else:
         start, score = term_span(run, english, abbr, forms)
         form = "zh-first"
+    if not marked:
+        start = _counted(text, run_start, run, english, abbr, score, forms, start)
+    if not marked and 0 < start and (
+            _fills_cell(text, run_start, match.end())
+            and not any(flag.startswith(HARD_FLAGS) for _, flag in _units(run[:start], forms))
+            or _fills_item(text, run_start, match.end()) and _content_only(run[:start], forms)):
+        start = 0                         # | 压缩模量（Es） |: the cell is the term and its English
+    if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
+            and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
+        start = 0
+    # a Latin word the English opens with, right before the Chinese, is the term's own
+    # (Argo 浮标 *Argo floats*, N-1 安全准则 *N-1 security criterion*, LSM 树 *LSM-tree*);
+    # then the Chinese between it and the parenthesis is all the term's when it is only
+    # content words (Bt 毒蛋白 *Bt toxin*, though nothing aligns 毒 to *toxin*)
+    head = _latin_head(text, run_start, english, run) if not marked and english and not latin else ""
+    if head and start > 0 and len(run) <= MAX_HEADED and _content_only(run, forms):
+        start = 0
+    if start > 0:
+        head = ""
+    if not marked and not english and abbr and not latin and start == 0:
+        head = _letters_inside(text, run_start, abbr)
     zh = run[start:]
-    if not marked and score == 0.0 and not _coinage(zh, english, abbr) \
+    if not marked and score == 0.0 and not head and not _coinage(zh, english, abbr) \
             and (english and _is_name(english) and not abbr
                  and not _gives_symbol(match.group("body")) or is_general(zh)
                  or _unknown_word(english)):
@@ -1491,11 +1659,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         #                      限幅 *limiting* says *limiter*: no li + miter)
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
-    # a Latin word the English opens with, right before the Chinese, is the term's own
-    # (Argo 浮标 *Argo floats*, N-1 安全准则 *N-1 security criterion*, LSM 树 *LSM-tree*)
-    head = _latin_head(text, run_start, english) \
-        if start == 0 and not marked and english and not latin else ""
-    if not zh or (len(zh) < 2 and not marked and not (head and score > 0)):
+    if not zh or (len(zh) < 2 and not marked
+                  and not (head and (score > 0 or _head_and_word(head, english)))
+                  and not _item_character(text, run_start, run, english, score)):
         return None
     offset = run_start + start - len(head)
     zh = head + zh
@@ -1504,14 +1670,137 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
                          english, score, form)
 
 
+def _fills_cell(text: str, run_start: int, end: int) -> bool:
+    """Do the run and its parenthesis fill a table cell (| 粗死亡率（CDR） |)?"""
+    before = text[text.rfind("\n", 0, run_start) + 1:run_start].rstrip(" \t")
+    after = text[end:text.find("\n", end) if "\n" in text[end:] else len(text)].lstrip(" \t")
+    return before.endswith("|") and after.startswith("|")
+
+
+def _fills_item(text: str, run_start: int, end: int) -> bool:
+    """Do the run and its parenthesis open a line (a list item, a heading: the prose
+    view blanks their marks) and end it or its label (- 超固结比（overconsolidation
+    ratio，OCR）: …)?"""
+    before = text[text.rfind("\n", 0, run_start) + 1:run_start]
+    after = text[end:text.find("\n", end) if "\n" in text[end:] else len(text)].strip(" \t*_")
+    return bool(re.fullmatch(r"[ \t]*(?:(?:[-*+]|\d{1,2}[.)]|#{1,6})[ \t]+)?[*_]{0,3}", before)) \
+        and (not after or after[0] in "：:")
+
+
+MAX_OPENING_PREFIX = 2   # characters a clause-opening run may keep before the aligned span
+_PREFIX_FLAGS = ("a", "b", "f", "n", "ng", "g", "zg")
+
+
+def _prefix_characters(chars: str, forms: frozenset[str]) -> bool:
+    """One or two single characters an opening run has before its aligned span that may
+    be the term's prefix morphemes: adjectives, distinguishing words, locality words,
+    nouns and bound morphemes (jieba's a, b, f, n, g, zg: 粗 of 粗死亡率 *CDR*, 经 of
+    经导管… *TAVR*, 前 of 前交叉韧带 *anterior cruciate ligament*), and a
+    particle only after one (热|等|静压 *hot isostatic pressing*); no determiner (该,
+    本), preposition (用, 对), adverb (再, 先) or verb; or one adjective of two
+    characters (最小 of 最小对立对 *minimal pairs*)."""
+    units = _units(chars, forms)
+    if len(units) == 1 and len(chars) == 2 and units[0][1] in ("a", "b") and chars not in forms:
+        return True
+    return all(len(w) == 1 and w not in forms
+               and (flag in _PREFIX_FLAGS or k > 0 and flag == "u")
+               for k, (w, flag) in enumerate(units))
+
+
+_ITEM_BEFORE = "、，,；;：:|"     # marks a one-character list item or table cell follows
+
+
+def _item_character(text: str, run_start: int, run: str, english: str, score: float) -> bool:
+    """A one-character term standing alone as a list item or a table cell (卵、幼虫、蛹
+    （pupa）; | 蛹（pupa） |), whose CC-CEDICT gloss says its one English word whole and
+    that is not a general word (每个核（core）, 分区的锁（lock） stay out)."""
+    from .align import is_general
+
+    if len(run) != 1 or score < 1.0 or " " in english.strip() or is_general(run):
+        return False
+    before = text[:run_start].rstrip(" \t")
+    return not before or before[-1] in _ITEM_BEFORE or before[-1] == "\n"
+
+
+_NUMBER_BEFORE = re.compile(r"[0-9０-９][ \t]?")
+
+
+def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score: float,
+             forms: frozenset[str], start: int) -> int:
+    """Where the term starts when the run's first character is the measure word of a
+    number written in digits right before it (14 种布拉维格子, 4 支测斜仪: a CC-CEDICT
+    classifier), which the term does without: the run is read again without it (jieba
+    glued 支测), and its span taken when it aligns as well; else ``start``."""
+    from .align import is_classifier
+
+    if len(run) < 3 or run[:2] in forms or not is_classifier(run[0]) \
+            or not _NUMBER_BEFORE.fullmatch(text, max(0, run_start - 2), run_start) \
+            and not _NUMBER_BEFORE.fullmatch(text, max(0, run_start - 1), run_start):
+        return start
+    rest_start, rest = term_span(run[1:], english, abbr, forms)
+    return 1 + rest_start if rest >= score and (start == 0 or rest_start == 0) else start
+
+
 # a Latin word (letters, digits, hyphens) and at most one space, ending where the
 # Chinese starts, after no letter, digit or code mark
-_LATIN_BEFORE = re.compile(r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:[A-Za-z0-9\-]{0,14}[A-Za-z0-9])?) ?")
+_LATIN_BEFORE = re.compile(
+    r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:(?:[A-Za-z0-9\-]|(?<=\d)\.(?=\d)){0,14}[A-Za-z0-9])?) ?")
 
 
-def _latin_head(text: str, run_start: int, english: str) -> str:
+_LATIN_NAME_BEFORE = re.compile(
+    r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z][A-Za-z0-9\-]*(?: [A-Za-z][A-Za-z0-9\-]*){1,2}) ?$")
+_GREEK_BEFORE = re.compile(r"(?<![A-Za-z0-9\u0391-\u03a9\u03b1-\u03c9])([\u0391-\u03a9\u03b1-\u03c9]) ?$")
+_LETTERS_END = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,3}[ \t]?$")
+_CJK_END = re.compile(rf"(?<![{CJK_CLASS}])[{CJK_CLASS}]{{1,4}}[ \t]?$")
+
+
+def _letters_inside(text: str, run_start: int, abbr: str) -> str:
+    """The Latin letters of the abbreviation written inside its Chinese term, with the
+    Chinese between them, back to the letters the abbreviation opens with (N 末端 B 型利钠肽原
+    *NT-proBNP*); '' unless every Latin piece is in the abbreviation and the first opens
+    it."""
+    pos = run_start
+    for _ in range(3):
+        found = _LETTERS_END.search(text, max(0, pos - 4), pos)
+        if not found:
+            return ""
+        piece = found.group(0).strip()
+        if pos == run_start and piece.isupper() and len(piece) > 1 and abbr.startswith(piece[0]) \
+                and piece not in abbr:
+            return text[found.start():run_start]   # REM 睡眠行为障碍 (RBD): its initial
+        if piece not in abbr:
+            return ""
+        if abbr.startswith(piece):
+            return text[found.start():run_start]
+        chinese = _CJK_END.search(text, max(0, found.start() - 5), found.start())
+        if not chinese:
+            return ""
+        pos = chinese.start()
+    return ""
+
+
+MAX_HEADED = 6        # Chinese characters a Latin head may take whole up to the parenthesis
+
+
+def _content_only(run: str, forms: frozenset[str]) -> bool:
+    """Only nouns, adjectives and bound morphemes (jieba's tags): no verb, adverb,
+    numeral, measure word, locality word or function word."""
+    return all(w in forms or not flag.startswith(HARD_FLAGS + ("m", "q", "d", "f", "t", "v"))
+               or flag == "vn" for w, flag in _units(run, forms))
+
+
+def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
     """The Latin word before a Chinese run that is the first word of its English (or its
-    first piece before a hyphen: X 射线 *X-ray*), with the space after it; else ''."""
+    first piece before a hyphen: X 射线 *X-ray*), with the space after it; else ''. When
+    the English's first word is a prefix and the Latin word (*anti-VEGF*), the Chinese
+    character before the Latin word saying that prefix is the head's too (抗 VEGF)."""
+    first = english.split()[0].lower()
+    greek = _GREEK_BEFORE.search(text, max(0, run_start - 3), run_start)
+    if greek and len(english.split()) > 1 or greek and "-" in first:
+        # a Greek letter the English spells out (α 粒子 *alpha particles*, γ 射线暴
+        # *gamma-ray bursts*): its name in Unicode's character database
+        name = unicodedata.name(greek.group(1), "").split()[-1].lower()
+        return greek.group(0) if name and (first == name or first.startswith(name + "-")) else ""
     for size in range(min(run_start, 17), 0, -1):
         found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
         if found:
@@ -1519,12 +1808,74 @@ def _latin_head(text: str, run_start: int, english: str) -> str:
     else:
         return ""
     word = found.group(1).lower()
-    first = english.split()[0].lower()
+    first = re.sub("[‐–]", "-", first)  # Lotka-Volterra 方程 *Lotka–Volterra equations*
     if len(english.split()) < 2 and "-" not in first:
         return ""                       # the English is that word alone: no Chinese left
     if first == word or first.startswith(word + "-"):
         return found.group(0)
+    names = _LATIN_NAME_BEFORE.search(text, max(0, run_start - 40), run_start)
+    if names:
+        # a name of two or three words the English opens with (Monte Carlo 模拟 *Monte
+        # Carlo simulation*)
+        said = names.group(1).lower().split()
+        if len(said) < len(english.split()) and english.lower().split()[:len(said)] == said:
+            return names.group(0)
+    tokens = english.lower().split()
+    if run and word in tokens[1:]:
+        # a number or letter the English writes after the word the Chinese after it says
+        # (2 型糖尿病 *type 2 diabetes*: 型 says *type*)
+        before = tokens[tokens.index(word, 1) - 1]
+        if any(not part for _, part in english_links(run[0], [before])):
+            return found.group(0)
+    pieces = first.split("-")
+    at = run_start - size
+    if len(english.split()) > 1 and len(pieces) == 2 and pieces[1] == word and at >= 1:
+        gap = 1 if at >= 2 and text[at - 1] in " \t" else 0
+        char = text[at - 1 - gap]
+        if _CJK.fullmatch(char) and any(not part for _, part in english_links(char, [pieces[0]])):
+            return text[at - 1 - gap:run_start]
     return ""
+
+
+def _head_and_word(head: str, english: str) -> bool:
+    """Is the English one hyphened word, the Latin head and one word (T 值 *T-score*, X 光
+    *X-ray*): the Chinese character is that word, aligned or not?"""
+    pieces = english.strip().split("-")
+    return " " not in english.strip() and len(pieces) == 2 \
+        and pieces[0].lower() == head.strip().lower() and pieces[1].isalpha()
+
+
+def _clause_start(text: str, pos: int) -> bool:
+    """Does ``pos`` open a sentence, a list item or a table cell?"""
+    if _sentence_start(text, pos):
+        return True
+    line = text[text.rfind("\n", 0, pos) + 1:pos]
+    return bool(re.fullmatch(r"[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+|.*\|[ \t]*", line))
+
+
+MAX_OPENING = 8      # a Chinese parenthesis longer than this after an opening phrase is a remark
+
+
+def _opening_phrase(text: str, pos: int, words: list[str], zh: str) -> bool:
+    """English first with nothing aligned: the Latin phrase opens its clause, so it is
+    all of the English (*Visual acuity*（视力）, *Rietveld refinement*（里特沃尔德精修）):
+    two words or more, written as a sentence opens (capitalised first, the rest lower
+    case), none an abbreviation nor a function word at its ends, ending in a word the
+    dictionaries know, and the Chinese short and not a general word other than one noun
+    (视力 is; no *We use this*（这个）, *Note that*（注意）); its first word no verb
+    (*Using dropout*: the clause's verb)."""
+    from .align import is_general
+    from .english import parts_of_speech
+
+    if not (2 <= len(words) <= MAX_WORDS and _clause_start(text, pos)
+            and parts_of_speech(words[0].lower()) != {"VERB"}
+            and words[0][:1].isupper() and all(w[:1].islower() for w in words[1:])
+            and not any(is_abbreviation(w) for w in words)
+            and words[0].lower() not in EN_FUNCTION and words[-1].lower() not in EN_FUNCTION
+            and not _unknown_word(words[-1]) and 2 <= len(zh) <= MAX_OPENING):
+        return False
+    units = _units(zh, frozenset())
+    return not is_general(zh) or len(units) == 1 and units[0][1].startswith("n")
 
 
 def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
@@ -1545,8 +1896,15 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
             continue                      # letters alone are weak evidence: all must align
         if start == 0 and score > 0 and (best is None or score > best[0]):
             best = (score, k)
+    opening = _opening_phrase(text, match.start("latin"), words, zh)
     if best is None or best[0] < 0.5:
-        return None
+        if not opening:
+            return None
+        best = (term_span(zh, " ".join(words), "", forms)[1], 0)
+    elif opening and best[1] > 0:
+        # the phrase opening its clause is all of the English, not only the words that
+        # align (*Hydraulic jump*（水跃）: 跃 says *jump*)
+        best = (term_span(zh, " ".join(words), "", forms)[1], 0)
     score, k = best
     while k > 0 and words[k - 1][:1].isupper() and words[k][:1].isupper() \
             and words[k - 1].lower() not in EN_FUNCTION:
@@ -1557,7 +1915,7 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         return None
     first = match.start("latin") + len(" ".join(words[:k])) + (1 if k else 0)
     canon = canonical_english(english, _proper_words(zh, english),
-                              sentence_start=_sentence_start(text, first)) if english else ""
+                              sentence_start=_clause_start(text, first)) if english else ""
     return Parenthetical(zh, zh, canon, abbr, match.start("body"), match.end(),
                          text[first:match.end()], english, score, "en-first")
 

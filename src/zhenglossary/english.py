@@ -144,6 +144,13 @@ def lemmas(word: str) -> frozenset[str]:
     return frozenset(found | {low}) if not found else frozenset(found)
 
 
+def noun_lemma(word: str) -> str | None:
+    """The lemmatiser's first noun lemma of a lower-case ``word`` it knows (species →
+    species, caches → cache), None for a word it does not know as a noun."""
+    found = _all_lemmas(word).get("NOUN", ())
+    return found[0].lower() if found else None
+
+
 @lru_cache(maxsize=65536)
 def lemma(word: str) -> str:
     """The one lemma ``word`` is compared by (lower case)."""
