@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from zhenglossary.align import (abbreviation_letters, align_words, english_known,
                                 english_words, is_general, singular, stem, words_match)
@@ -83,3 +85,37 @@ def test_canonical_english(seen, expected):
 def test_canonical_english_keeps_names_cedict_knows():
     assert canonical_english("Fast Fourier Transform", frozenset({"fourier"})) == \
         "fast Fourier transform"
+
+
+def _letters_taken_by_sorting(words, letters, blocked):
+    """letters_taken's rule as first written: every option sorted by (longer first, the one
+    ending the letters left first, then in order), the first found taken."""
+    from zhenglossary.align import letter_options
+
+    counts, left = [""] * len(words), letters
+    for i in range(len(words) - 1, -1, -1):
+        if not left:
+            break
+        if i in blocked:
+            continue
+        for opt in sorted(letter_options(words[i]),
+                          key=lambda o: (-len(o), not left.endswith(o), o)):
+            at = left.rfind(opt)
+            if at >= 0:
+                counts[i], left = opt, left[:at] + left[at + len(opt):]
+                break
+    return counts
+
+
+_WORDS = ["独立", "磁盘", "冗余", "阵列", "变分", "四维", "同化", "卷积", "神经", "网络", "预写",
+          "日志", "向量", "自", "回归", "半数", "抑制", "浓度", "矩", "震级", "顶空", "固相"]
+
+
+@given(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=5), st.data())
+def test_letters_taken_by_length_groups_is_the_sorted_rule(words, data):
+    from zhenglossary.align import letter_options, letters_taken
+
+    spelt = "".join(data.draw(st.sampled_from(sorted(letter_options(w)) or ["X"])) for w in words)
+    letters = data.draw(st.one_of(st.just(spelt), st.text("ABCDEFGHIVXRS0123456789", max_size=6)))
+    blocked = frozenset(data.draw(st.sets(st.integers(0, len(words) - 1), max_size=1)))
+    assert letters_taken(words, letters, blocked) == _letters_taken_by_sorting(words, letters, blocked)

@@ -62,6 +62,7 @@ CROSS_REFERENCE = re.compile(r"(?:(?:old|archaic|erroneous|japanese|taiwan) )?va
                               r"abbr\. for |also written ", re.IGNORECASE)
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light stemmer: enough to equate *paged*/*paging*, *decode*/*decoding*."""
     word = word.lower()
@@ -167,6 +168,7 @@ def gloss(word: str) -> Gloss:
                  bool(senses) and verbs == len(senses), bool(entries))
 
 
+@lru_cache(maxsize=65536)        # pure, and asked for the same pairs again and again
 def words_match(gloss_word: str, english: str) -> bool:
     """Same word, same stem, or a part of an English compound (roof ⊂ roofline)."""
     if gloss_word == english:
@@ -342,15 +344,30 @@ def letters_taken(words: list[str], letters: str, blocked: frozenset[int]) -> li
         if i in blocked:
             continue
         # the longest option, of those as long the one ending the letters still unspelt
-        # (right to left, in order: 变分 spells the V of 4D-Var, not its D, which 四维 spells)
-        for opt in sorted(letter_options(words[i]),
-                          key=lambda o: (-len(o), not left.endswith(o), o)):
-            at = left.rfind(opt)
-            if at >= 0:
+        # (right to left, in order: 变分 spells the V of 4D-Var, not its D, which 四维 spells),
+        # then the others of that length in their order
+        for size, opts, held in _option_groups(words[i]):
+            if size > len(left):
+                continue
+            end = left[-size:]
+            opt = end if end in held else next((o for o in opts if o in left), None)
+            if opt is not None:
+                at = left.rfind(opt)
                 counts[i] = opt
                 left = left[:at] + left[at + len(opt):]
                 break
     return counts
+
+
+@lru_cache(maxsize=65536)
+def _option_groups(word: str) -> tuple[tuple[int, tuple[str, ...], frozenset[str]], ...]:
+    """``letter_options(word)`` by length, longest first: (length, the options sorted, the
+    same as a set)."""
+    by_size: dict[int, list[str]] = {}
+    for opt in letter_options(word):
+        by_size.setdefault(len(opt), []).append(opt)
+    return tuple((size, tuple(sorted(opts)), frozenset(opts))
+                 for size, opts in sorted(by_size.items(), reverse=True))
 
 
 def _english_text() -> str:
