@@ -190,15 +190,20 @@ def prose_of(doc) -> str:
         return doc.prose
     chars = _Chars(_NOT_LINE_END.sub(" ", text))
     for leaf in doc.leaves:
-        for region in leaf.regions:
-            if region.error:
-                _show_unaligned(chars, text, region)
-                continue
-            for start, end in zip(region.starts, region.ends):
-                _show(chars, text, start, end)
-            _hide_protected(chars, region, _absolute(region), region.nodes)
+        _show_regions(chars, text, leaf.regions)
     doc.prose = str(chars)
     return doc.prose
+
+
+def _show_regions(chars, text: str, regions) -> None:
+    """Show the prose of ``regions`` in ``chars`` (the whole view's, or one leaf's)."""
+    for region in regions:
+        if region.error:
+            _show_unaligned(chars, text, region)
+            continue
+        for start, end in zip(region.starts, region.ends):
+            _show(chars, text, start, end)
+        _hide_protected(chars, region, _absolute(region), region.nodes)
 
 
 def leaf_prose(doc, leaf) -> str:
@@ -217,13 +222,7 @@ def leaf_prose(doc, leaf) -> str:
         _show(chars, text, start, end)
         return str(chars)
     chars = _Shifted(_NOT_LINE_END.sub(" ", text[start:end]), start)
-    for region in leaf.regions:
-        if region.error:
-            _show_unaligned(chars, text, region)
-            continue
-        for s, e in zip(region.starts, region.ends):
-            _show(chars, text, s, e)
-        _hide_protected(chars, region, _absolute(region), region.nodes)
+    _show_regions(chars, text, leaf.regions)
     return str(chars)
 
 
