@@ -85,7 +85,6 @@ def test_round_four_development_sets_keep_the_level_reached():
         assert suggest["recall"] >= recall - 0.01, (name, result["errors"])
 
 
-
 def _keeps_level(name: str, precision: float, recall: float, boundary: int) -> None:
     """A development set keeps issue 22's targets (at most 5% boundary errors, no
     non-terms) and the level it reached: finder and suggest precision and recall, and at
