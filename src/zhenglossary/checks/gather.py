@@ -54,7 +54,8 @@ class Gathered:
     """A shard of notes as the checks read them."""
     notes: list[NoteText]
     findings: list[Finding] = field(default_factory=list)     # reading them, per-note checks
-    translations: dict = field(default_factory=dict)  # note display → (x.en.md display, text)
+    translations: dict = field(default_factory=dict)  # note display → (x.en.md display, text;
+    # None once a shard has run its per-note checks, which alone read it)
     pairs: list = field(default_factory=list)          # parallel.NotePairs per translated note
     untranslated: dict = field(default_factory=dict)   # note display → (line, block number)
     problems: dict = field(default_factory=dict)       # note display → why it has no pairs
@@ -134,7 +135,8 @@ def run(ctx: CheckContext, only: set[str] | None, part: str = "all") -> list[Fin
 def check_shard(files: list[NoteFile], glossary: Glossary, out_dir: Path | None,
                 encoding: str | None, only: set[str] | None) -> Gathered:
     """A shard read and its per-note checks run; returned without the parsed documents
-    (what crosses to the main process is text, pairs and findings)."""
+    and what only the per-note checks read (what crosses to the main process is the
+    notes' text, their pairs, the facts the checks across notes read, and findings)."""
     from ..bilingual import note_sightings
 
     notes, findings = read_notes(files, encoding)
@@ -147,6 +149,13 @@ def check_shard(files: list[NoteFile], glossary: Glossary, out_dir: Path | None,
     for note in notes:
         note.matched = tuple((m.start, m.end, m.form) for m in ctx.matches(note))
         note.doc = None
+    # what only the per-note checks read stays behind too: each parallel file as read
+    # (the pairs keep what the checks across notes and the review page read of it) and
+    # the text of each x.en.md (the report counts them)
+    for note_pairs in shard.pairs:
+        note_pairs.file = None
+    shard.translations = {note: (display, None) for note, (display, _) in
+                          shard.translations.items()}
     return shard
 
 

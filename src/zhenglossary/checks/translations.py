@@ -14,6 +14,7 @@ shows them truncated.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Iterable
 
@@ -326,11 +327,27 @@ def _sentences(pair: Pair) -> list[tuple[str, str, str]]:
     return [(pair.source, pair.english, pair.id)]
 
 
-def _sentences_of(ctx: CheckContext, pair: Pair) -> list[tuple[str, str, str, str, str]]:
-    """(source sentence, English sentence, id, the source's key, the English's key)."""
-    return ctx.fact("sentences", (pair.note, pair.id),
-                    lambda: [(zh, en, seg, _norm_zh(zh), _norm_en(en))
-                             for zh, en, seg in _sentences(pair)])
+def _key_digest(key: str) -> bytes:
+    """A sentence's key as a digest: what the checks across notes group by, shipped from a
+    shard (``glossary check --jobs``) instead of the key itself (hashlib, not ``hash``:
+    the same in every process)."""
+    return hashlib.blake2b(key.encode("utf-8"), digest_size=12).digest()
+
+
+def _sentences_of(ctx: CheckContext, pair: Pair) -> list[tuple[int, bytes, bytes, int]]:
+    """The pair's sentences that ``inconsistent`` compares (a key of at least four
+    characters with Chinese in it), each as (its index in :func:`_sentences`, the digest
+    of the source's key, of the English's key, the English key's length): small enough
+    to cross from a shard; the text is read again only for a finding."""
+    def compute() -> list[tuple[int, bytes, bytes, int]]:
+        out = []
+        for i, (zh, en, _) in enumerate(_sentences(pair)):
+            key = _norm_zh(zh)
+            if len(key) >= 4 and CJK_RE.search(key):
+                en_key = _norm_en(en)
+                out.append((i, _key_digest(key), _key_digest(en_key), len(en_key)))
+        return out
+    return ctx.fact("sentences", (pair.note, pair.id), compute)
 
 
 @warms
@@ -343,36 +360,49 @@ def _warm_sentences(ctx: CheckContext) -> None:
 def inconsistent(ctx: CheckContext) -> Iterable[Finding]:
     """The same source translated differently in different places (and, as info, one
     English for different sources)."""
-    by_source: dict[str, list[tuple[Pair, str, str, str]]] = {}
-    by_english: dict[str, list[tuple[Pair, str, str, str]]] = {}
-    norm: dict[int, tuple[str, str]] = {}           # id(item) → (source key, English key)
+    by_source: dict[bytes, list[tuple[Pair, int, bytes]]] = {}
+    by_english: dict[bytes, list[tuple[Pair, int, bytes]]] = {}
+    long_english: set[bytes] = set()
     for pair in _translated(ctx):
-        for zh, en, seg_id, key, en_key in _sentences_of(ctx, pair):
-            if len(key) < 4 or not CJK_RE.search(key):
-                continue
-            item = (pair, zh, en, seg_id)
-            norm[id(item)] = (key, en_key)
-            by_source.setdefault(key, []).append(item)
-            by_english.setdefault(en_key, []).append(item)
+        for i, key, en_key, en_len in _sentences_of(ctx, pair):
+            by_source.setdefault(key, []).append((pair, i, en_key))
+            by_english.setdefault(en_key, []).append((pair, i, key))
+            if en_len >= 12:
+                long_english.add(en_key)
+    texts: dict[int, list[tuple[str, str, str]]] = {}      # id(pair) → its sentences again
+
+    def text(pair: Pair, i: int) -> tuple[str, str, str]:
+        if id(pair) not in texts:
+            texts[id(pair)] = _sentences(pair)
+        return texts[id(pair)][i]
+
     for items in by_source.values():
-        renderings: dict[str, list] = {}
-        for item in items:
-            renderings.setdefault(norm[id(item)][1], []).append(item)
+        renderings: dict[bytes, list[tuple[Pair, int]]] = {}
+        for pair, i, en_key in items:
+            renderings.setdefault(en_key, []).append((pair, i))
         if len(renderings) < 2:
             continue
-        places = [f"{p.note}:{p.line} ({seg}) {_short(en, 30)!r}" for group in renderings.values()
-                  for p, _, en, seg in group]
-        pair, zh, en, seg_id = items[0]
+        places = []
+        for group in renderings.values():
+            for p, i in group:
+                _, en, seg = text(p, i)
+                places.append(f"{p.note}:{p.line} ({seg}) {_short(en, 30)!r}")
+        pair, i, _ = items[0]
+        zh, en, seg_id = text(pair, i)
         yield _finding("inconsistent", "warning",
                        f"{_short(zh, 24)!r} is translated {len(renderings)} ways: "
                        + "; ".join(places), pair, segment=seg_id, places=places,
-                       renderings=[group[0][2] for group in renderings.values()])
-    for english, items in by_english.items():
-        sources = {norm[id(item)][0] for item in items}
-        if len(sources) < 2 or len(english) < 12:
+                       renderings=[text(*group[0])[1] for group in renderings.values()])
+    for en_key, items in by_english.items():
+        sources = {key for _, _, key in items}
+        if len(sources) < 2 or en_key not in long_english:
             continue
-        places = [f"{p.note}:{p.line} ({seg}) {_short(zh, 20)!r}" for p, zh, _, seg in items]
-        pair, zh, en, seg_id = items[0]
+        places = []
+        for p, i, _ in items:
+            zh, _, seg = text(p, i)
+            places.append(f"{p.note}:{p.line} ({seg}) {_short(zh, 20)!r}")
+        pair, i, _ = items[0]
+        zh, en, seg_id = text(pair, i)
         yield _finding("inconsistent", "info",
                        f"one English {_short(en, 30)!r} for {len(sources)} different sources: "
                        + "; ".join(places), pair, segment=seg_id, source=zh, english=en,
