@@ -223,3 +223,48 @@ def test_the_body_the_check_reads_is_the_written_englishs(text, front, extra):
     for banner in ("", GLOSS_BANNER):
         assert render_body(doc, leaves, header, banner) == english_body(
             render_english(doc, leaves, header, banner), front_matter_end(doc))
+
+
+@settings(max_examples=40 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(notes, notes.map(lambda t: t.replace("\n", "\r\n"))),
+       st.sampled_from(["", "---\ntitle: 标题\n---\n", "---\na: b\n---"]))
+def test_a_big_notes_outputs_in_pieces_are_its_joined_outputs(tmp_path_factory, text, front):
+    """A big note's leaves slice their source from the note (not copied), and its outputs
+    are kept unjoined (``textutil.Pieces``) and written and hashed a piece at a time: the
+    same leaves, the same text, the same bytes on disk and the same hash as joined."""
+    from zhenglossary.document import parse_document
+    from zhenglossary.fileio import write_atomic
+    from zhenglossary.locking import plan_document
+    from zhenglossary.manifest import text_hash
+    from zhenglossary.parallel import GLOSS_BANNER, render_parallel
+    from zhenglossary.render import leaf_texts, render_english
+    from zhenglossary.textutil import Pieces
+
+    doc = parse_document(front + text)
+    plans = plan_document(doc, GLOSSARY, "x.md")
+    leaves = leaf_texts(doc, plans)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(render_module(), "KEEP_CHARS", 0)
+        sliced = leaf_texts(doc, plans)
+    assert [(x.source, x.english) for x in sliced] == [(x.source, x.english) for x in leaves]
+    assert not any(isinstance(x.held, str) for x in sliced)
+    header = "<!-- zhen: English of x.md, engine: test. -->"
+    folder = tmp_path_factory.mktemp("pieces")
+    for banner in ("", GLOSS_BANNER):
+        for seal in (False, True):
+            joined = render_english(doc, leaves, header, banner, seal=seal)
+            pieces = render_english(doc, sliced, header, banner, seal=seal, unjoined=True)
+            assert str(pieces) == joined and len(pieces) == len(joined)
+    joined = render_parallel(leaves, "x.md", "test")
+    pieces = render_parallel(sliced, "x.md", "test", unjoined=True)
+    assert isinstance(pieces, Pieces) and str(pieces) == joined and len(pieces) == len(joined)
+    assert text_hash(pieces) == text_hash(joined)
+    write_atomic(folder / "a.md", joined)
+    write_atomic(folder / "b.md", pieces)
+    assert (folder / "a.md").read_bytes() == (folder / "b.md").read_bytes()
+
+
+def render_module():
+    from zhenglossary import render
+
+    return render

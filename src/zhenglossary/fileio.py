@@ -9,9 +9,12 @@ import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from .errors import OutputError
+
+if TYPE_CHECKING:
+    from .textutil import Pieces
 
 
 def _umask() -> int:
@@ -20,9 +23,10 @@ def _umask() -> int:
     return current
 
 
-def write_atomic(path: Path, text: str, newline: str = "", *,
+def write_atomic(path: Path, text: "str | Pieces", newline: str = "", *,
                  through_links: bool = False) -> None:
-    """Write ``text`` to ``path`` atomically. ``through_links``: when ``path`` is a symbolic
+    """Write ``text`` to ``path`` atomically (a ``textutil.Pieces``: a piece at a time,
+    never joined). ``through_links``: when ``path`` is a symbolic
     link, write its target (atomically, beside the target) and keep the link, instead of
     replacing the link with a file."""
     if through_links and path.is_symlink():
@@ -43,8 +47,9 @@ def write_atomic(path: Path, text: str, newline: str = "", *,
         os.chmod(tmp, mode)
         with os.fdopen(fd, "wb") as handle:
             # encoded a slice at a time: a long output is never copied whole as bytes
-            for start in range(0, len(text), _SLICE):
-                handle.write(text[start:start + _SLICE].encode("utf-8"))
+            for piece in (text,) if isinstance(text, str) else text:
+                for start in range(0, len(piece), _SLICE):
+                    handle.write(piece[start:start + _SLICE].encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)

@@ -34,10 +34,12 @@ EVENTS = frozenset({"english-carried", "output-replaced"})
 RETRY = frozenset({"engine-fallback"})
 
 
-def text_hash(text: str) -> str:
+def text_hash(text) -> str:
+    """The hash of ``text`` (a str, or a ``textutil.Pieces``: a piece at a time)."""
     digest = hashlib.sha256()
-    for start in range(0, len(text), _SLICE):     # a long output hashed in slices, not
-        digest.update(text[start:start + _SLICE].encode("utf-8", "surrogatepass"))   # copied
+    for piece in (text,) if isinstance(text, str) else text:
+        for start in range(0, len(piece), _SLICE):   # a long output hashed in slices, not
+            digest.update(piece[start:start + _SLICE].encode("utf-8", "surrogatepass"))  # copied
     return digest.hexdigest()
 
 

@@ -108,6 +108,7 @@ class NoteResult:
     display: str
     english: str                     # x.en.md, sealed (its header holds the hash of the rest)
     parallel: str                    # x.zh-en.md
+    # (a big note's, from finish_note: a textutil.Pieces each, written a piece at a time)
     findings: list[Finding]
     stats: dict = field(default_factory=dict)    # this note's share of the run's summary
 
@@ -188,9 +189,10 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
         tally.add(more, missed)
     kept = item.kept_segments() if owned else 0
     item.plans = []                       # what is left to write is in the leaves now
+    big = len(doc.text) > markdown.KEEP_CHARS     # its outputs in pieces, written as such
     # an emptied note still keeps the edits it had (its parallel file holds them)
     parallel = "" if empty and not carry.orphans else \
-        render_parallel(leaves, item.source_name, describe, carry)
+        render_parallel(leaves, item.source_name, describe, carry, unjoined=big)
     checks += state_findings(carry, leaves, parallel, Path(item.parallel), item.en_name,
                              item.display)
     findings = item.findings + findings + checks
@@ -215,7 +217,7 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
     }
     if rendered:                      # rendered once, sealed
         english = verified = None
-        english = render_english(doc, leaves, header, banner, seal=True)
+        english = render_english(doc, leaves, header, banner, seal=True, unjoined=big)
     elif english:
         english = seal_english(english, front_matter_end(doc))
     return NoteResult(item.display, english, parallel, findings, stats)

@@ -7,7 +7,9 @@ import re
 from dataclasses import dataclass, field
 
 from .document import Document, dedent_block
+from .markdown import KEEP_CHARS
 from .locking import RegionPlan, assemble
+from .textutil import Pieces
 from .parallel.outputs import (ENGLISH_HEADER_START, GLOSS_BANNER, english_body,  # noqa: F401
                                seal_english, sealed_header)    # (x.en.md's header is theirs)
 
@@ -64,11 +66,31 @@ class LeafText:
     kind: str
     first_line: int          # 1-based
     last_line: int           # 1-based, inclusive
-    source: str              # the leaf's source lines
+    held: "str | NoteSpan"   # the leaf's source lines (``source``), or where they lie
     english: str             # the same lines in English, as x.en.md gets them
     translated: bool         # False: nothing to translate, english == source
     human: bool = False      # ``english`` is a person's (kept, never machine-translated)
     unrendered: list[str] = field(default_factory=list)   # source pieces the engine left out
+
+    @property
+    def source(self) -> str:
+        """The leaf's source lines (a big note's are sliced from the note when asked: not
+        held twice)."""
+        held = self.held
+        return held if isinstance(held, str) else held.text[held.start:held.end]
+
+    @source.setter
+    def source(self, value: str) -> None:
+        self.held = value
+
+
+@dataclass(slots=True)
+class NoteSpan:
+    """Where a leaf's source lies in the note's text (``LeafText.source`` of a big note)."""
+
+    text: str
+    start: int
+    end: int
 
 
 def unrendered_pieces(plans: list[RegionPlan]) -> dict[int, list[str]]:
@@ -88,6 +110,7 @@ def leaf_texts(doc: Document, plans: list[RegionPlan],
     (a block of the parallel file), kept instead of machine English: its regions were not
     translated."""
     persons = persons or {}
+    big = len(doc.text) > KEEP_CHARS          # a big note's leaves do not copy its source
     replacements = region_replacements(plans, set(persons))
     translated_leaves = {p.leaf for p in plans if translated(p)}
     unrendered = unrendered_pieces(plans)
@@ -103,7 +126,8 @@ def leaf_texts(doc: Document, plans: list[RegionPlan],
             r += 1
         human = i in persons
         english = reindent(persons[i], source) if human else apply(source, mine, start)
-        out.append(LeafText(i + 1, leaf.kind, leaf.start_line + 1, leaf.end_line, source, english,
+        out.append(LeafText(i + 1, leaf.kind, leaf.start_line + 1, leaf.end_line,
+                            NoteSpan(doc.text, start, end) if big else source, english,
                             i in translated_leaves or human, human,
                             [] if human else unrendered.get(i, [])))
     return out
@@ -118,18 +142,20 @@ def front_matter_end(doc: Document) -> int:
 
 
 def render_english(doc: Document, leaves: list[LeafText], header: str, banner: str = "",
-                   seal: bool = False) -> str:
+                   seal: bool = False, unjoined: bool = False) -> "str | Pieces":
     """The English note: ``header`` (an HTML comment) on the first line, then ``banner``
     (a visible Markdown paragraph, e.g. :data:`GLOSS_BANNER`) and a blank line, if given.
     A note that opens with front matter keeps it first; header and banner follow it.
     ``seal``: the header with the ``sha=`` of the rest, as ``seal_english`` gives it.
-    Joined once from its parts (a long note's English is not copied on the way)."""
+    Joined once from its parts (a long note's English is not copied on the way);
+    ``unjoined``: not joined (a :class:`textutil.Pieces` of them, written a piece at a time)."""
+    join = Pieces if unjoined else "".join
     front, rest, newline, last, cut = _english_parts(doc, leaves)
     if last and not last.endswith(("\n", "\r")):
         front.append(newline)
     lead = [banner, newline, newline] if banner else []
     if not header:
-        return "".join(front + lead + rest)
+        return join(front + lead + rest)
     if seal:
         after = next((p for p in lead + rest if p), "")
         if (last.endswith(("\n", "\r")) or not last) and header.startswith(ENGLISH_HEADER_START) \
@@ -139,7 +165,7 @@ def render_english(doc: Document, leaves: list[LeafText], header: str, banner: s
             header = sealed_header(header, front + lead + rest)
         else:
             return seal_english("".join(front + [header, newline] + lead + rest), cut)
-    return "".join(front + [header, newline] + lead + rest)
+    return join(front + [header, newline] + lead + rest)
 
 
 def _english_parts(doc: Document, leaves: list[LeafText]):

@@ -142,3 +142,35 @@ def xml_text(text: str) -> str:
     """``text`` with the characters XML 1.0 cannot hold at all (most C0 controls, lone
     surrogates, U+FFFE/U+FFFF) written as escapes; everything else unchanged."""
     return _XML_ILLEGAL.sub(lambda m: _escaped(m.group(0)), text)
+
+
+class Pieces:
+    """A long text kept as the pieces it is joined from, ``sep`` between them (a big note's
+    outputs: their pieces are held already, so the text is not joined beside them).
+    ``str()`` joins it; :func:`fileio.write_atomic` and ``manifest.text_hash`` read it a
+    piece at a time."""
+
+    __slots__ = ("parts", "sep")
+
+    def __init__(self, parts: list[str], sep: str = "") -> None:
+        self.parts, self.sep = parts, sep
+
+    def __iter__(self):
+        """The text, in order, a piece (or a separator) at a time."""
+        sep = self.sep
+        for k, part in enumerate(self.parts):
+            if k and sep:
+                yield sep
+            yield part
+
+    def __len__(self) -> int:
+        return sum(map(len, self.parts)) + len(self.sep) * max(0, len(self.parts) - 1)
+
+    def __str__(self) -> str:
+        return self.sep.join(self.parts)
+
+    def __eq__(self, other) -> bool:
+        return str(self) == str(other) if isinstance(other, (str, Pieces)) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))

@@ -118,6 +118,7 @@ def translate_note(text: str, glossary: Glossary, engine: Engine, *,
     result = finish_note(item, glossary, lock, gloss=runner.capabilities.gloss,
                          describe=engine.describe(), missed=runner.missed, validate=validate)
     result.findings = found + result.findings
+    result.english, result.parallel = str(result.english), str(result.parallel)   # (pieces)
     return result
 
 

@@ -658,9 +658,10 @@ class _LineSlices:
         return self.text[self.starts[k]:self.starts[k + 1]]
 
 
-def _plain_view(text: str) -> tuple[str, list[tuple[int, int]]]:
+def _plain_view(text: str, with_view: bool = True) -> tuple[str, list[tuple[int, int]]]:
     """``text`` with everything the reading exempts blanked (newlines kept), and its math
-    spans (blanked too)."""
+    spans (blanked too). ``with_view=False``: the spans only (the view returned is "": a
+    reader that needs only the spans does not build the last copy of the text)."""
     # built from slices (never a list of one-character strings: an object per Chinese
     # character, about 80 bytes each, is hundreds of MB for a 10 MB note)
     lines = _LineSlices(text)            # text.splitlines(keepends=True), not held
@@ -676,6 +677,8 @@ def _plain_view(text: str) -> tuple[str, list[tuple[int, int]]]:
     for pattern in _PLAIN_HIDE:
         view = pattern.sub(lambda m: _blanked(m.group(0)), view)
     spans = plain_math(view)
+    if not with_view:
+        return "", spans
     parts, pos = [], 0
     for start, end in spans:
         parts += [view[pos:start], _blanked(view[start:end])]
@@ -703,7 +706,7 @@ def second_reading(source: str, english: str, unrendered: str = "",
     length, non-prose blanked); when given, Chinese the parser reads as prose is left to
     the first reading, and only what it hides (its blind spot) is reported here."""
     problems: list[PlainProblem] = []
-    src_spans = _plain_view(source)[1]      # (the source's view is not kept)
+    src_spans = _plain_view(source, with_view=False)[1]      # (the source's view is not kept)
     out_view, out_spans = _plain_view(english)
     index = _Lines(english)
     have = Counter(source[s:e] for s, e in src_spans)
@@ -745,7 +748,8 @@ class _Lines:
     """1-based line numbers of offsets (any line ending)."""
 
     def __init__(self, text: str) -> None:
-        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\n|\r", text)]
+        self.starts = array("q", [0])        # machine ints: a long note's lines are many
+        self.starts.extend(m.end() for m in re.finditer(r"\r\n|\n|\r", text))
 
     def line(self, offset: int) -> int:
         import bisect

@@ -242,8 +242,10 @@ def parallel_file(leaves, carry: Carry | None, source_name: str, engine: str) ->
                         orphans=list(carry.orphans) if carry is not None else [])
 
 
-def render_parallel(leaves, source_name: str, engine: str, carry: Carry | None = None) -> str:
-    """The parallel file's text for ``leaves`` (all machine English without ``carry``)."""
+def render_parallel(leaves, source_name: str, engine: str, carry: Carry | None = None,
+                    unjoined: bool = False):
+    """The parallel file's text for ``leaves`` (all machine English without ``carry``);
+    ``unjoined``: its lines not joined (``format.render_parallel_file``)."""
     from .format import render_parallel_file
 
-    return render_parallel_file(parallel_file(leaves, carry, source_name, engine))
+    return render_parallel_file(parallel_file(leaves, carry, source_name, engine), unjoined)

@@ -41,6 +41,7 @@ from urllib.parse import unquote
 
 from ..document import block_hash, dedent_block
 from ..errors import ZhenError
+from ..textutil import Pieces
 from .outputs import comment_safe, comment_unsafe
 
 PARALLEL_VERSION = 2
@@ -356,8 +357,9 @@ def _quoted(label: str, text: str) -> list[str]:
     return lines + [("> " + line) if line.strip() else ">" for line in text.split("\n")]
 
 
-def render_parallel_file(parallel: ParallelFile) -> str:
-    """The parallel file's text (``\\n`` line endings)."""
+def render_parallel_file(parallel: ParallelFile, unjoined: bool = False) -> "str | Pieces":
+    """The parallel file's text (``\\n`` line endings); ``unjoined``: its lines not joined
+    (a ``textutil.Pieces``, written a piece at a time)."""
     out = [f'<!-- zhen:parallel v{PARALLEL_VERSION} source="{comment_safe(parallel.source_name)}" '
            f'engine="{comment_safe(parallel.engine)}" -->', HELP_LINE, ""]
     for block in parallel.blocks:
@@ -390,7 +392,7 @@ def render_parallel_file(parallel: ParallelFile) -> str:
                     *_quoted("", orphan.source),
                     f"<!-- zhen:orphan-en base={orphan.base} status={orphan.status} -->",
                     orphan.english, ""]
-    return "\n".join(out)
+    return Pieces(out, "\n") if unjoined else "\n".join(out)
 
 
 def set_status(text: str, indices: set[int], status: str) -> tuple[str, list[int]]:

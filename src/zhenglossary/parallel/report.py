@@ -13,17 +13,18 @@ from .format import read_parallel_file
 from .status import PairStatus
 
 
-def state_findings(carry: Carry, leaves, parallel: str, par_path: Path, en_name: str,
+def state_findings(carry: Carry, leaves, parallel, par_path: Path, en_name: str,
                    display: str) -> list[Finding]:
     """What the reviewer must act on, at the line of the parallel file where they act:
-    edits failing the output check, stale blocks, orphaned edits, unrendered source."""
+    edits failing the output check, stale blocks, orphaned edits, unrendered source.
+    ``parallel``: the parallel file's text (a str, or a big note's ``textutil.Pieces``)."""
     # the lines are read from the file as written, which is also read back whole, so a
     # parallel file zhen could not read next run fails this one; only a big note's (over
     # markdown.KEEP_CHARS) with nothing to act on is not, to keep its memory bounded
     acted = carry.orphans or any(leaves[i].unrendered or s.status is PairStatus.INVALID or (
         s.status is PairStatus.STALE and s.was is not None) for i, s in carry.states.items())
     small = len(parallel) <= KEEP_CHARS
-    written = read_parallel_file(parallel) if parallel and (acted or small) else None
+    written = read_parallel_file(str(parallel)) if parallel and (acted or small) else None
     where = {b.index: b.en_line for b in written.blocks} if written else {}
     par = str(par_path)
     out = []
