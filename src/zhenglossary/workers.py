@@ -66,6 +66,9 @@ _STATE: dict = {}             # in a worker: the run's glossary, engine, memory 
 
 def _start(glossary_path: Path | None, options, root: Path) -> None:
     """A worker's set-up, once: its own glossary, engine and memory connection."""
+    from .process import tune_gc
+
+    tune_gc()
     from .engines import EngineContext, create_engine
     from .glossary import Glossary, load_glossary
     from .memory import Memory, NoMemory
@@ -136,6 +139,9 @@ _CHECK: dict = {}             # in a check worker: the run's glossary
 
 def _start_check(glossary_path: Path) -> None:
     from .glossary import load_glossary
+    from .process import tune_gc
+
+    tune_gc()
 
     _CHECK["glossary"] = load_glossary(glossary_path)
 

@@ -55,4 +55,7 @@ __all__ = ["app", "main"]
 
 
 def main() -> None:
+    from ..process import tune_gc
+
+    tune_gc()
     app(prog_name="zhen")
