@@ -1633,6 +1633,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
             and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
         start = 0
+    if not marked and 0 < start:
+        start = _phrase_start(text, run_start, run, start, english, abbr, forms)
     # a Latin word the English opens with, right before the Chinese, is the term's own
     # (Argo 浮标 *Argo floats*, N-1 安全准则 *N-1 security criterion*, LSM 树 *LSM-tree*);
     # then the Chinese between it and the parenthesis is all the term's when it is only
@@ -1668,6 +1670,96 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     canon = canonical_english(english, _proper_words(zh, english)) if english else ""
     return Parenthetical(zh, run, canon, abbr, offset, match.end(), text[offset:match.end()],
                          english, score, form)
+
+
+MORPHEME_IDF = 6.0    # a single adverb or verb character rarer than this in general Chinese
+#                      (jieba's IDF) is a morpheme (仿 8.7, 破 6.3), not the clause's (做 4.0, 让 3.7)
+_PHRASE_OPENERS = "，,；;、"     # after these, as after a sentence's end, a phrase opens
+
+
+def _morpheme_unit(word: str, flag: str, forms: frozenset[str]) -> bool:
+    """May this jieba unit be part of a noun phrase's modifiers (仿 of 仿星器, 红外 of 红外相机,
+    着火 of 着火延迟时间), by jieba's tag, general Chinese's IDF and CC-CEDICT? Not a function
+    word, locality or time word, pronoun, preposition, measure word or count, copula; an
+    adverb or a verb only when rare (a single character) or neither widespread nor read by
+    CC-CEDICT mostly as "to …" (several); another word of several characters neither
+    widespread (unless a noun: 太阳, 红外) nor mostly a verb (调用, 利用)."""
+    from .align import idf
+
+    if word in forms:
+        return True
+    if flag.startswith(HARD_FLAGS) or flag == "uj" or flag[:1] in "fqrpt" or flag == "hy":
+        return False
+    if len(word) == 1 and _copula(word):
+        return False
+    if flag.startswith("m"):
+        return len(word) == 1             # 七 of 七氟烷; no count (两个)
+    if flag == "d" or flag in _VERB_FLAGS:
+        if len(word) == 1:
+            value = idf(word)
+            return value is not None and value >= MORPHEME_IDF
+        return not is_general(word) and not _mostly_verb(word)
+    if len(word) > 1 and not flag.startswith("n") and flag != "vn" and is_general(word):
+        return False                      # 剧烈, 不同: widespread modifiers of the clause
+    return len(word) == 1 or not _mostly_verb(word)
+
+
+def english_characters(english: str, abbr: str) -> tuple[int, int]:
+    """(fewest, most) Chinese characters the English usually asks for, from the gold
+    sets' 1,100 pairs: a character per syllable of each content word, two to four a word
+    (one word: at least its syllables up to three; several: two a word), one more at
+    most; two characters per abbreviation letter at most."""
+    if english:
+        need = [max(2, min(syllables(w), 4)) for w in english_words(english)
+                if w.lower() not in EN_FUNCTION]
+        if not need:
+            return 0, 0
+        if len(need) == 1:
+            return min(need[0], 3), need[0] + 1
+        return 2 * len(need), sum(need) + 1
+    from .align import abbreviation_letters
+
+    n = len(abbreviation_letters(abbr))
+    return n, 2 * n + 1
+
+
+def _phrase_start(text: str, run_start: int, run: str, start: int, english: str, abbr: str,
+                  forms: frozenset[str]) -> int:
+    """Where the term starts when the span found is shorter than its English asks for
+    (:func:`english_characters`) and the units before it, back to a function word, a
+    clause verb or the opening of the clause, are modifiers (:func:`_morpheme_unit`): the
+    noun phrase is the term, when it is not longer than the English asks for (仿|星器
+    *stellarator*, 红外|相机 *camera traps*, 在太阳|耀斑 *solar flares*); a unit saying
+    only English the span says is not taken (写入 before 预写日志 *write-ahead log*)."""
+    units = _units(run, forms)
+    offsets, at = [], 0
+    for word, _ in units:
+        offsets.append(at)
+        at += len(word)
+    offsets.append(at)
+    if start not in offsets:
+        return start
+    k = offsets.index(start)
+    if k == len(units) and (not units or len(units[-1][0]) == 1 and is_general(units[-1][0])):
+        return start                      # nothing found, and the last character is a
+        #                                   widespread one (块 of 多个小块 *patches*: a classifier)
+    low, high = english_characters(english, abbr)
+    if len(run) - start >= low:
+        return start                      # the span is as long as the English asks
+    en = english_words(english) if english else []
+    said = {i for word, _ in units[k:] for i, _ in english_links(word, en)} if en else set()
+    j = k
+    while j > 0 and _morpheme_unit(*units[j - 1], forms):
+        links = {i for i, _ in english_links(units[j - 1][0], en)} if en else set()
+        if links and links <= said:
+            break
+        j -= 1
+    if j == k or len(run) - offsets[j] > high:
+        return start
+    if j == 0 and not (_clause_start(text, run_start)
+                       or text[:run_start].rstrip(" \t")[-1:] in _PHRASE_OPENERS):
+        return start                      # the run may go on before (Latin, digits)
+    return offsets[j]
 
 
 def _fills_cell(text: str, run_start: int, end: int) -> bool:
