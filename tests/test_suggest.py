@@ -541,3 +541,16 @@ def test_a_noun_phrase_shorter_than_its_english_asks_takes_its_modifiers():
     assert english_characters("stellarator", "") == (3, 5)
     assert english_characters("camera traps", "") == (4, 6)
     assert english_characters("", "VU") == (2, 5)
+
+
+def test_a_noun_character_after_a_verb_makes_the_verb_the_terms_where_nothing_aligns():
+    # product analytics, packaging: 率 (tagged v, CC-CEDICT "rate") and 表 head the verb
+    # before them: 留存|率 *retention*, 配置|表 *manifest*
+    assert "留存率" in _found("应用的留存率（retention）下降了。")
+    assert "配置表" in _found("我们把参数写进配置表（manifest）。")
+    from zhenglossary.bilingual import _nominal_head
+
+    none = frozenset()
+    assert _nominal_head(("率", "v"), ("留存", "v"), none)
+    assert not _nominal_head(("个", "q"), ("留存", "v"), none)       # a classifier
+    assert not _nominal_head(("率", "v"), ("细菌", "n"), none)       # after a noun: _bound_head

@@ -613,9 +613,13 @@ def term_span(run: str, english: str, abbr: str,
     if best is None:
         # nothing aligns: the content words before the parenthesis
         start = n
+        nominal = n > 1 and _nominal_head(units[-1], units[-2], forms)
         for i in range(n - 1, -1, -1):
             if i == n - 1 and n > 1 and _bound_head(units[i], units[i - 1], forms):
                 start = i                 # 孔隙|度 *porosity*: a bound morpheme heads the term
+                continue
+            if nominal and i >= n - 2:
+                start = i                 # 波动|率 *volatility*: the head makes the verb a noun
                 continue
             if edge_stop(i) or (i < n - 1 and is_general(units[i][0])
                                 and not units[i][1].startswith("n")):
@@ -822,6 +826,21 @@ def _bound_head(unit: tuple[str, str], before: tuple[str, str], forms: frozenset
     word, flag = unit
     return len(word) == 1 and word not in forms and not flag.startswith(HARD_FLAGS) \
         and flag not in ("uj", "d") and before[1][:1] == "n" and len(before[0]) > 1
+
+
+def _nominal_head(unit: tuple[str, str], before: tuple[str, str], forms: frozenset[str]) -> bool:
+    """Is ``unit``, the last character before the parenthesis, a noun character (CC-CEDICT
+    reads it mostly as a thing, not "to …") heading the verb of two characters or more
+    before it (波动|率 *volatility*, 提示|词 *prompt*, 发生|制 of 权责发生制 *accrual
+    basis*), whatever jieba tags it? The two make a noun, and the verb is the term's."""
+    from .align import is_classifier
+
+    word, flag = unit
+    bword, bflag = before
+    return len(word) == 1 and word not in forms and not flag.startswith(HARD_FLAGS) \
+        and flag not in ("uj", "d") and not flag.startswith(("m", "q", "f")) \
+        and len(bword) > 1 and (bflag in _VERB_FLAGS or bflag == "vn") \
+        and gloss(word).known and not _mostly_verb(word) and not is_classifier(word)
 
 
 def _bridge(units, start: int, limit: int, en_links, forms: frozenset[str]) -> int:
