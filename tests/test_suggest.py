@@ -554,3 +554,5 @@ def test_a_noun_character_after_a_verb_makes_the_verb_the_terms_where_nothing_al
     assert _nominal_head(("率", "v"), ("留存", "v"), none)
     assert not _nominal_head(("个", "q"), ("留存", "v"), none)       # a classifier
     assert not _nominal_head(("率", "v"), ("细菌", "n"), none)       # after a noun: _bound_head
+    # finance: the verb before the span says the English's opening past participle
+    assert "隐含波动率" in _found("期权的隐含波动率（implied volatility）随行权价变化。")

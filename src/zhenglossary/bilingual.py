@@ -1768,7 +1768,12 @@ def _phrase_start(text: str, run_start: int, run: str, start: int, english: str,
     en = english_words(english) if english else []
     said = {i for word, _ in units[k:] for i, _ in english_links(word, en)} if en else set()
     j = k
-    while j > 0 and _morpheme_unit(*units[j - 1], forms):
+    participle = len(en) > 1 and _participle(en[0])
+    while j > 0 and (_morpheme_unit(*units[j - 1], forms)
+                     or participle and j == k and units[j - 1][1] in _VERB_FLAGS
+                     and len(units[j - 1][0]) > 1 and not is_general(units[j - 1][0])):
+        # (a verb right before the span says the English's opening past participle:
+        # 隐含 of 隐含波动率 *implied volatility*)
         links = {i for i, _ in english_links(units[j - 1][0], en)} if en else set()
         if links and links <= said:
             break
