@@ -556,16 +556,3 @@ def test_a_noun_character_after_a_verb_makes_the_verb_the_terms_where_nothing_al
     assert not _nominal_head(("率", "v"), ("细菌", "n"), none)       # after a noun: _bound_head
     # finance: the verb before the span says the English's opening past participle
     assert "隐含波动率" in _found("期权的隐含波动率（implied volatility）随行权价变化。")
-
-
-def test_letters_left_unspelt_take_only_modifiers_before_the_span():
-    # reliability engineering: 平均 (an adjective: *mean*, which CC-CEDICT does not give)
-    # is taken for the M of MTBF, 常用 (*commonly used*, the clause's) is not
-    assert "平均故障间隔时间" in _found("可靠性工程里常用平均故障间隔时间（MTBF）衡量设备。")
-    from zhenglossary.bilingual import _morpheme_unit
-
-    none = frozenset()
-    assert not _morpheme_unit("常用", "b", none)
-    # a time word is a modifier only when rare (术后 *post-operative*; not 初期, 年代)
-    assert _morpheme_unit("术后", "t", none)
-    assert not _morpheme_unit("初期", "t", none) and not _morpheme_unit("年代", "t", none)

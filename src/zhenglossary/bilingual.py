@@ -1333,9 +1333,6 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return len(word) > left       # it says an English word not yet said
         if len(word) > left or flag.startswith(_STOP_FLAGS) or flag == "uj":
             return True
-        if not en and len(word) > 1 and flag[:1] != "a" and not _morpheme_unit(word, flag, forms):
-            return True                   # 常用 of 常用双语评估替补 *BLEU*: no modifier
-            #                               (平均 of 平均故障间隔时间 *MTBF* is one)
         if len(word) == 1 and connective and _connective(word) == connective:
             return True                   # 与 of 拣货与包装: :func:`_cross_connective` reads it
         if _count(word, flag):
@@ -1710,10 +1707,8 @@ def _morpheme_unit(word: str, flag: str, forms: frozenset[str]) -> bool:
 
     if word in forms:
         return True
-    if flag.startswith(HARD_FLAGS) or flag == "uj" or flag[:1] in "fqrp" or flag == "hy":
+    if flag.startswith(HARD_FLAGS) or flag == "uj" or flag[:1] in "fqrpt" or flag == "hy":
         return False
-    if flag[:1] == "t" and (len(word) == 1 or is_general(word)):
-        return False                      # 初期, 年代 (but 术后 *post-operative*: rare)
     if len(word) == 1 and _copula(word):
         return False
     if flag.startswith("m"):
