@@ -72,6 +72,15 @@ as "to …" end the clause (筛查, 监测, 被称作), and a common verb at the
 no letter out of order (再进行能谱分析 *EDS*) nor, beside the English, one of a word it does
 not say (采用作业成本法 *ABC*); letters of English function words ask for no Chinese (WTP).
 
+Round eight: a span shorter than its English asks for (:func:`english_characters`: about
+a character per syllable, two to four a word) takes the modifiers before it — by jieba's
+tag, general Chinese's IDF and CC-CEDICT, no function word, clause verb or count — back
+to the clause's opening or the word that ends the clause before (仿|星器 *stellarator*,
+红外|相机 *camera traps*, 在太阳|耀斑), never longer than the English asks; where nothing
+aligns, a noun character heads the verb before it (留存|率 *retention*, 附着|胞), and a
+verb before the span says an opening past participle (隐含|波动率 *implied volatility*);
+CC-CEDICT's pronunciation notes are no senses (的 says no *song*).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
