@@ -119,3 +119,16 @@ def test_letters_taken_by_length_groups_is_the_sorted_rule(words, data):
     letters = data.draw(st.one_of(st.just(spelt), st.text("ABCDEFGHIVXRS0123456789", max_size=6)))
     blocked = frozenset(data.draw(st.sets(st.integers(0, len(words) - 1), max_size=1)))
     assert letters_taken(words, letters, blocked) == _letters_taken_by_sorting(words, letters, blocked)
+
+
+def test_a_pronunciation_note_is_no_sense():
+    # CC-CEDICT's 的 ends one sense with "also pr. [di4] or [di5] in poetry and songs":
+    # that says nothing of its meaning, so 的 says no *song* (的 of 画眉的鸣唱, a bird's song)
+    from zhenglossary.align import gloss
+    from zhenglossary.prose import prose_view
+    from zhenglossary.bilingual import find_parentheticals
+
+    assert not gloss("的").words & {"songs", "poetry", "pr", "also"}
+    assert "target" in gloss("的").words
+    text = "画眉的鸣唱（song）比麻雀复杂。"
+    assert [p.zh for p in find_parentheticals(prose_view(text), source=text)] == ["鸣唱"]

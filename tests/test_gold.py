@@ -73,10 +73,11 @@ def test_round_four_development_sets_keep_the_level_reached():
     before the rules that were then developed against it) and tests/gold/unseen.yaml
     (held out in round three, developed against in round four) stay at the level the
     round-seven rules reached (README: round seven): unseen2 P 96.4% R 95.9% with 6
-    boundary errors of 192 found, unseen P 97.4% R 95.0% with 2 of 78."""
+    boundary errors of 192 found, unseen P 97.4% R 95.0% with 2 of 78; round eight: unseen2
+    P 96.4% R 96.4% with 6 of 193, unseen P 97.5% R 97.5% with 2 of 80."""
     gold = ROOT / "tests" / "gold"
-    for name, precision, recall, boundary, non_terms in (("unseen2.yaml", 0.96, 0.95, 6, 1),
-                                                         ("unseen.yaml", 0.97, 0.95, 2, 0)):
+    for name, precision, recall, boundary, non_terms in (("unseen2.yaml", 0.96, 0.96, 6, 1),
+                                                         ("unseen.yaml", 0.97, 0.97, 2, 0)):
         result = _script().evaluate_gold(gold / name)
         finder, suggest = result["finder"], result["suggest"]
         assert finder["precision"] >= precision and finder["recall"] >= recall, (name, result["errors"])
@@ -101,9 +102,9 @@ def test_round_four_held_out_set_meets_the_targets_as_a_development_set():
     """tests/gold/unseen3.yaml (84 sightings in astronomy, neuroscience, drug discovery,
     hydrology, particle physics, fabs and control theory) was held out for all of round
     four (P 93.8%, R 90.5%, 5 boundary errors of 81 found at its end) and developed
-    against in rounds five to seven, which reached P 98.8%, R 96.4%, 1 boundary error of
-    82: it keeps issue 22's targets and that level."""
-    _keeps_level("unseen3", 0.98, 0.96, 1)
+    against in rounds five to eight, which reached P 98.8%, R 97.6%, 1 boundary error of
+    83: it keeps issue 22's targets and that level."""
+    _keeps_level("unseen3", 0.98, 0.97, 1)
 
 
 def test_round_five_held_out_set_meets_the_targets_as_a_development_set():
@@ -119,23 +120,37 @@ def test_round_six_held_out_set_meets_the_targets_as_a_development_set():
     """tests/gold/unseen5.yaml (137 sightings, 12 non-terms, in tribology, entomology,
     ophthalmology, crystallography, demography, additive manufacturing and cardiology)
     was held out until the end of round six (P 90.6%, R 84.7%, 12 boundary errors of 128
-    found) and developed against in round seven, which reached P 95.6%, R 94.9%, 6 of
-    136: it keeps issue 22's targets and that level."""
-    _keeps_level("unseen5", 0.95, 0.94, 6)
+    found) and developed against in rounds seven and eight, which reached P 96.3%, R 95.6%
+    (suggest R 94.9%), 5 of 136: it keeps issue 22's targets and that level."""
+    _keeps_level("unseen5", 0.96, 0.94, 5)
 
 
-def test_round_seven_held_out_set_does_not_fall_below_its_final_score():
+def test_round_seven_held_out_set_keeps_the_level_reached_as_a_development_set():
     """tests/gold/unseen6.yaml (159 sightings, 11 non-terms, in dermatology, ornithology,
     mycology, volcanology, combustion, plasma physics and anesthesiology) was held out
-    until the end of round seven: written before any round-seven rule, scored at the
-    start (P 86.7%, R 81.8%, 20 boundary errors of 150 found) and once at the end (P 88.7%,
-    R 84.3%, 17 of 151 found), its misses not read in between. This guards that final
-    score; it is not a target the rules were tuned to, and issue 22's targets (R ≥ 90%,
-    ≤ 5% boundary errors) are not met on it: see README."""
+    until the end of round seven (P 88.7%, R 84.3%, 17 boundary errors of 151 found) and
+    developed against in round eight, which reached P 94.8%, R 91.8%, 8 boundary errors of
+    154 found: it keeps that level. Issue 22's boundary target (≤ 5%) is not met on it
+    (8 of 154 is 5.2%), so it is not asserted here."""
     result = _script().evaluate_gold(ROOT / "tests" / "gold" / "unseen6.yaml")
     finder, suggest = result["finder"], result["suggest"]
-    precision, recall = 134 / 151 - 1e-9, 134 / 159 - 1e-9
+    precision, recall = 146 / 154 - 1e-9, 146 / 159 - 1e-9
     assert finder["precision"] >= precision and finder["recall"] >= recall, result["errors"]
-    assert finder["boundary_errors"] <= 17 and finder["non_terms"] == 0, result["errors"]
-    assert suggest["precision"] >= 134 / 151 - 1e-9 and suggest["recall"] >= recall, \
-        result["errors"]
+    assert finder["boundary_errors"] <= 8 and finder["non_terms"] == 0, result["errors"]
+    assert suggest["precision"] >= precision and suggest["recall"] >= recall, result["errors"]
+
+
+def test_round_eight_held_out_set_does_not_fall_below_its_final_score():
+    """tests/gold/unseen7.yaml (218 sightings, 16 non-terms, in rheology, endocrinology,
+    limnology, metallurgy, toxicology, geodesy and virology) was held out until the end
+    of round eight: written before any round-eight rule, scored at the start (P 91.2%,
+    R 85.8%, 15 boundary errors of 205 found, 3 non-terms) and once at the end (P 92.7%,
+    R 87.6%, 12 of 206 found, 3 non-terms), its misses not read in between. This guards
+    that final score; it is not a target the rules were tuned to, and issue 22's targets
+    (R ≥ 90%, ≤ 5% boundary errors) are not met on it: see README."""
+    result = _script().evaluate_gold(ROOT / "tests" / "gold" / "unseen7.yaml")
+    finder, suggest = result["finder"], result["suggest"]
+    precision, recall = 191 / 206 - 1e-9, 191 / 218 - 1e-9
+    assert finder["precision"] >= precision and finder["recall"] >= recall, result["errors"]
+    assert finder["boundary_errors"] <= 12 and finder["non_terms"] <= 3, result["errors"]
+    assert suggest["precision"] >= precision and suggest["recall"] >= recall, result["errors"]

@@ -506,3 +506,53 @@ def test_no_term_starts_with_a_suffix_character():
     from zhenglossary.bilingual import _suffix_character
 
     assert _suffix_character("性") and not _suffix_character("血")
+
+
+# ------------------------------------------------------ issue 22, round eight: the finder
+
+def test_a_noun_phrase_shorter_than_its_english_asks_takes_its_modifiers():
+    # chemical engineering: jieba cuts 鼓|泡塔 and nothing aligns; *bubble columns* asks
+    # for four characters or more, and 鼓 (rare in general Chinese) is a modifier, so the
+    # noun phrase is the term at a sentence's start, after a comma, a preposition, a
+    # copula or a count
+    for text in ("鼓泡塔（bubble columns）广泛用于发酵工业。",
+                 "气液传质，鼓泡塔（bubble columns）最常用。",
+                 "在鼓泡塔（bubble columns）中气含率随表观气速增加。",
+                 "反应器是鼓泡塔（bubble column）。",
+                 "在 2 个鼓泡塔（bubble columns）中测量。"):
+        assert "鼓泡塔" in _found(text), text
+    # zoology: where nothing aligns and the last character (鸮, jieba's zg) ended the
+    # content words at once, the noun phrase after 的 is the term
+    assert "灰林鸮" in _found("老林子里的灰林鸮（Strix aluco）在夜里捕鼠。")
+    assert "雕鸮" in _found("动物园新来的雕鸮（Bubo bubo）适应得很好。")
+    # but not from a widespread last character (块, a classifier too)
+    assert not _found("把地图切成多个小块（tiles）再渲染。")
+    # a unit saying only what the term says, or a clause verb, stays outside
+    assert "预写日志" in _found("服务器先写入预写日志（write-ahead log，WAL）再应答。")
+    from zhenglossary.bilingual import _morpheme_unit, english_characters
+
+    none = frozenset()
+    assert all(_morpheme_unit(w, f, none) for w, f in [("仿", "d"), ("破", "v"), ("七", "m"),
+                                                       ("红外", "nr")])
+    assert not any(_morpheme_unit(w, f, none) for w, f in [
+        ("做", "v"), ("让", "v"), ("调用", "v"), ("利用", "n"), ("的", "uj"), ("在", "p"),
+        ("两个", "m"), ("是", "v"), ("剧烈", "a"), ("中", "f")])
+    # a character per syllable, two to four a word, one more at most
+    assert english_characters("stellarator", "") == (3, 5)
+    assert english_characters("camera traps", "") == (4, 6)
+    assert english_characters("", "VU") == (2, 5)
+
+
+def test_a_noun_character_after_a_verb_makes_the_verb_the_terms_where_nothing_aligns():
+    # product analytics, packaging: 率 (tagged v, CC-CEDICT "rate") and 表 head the verb
+    # before them: 留存|率 *retention*, 配置|表 *manifest*
+    assert "留存率" in _found("应用的留存率（retention）下降了。")
+    assert "配置表" in _found("我们把参数写进配置表（manifest）。")
+    from zhenglossary.bilingual import _nominal_head
+
+    none = frozenset()
+    assert _nominal_head(("率", "v"), ("留存", "v"), none)
+    assert not _nominal_head(("个", "q"), ("留存", "v"), none)       # a classifier
+    assert not _nominal_head(("率", "v"), ("细菌", "n"), none)       # after a noun: _bound_head
+    # finance: the verb before the span says the English's opening past participle
+    assert "隐含波动率" in _found("期权的隐含波动率（implied volatility）随行权价变化。")

@@ -59,7 +59,7 @@ PAREN_NOTE = re.compile(r"\([^()]*\)|\[[^\]]*\]|CL:\S+")
 _SENSE_SPLIT = re.compile(r"[^a-z0-9à-öø-ÿā-ž]+")     # El Niño's niño is one word
 # senses that only refer to another headword
 CROSS_REFERENCE = re.compile(r"(?:(?:old|archaic|erroneous|japanese|taiwan) )?variant of |see |used in |"
-                              r"abbr\. for |also written ", re.IGNORECASE)
+                              r"abbr\. for |also written |(?:also )?pr\. ", re.IGNORECASE)
 
 
 @lru_cache(maxsize=65536)

@@ -72,6 +72,15 @@ as "to …" end the clause (筛查, 监测, 被称作), and a common verb at the
 no letter out of order (再进行能谱分析 *EDS*) nor, beside the English, one of a word it does
 not say (采用作业成本法 *ABC*); letters of English function words ask for no Chinese (WTP).
 
+Round eight: a span shorter than its English asks for (:func:`english_characters`: about
+a character per syllable, two to four a word) takes the modifiers before it — by jieba's
+tag, general Chinese's IDF and CC-CEDICT, no function word, clause verb or count — back
+to the clause's opening or the word that ends the clause before (仿|星器 *stellarator*,
+红外|相机 *camera traps*, 在太阳|耀斑), never longer than the English asks; where nothing
+aligns, a noun character heads the verb before it (留存|率 *retention*, 附着|胞), and a
+verb before the span says an opening past participle (隐含|波动率 *implied volatility*);
+CC-CEDICT's pronunciation notes are no senses (的 says no *song*).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
@@ -613,9 +622,13 @@ def term_span(run: str, english: str, abbr: str,
     if best is None:
         # nothing aligns: the content words before the parenthesis
         start = n
+        nominal = n > 1 and _nominal_head(units[-1], units[-2], forms)
         for i in range(n - 1, -1, -1):
             if i == n - 1 and n > 1 and _bound_head(units[i], units[i - 1], forms):
                 start = i                 # 孔隙|度 *porosity*: a bound morpheme heads the term
+                continue
+            if nominal and i >= n - 2:
+                start = i                 # 波动|率 *volatility*: the head makes the verb a noun
                 continue
             if edge_stop(i) or (i < n - 1 and is_general(units[i][0])
                                 and not units[i][1].startswith("n")):
@@ -822,6 +835,21 @@ def _bound_head(unit: tuple[str, str], before: tuple[str, str], forms: frozenset
     word, flag = unit
     return len(word) == 1 and word not in forms and not flag.startswith(HARD_FLAGS) \
         and flag not in ("uj", "d") and before[1][:1] == "n" and len(before[0]) > 1
+
+
+def _nominal_head(unit: tuple[str, str], before: tuple[str, str], forms: frozenset[str]) -> bool:
+    """Is ``unit``, the last character before the parenthesis, a noun character (CC-CEDICT
+    reads it mostly as a thing, not "to …") heading the verb of two characters or more
+    before it (波动|率 *volatility*, 提示|词 *prompt*, 发生|制 of 权责发生制 *accrual
+    basis*), whatever jieba tags it? The two make a noun, and the verb is the term's."""
+    from .align import is_classifier
+
+    word, flag = unit
+    bword, bflag = before
+    return len(word) == 1 and word not in forms and not flag.startswith(HARD_FLAGS) \
+        and flag not in ("uj", "d") and not flag.startswith(("m", "q", "f")) \
+        and len(bword) > 1 and (bflag in _VERB_FLAGS or bflag == "vn") \
+        and gloss(word).known and not _mostly_verb(word) and not is_classifier(word)
 
 
 def _bridge(units, start: int, limit: int, en_links, forms: frozenset[str]) -> int:
@@ -1633,6 +1661,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
             and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
         start = 0
+    if not marked and 0 < start:
+        start = _phrase_start(text, run_start, run, start, english, abbr, forms)
     # a Latin word the English opens with, right before the Chinese, is the term's own
     # (Argo 浮标 *Argo floats*, N-1 安全准则 *N-1 security criterion*, LSM 树 *LSM-tree*);
     # then the Chinese between it and the parenthesis is all the term's when it is only
@@ -1668,6 +1698,101 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     canon = canonical_english(english, _proper_words(zh, english)) if english else ""
     return Parenthetical(zh, run, canon, abbr, offset, match.end(), text[offset:match.end()],
                          english, score, form)
+
+
+MORPHEME_IDF = 6.0    # a single adverb or verb character rarer than this in general Chinese
+#                      (jieba's IDF) is a morpheme (仿 8.7, 破 6.3), not the clause's (做 4.0, 让 3.7)
+_PHRASE_OPENERS = "，,；;、"     # after these, as after a sentence's end, a phrase opens
+
+
+def _morpheme_unit(word: str, flag: str, forms: frozenset[str]) -> bool:
+    """May this jieba unit be part of a noun phrase's modifiers (仿 of 仿星器, 红外 of 红外相机,
+    着火 of 着火延迟时间), by jieba's tag, general Chinese's IDF and CC-CEDICT? Not a function
+    word, locality or time word, pronoun, preposition, measure word or count, copula; an
+    adverb or a verb only when rare (a single character) or neither widespread nor read by
+    CC-CEDICT mostly as "to …" (several); another word of several characters neither
+    widespread (unless a noun: 太阳, 红外) nor mostly a verb (调用, 利用)."""
+    from .align import idf
+
+    if word in forms:
+        return True
+    if flag.startswith(HARD_FLAGS) or flag == "uj" or flag[:1] in "fqrpt" or flag == "hy":
+        return False
+    if len(word) == 1 and _copula(word):
+        return False
+    if flag.startswith("m"):
+        return len(word) == 1             # 七 of 七氟烷; no count (两个)
+    if flag == "d" or flag in _VERB_FLAGS:
+        if len(word) == 1:
+            value = idf(word)
+            return value is not None and value >= MORPHEME_IDF
+        return not is_general(word) and not _mostly_verb(word)
+    if len(word) > 1 and not flag.startswith("n") and flag != "vn" and is_general(word):
+        return False                      # 剧烈, 不同: widespread modifiers of the clause
+    return len(word) == 1 or not _mostly_verb(word)
+
+
+def english_characters(english: str, abbr: str) -> tuple[int, int]:
+    """(fewest, most) Chinese characters the English usually asks for, from the gold
+    sets' 1,100 pairs: a character per syllable of each content word, two to four a word
+    (one word: at least its syllables up to three; several: two a word), one more at
+    most; two characters per abbreviation letter at most."""
+    if english:
+        need = [max(2, min(syllables(w), 4)) for w in english_words(english)
+                if w.lower() not in EN_FUNCTION]
+        if not need:
+            return 0, 0
+        if len(need) == 1:
+            return min(need[0], 3), need[0] + 1
+        return 2 * len(need), sum(need) + 1
+    from .align import abbreviation_letters
+
+    n = len(abbreviation_letters(abbr))
+    return n, 2 * n + 1
+
+
+def _phrase_start(text: str, run_start: int, run: str, start: int, english: str, abbr: str,
+                  forms: frozenset[str]) -> int:
+    """Where the term starts when the span found is shorter than its English asks for
+    (:func:`english_characters`) and the units before it, back to a function word, a
+    clause verb or the opening of the clause, are modifiers (:func:`_morpheme_unit`): the
+    noun phrase is the term, when it is not longer than the English asks for (仿|星器
+    *stellarator*, 红外|相机 *camera traps*, 在太阳|耀斑 *solar flares*); a unit saying
+    only English the span says is not taken (写入 before 预写日志 *write-ahead log*)."""
+    units = _units(run, forms)
+    offsets, at = [], 0
+    for word, _ in units:
+        offsets.append(at)
+        at += len(word)
+    offsets.append(at)
+    if start not in offsets:
+        return start
+    k = offsets.index(start)
+    if k == len(units) and (not units or len(units[-1][0]) == 1 and is_general(units[-1][0])):
+        return start                      # nothing found, and the last character is a
+        #                                   widespread one (块 of 多个小块 *patches*: a classifier)
+    low, high = english_characters(english, abbr)
+    if len(run) - start >= low:
+        return start                      # the span is as long as the English asks
+    en = english_words(english) if english else []
+    said = {i for word, _ in units[k:] for i, _ in english_links(word, en)} if en else set()
+    j = k
+    participle = len(en) > 1 and _participle(en[0])
+    while j > 0 and (_morpheme_unit(*units[j - 1], forms)
+                     or participle and j == k and units[j - 1][1] in _VERB_FLAGS
+                     and len(units[j - 1][0]) > 1 and not is_general(units[j - 1][0])):
+        # (a verb right before the span says the English's opening past participle:
+        # 隐含 of 隐含波动率 *implied volatility*)
+        links = {i for i, _ in english_links(units[j - 1][0], en)} if en else set()
+        if links and links <= said:
+            break
+        j -= 1
+    if j == k or len(run) - offsets[j] > high:
+        return start
+    if j == 0 and not (_clause_start(text, run_start)
+                       or text[:run_start].rstrip(" \t")[-1:] in _PHRASE_OPENERS):
+        return start                      # the run may go on before (Latin, digits)
+    return offsets[j]
 
 
 def _fills_cell(text: str, run_start: int, end: int) -> bool:
