@@ -556,3 +556,18 @@ def test_a_noun_character_after_a_verb_makes_the_verb_the_terms_where_nothing_al
     assert not _nominal_head(("率", "v"), ("细菌", "n"), none)       # after a noun: _bound_head
     # finance: the verb before the span says the English's opening past participle
     assert "隐含波动率" in _found("期权的隐含波动率（implied volatility）随行权价变化。")
+
+
+def test_a_verb_before_the_parenthesis_heads_a_noun_phrase_where_nothing_aligns():
+    # molecular biology, surface engineering: nothing aligns, and the common verb right
+    # before the parenthesis (测定, 强化) is the head of what the English's noun phrase
+    # names, not the clause's verb (the clause's verb, 用, stands before the term)
+    assert "荧光素酶测定" in _found("我们用荧光素酶测定（luciferase assay）检测启动子活性。")
+    assert "喷丸强化" in _found("轴承座用喷丸强化（shot peening）处理。")
+    from zhenglossary.bilingual import _verb_head
+
+    none = frozenset()
+    assert _verb_head(("测定", "v"), "luciferase assay", none)
+    assert not _verb_head(("测定", "v"), "assay", none)             # one word: no phrase
+    assert not _verb_head(("测", "v"), "luciferase assay", none)    # one character
+    assert not _verb_head(("噬斑", "n"), "plaque assay", none)      # not a verb

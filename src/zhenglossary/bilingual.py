@@ -630,6 +630,9 @@ def term_span(run: str, english: str, abbr: str,
             if nominal and i >= n - 2:
                 start = i                 # 波动|率 *volatility*: the head makes the verb a noun
                 continue
+            if i == n - 1 and n > 1 and _verb_head(units[i], english, forms):
+                start = i                 # 噬斑|测定 *plaque assay*: the English's noun head
+                continue                  # says the verb before the parenthesis is the term's
             if edge_stop(i) or (i < n - 1 and is_general(units[i][0])
                                 and not units[i][1].startswith("n")):
                 break
@@ -826,6 +829,16 @@ def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
         beside = {j for k in (i - 1, i + 1) if 0 <= k < len(words) for j, part in own[k]
                   if not part}
         en_links[i] = {link for link in en_links[i] if link[0] not in beside}
+
+
+def _verb_head(unit: tuple[str, str], english: str, forms: frozenset[str]) -> bool:
+    """Where nothing aligns, a verb of two characters or more right before the
+    parenthesis, glossed by an English phrase of two words or more (a noun phrase: *plaque
+    assay*, *regime shift*), is the head of the term, not the clause's verb: a writer
+    glosses a name, and a clause's verb would stand before the term, not at its end."""
+    word, flag = unit
+    return word not in forms and len(word) > 1 and (flag in _VERB_FLAGS or flag == "vn") \
+        and len(english.split()) > 1 and all(w.isalpha() for w in english.split())
 
 
 def _bound_head(unit: tuple[str, str], before: tuple[str, str], forms: frozenset[str]) -> bool:
