@@ -571,3 +571,17 @@ def test_a_verb_before_the_parenthesis_heads_a_noun_phrase_where_nothing_aligns(
     assert not _verb_head(("测定", "v"), "assay", none)             # one word: no phrase
     assert not _verb_head(("测", "v"), "luciferase assay", none)    # one character
     assert not _verb_head(("噬斑", "n"), "plaque assay", none)      # not a verb
+
+
+def test_a_verb_introducing_a_name_is_never_the_terms():
+    # physical education: the English's unsaid word (*rod*: 杆 is tagged a measure word
+    # and CC-CEDICT has no *rod* for it) asks for more on the left, but 俗称 ("commonly
+    # referred to as") introduces the name after it
+    assert "爬杆试验" in _found("这项体能测试俗称爬杆试验（rod climbing test）。")
+    from zhenglossary.bilingual import _naming_verb, term_span
+
+    run = "又叫爬杆法"
+    assert run[term_span(run, "rod climbing", "")[0]:] == "爬杆法"
+    none = frozenset()
+    assert all(_naming_verb(w, none) for w in ("叫", "称为", "又称", "俗称", "简称", "叫做"))
+    assert not any(_naming_verb(w, none) for w in ("即", "有", "无", "称", "所谓", "效应"))

@@ -641,7 +641,7 @@ def term_span(run: str, english: str, abbr: str,
                          or units[i][1] == "vn" and gloss(units[i][0]).verb_only):
                 break                     # 拟合 (CC-CEDICT: "to fit") 变异函数: the clause's verb;
                 #                           筛查 (tagged vn, but CC-CEDICT has only "to screen")
-            if _passive_verb(units[i][0], forms):
+            if _passive_verb(units[i][0], forms) or _naming_verb(units[i][0], forms):
                 break                     # 被称作 (tagged n): 被 and CC-CEDICT's "to be called"
             start = i
         while start < n and units[start][1] == "hy":
@@ -935,6 +935,22 @@ def _passive_verb(word: str, forms: frozenset[str]) -> bool:
 
     return len(word) > 2 and word not in forms and not gloss(word).known \
         and posseg(word[0], forms)[0][1][:1] in ("p", "d") and _mostly_verb(word[1:])
+
+
+_NAMING_SENSES = ("to be called", "known as", "referred to as", "to be abbreviated")
+
+
+def _naming_verb(word: str, forms: frozenset[str]) -> bool:
+    """A verb that introduces a name (CC-CEDICT: "to be called", "also known as",
+    "commonly referred to as": 叫, 称为, 又称, 俗称, 简称): the term is the name after it,
+    never the verb (… 又叫爬杆效应（rod climbing）)."""
+    from .align import dictionary_index
+
+    if word in forms:
+        return False
+    return any(name in sense for name in _NAMING_SENSES
+               for entry in dictionary_index().entries(word) if not entry.proper
+               for sense in entry.senses)
 
 
 def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
@@ -1370,6 +1386,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             #                               提高采收率 *Enhanced Oil Recovery*)
         if len(word) == 1 and not en_links[i] and _copula(word):
             return True                   # 是, 为, 属 (CC-CEDICT: "to be"): the clause's verb
+        if not en_links[i] and _naming_verb(word, forms):
+            return True                   # 又叫|爬杆效应, 简称|…: the name follows the verb
         if en_links[i] and all(k in covered for k, _ in en_links[i]) \
                 and not _says_a_neighbour(i, start, en_links, unsaid):
             return True                   # 写入 before 预写日志: says a word already said
