@@ -585,3 +585,19 @@ def test_a_verb_introducing_a_name_is_never_the_terms():
     none = frozenset()
     assert all(_naming_verb(w, none) for w in ("叫", "称为", "又称", "俗称", "简称", "叫做"))
     assert not any(_naming_verb(w, none) for w in ("即", "有", "无", "称", "所谓", "效应"))
+
+
+def test_a_latin_word_before_the_parenthesis_ending_the_english_ends_the_term():
+    # biochemistry, nutrition, plastics: the English ends with the letter written after
+    # the Chinese (*protein kinase C*, *vitamin D*), so the letter is the term's end and
+    # the Chinese before it says the rest; a word introducing an example (比如, CC-CEDICT
+    # "for example") stays outside
+    assert "蛋白激酶 C" in _found("试验采用了蛋白激酶 C（protein kinase C）抑制剂。")
+    assert "维生素 D" in _found("每日补充维生素 D（vitamin D）可以预防佝偻病。")
+    assert "双酚 S" in _found("塑料里的添加剂，比如双酚 S（bisphenol S），同样受到关注。")
+    from zhenglossary.bilingual import _naming_verb, split_body
+
+    # one letter ending the English is a reference unless the Chinese writes it too
+    assert split_body("Appendix B") is None
+    assert split_body("vitamin D", "D") == ("vitamin D", "")
+    assert _naming_verb("比如", frozenset()) and _naming_verb("例如", frozenset())

@@ -234,8 +234,10 @@ def _gives_symbol(body: str) -> bool:
 _YEAR = re.compile(r"(?:1[89]|20)\d\d[a-z]?")      # 1978, 2019a: a citation's year
 
 
-def split_body(body: str) -> tuple[str, str] | None:
-    """(english, abbreviation) of a parenthesis body, or None when it is not a term."""
+def split_body(body: str, tail: str = "") -> tuple[str, str] | None:
+    """(english, abbreviation) of a parenthesis body, or None when it is not a term.
+    ``tail`` is the Latin word written before the parenthesis (叶绿素 a（chlorophyll a）):
+    the English may end with it though it is one letter."""
     body = body.strip().strip("*_").strip()
     pieces = [p.strip().strip("*_").strip() for p in re.split(r"[,，;；、]", body)]
     pieces = [p for p in pieces if p]
@@ -274,7 +276,8 @@ def split_body(body: str) -> tuple[str, str] | None:
         dimension = len(words) > 1 and re.fullmatch(r"\d[A-Z]{1,2}", words[0])   # 3D, 5G, 4K
         if english or piece[0].isdigit() and not dimension or len(words) > MAX_WORDS:
             return None                  # a list, a number with a unit, a sentence
-        if words[0].lower() in EN_FUNCTION or (len(words) > 1 and len(words[-1]) == 1):
+        if words[0].lower() in EN_FUNCTION or (len(words) > 1 and len(words[-1]) == 1
+                                               and words[-1] != tail):
             return None                  # a sentence (the …), a reference (Appendix B)
         english = piece
     return english, abbr
@@ -937,13 +940,15 @@ def _passive_verb(word: str, forms: frozenset[str]) -> bool:
         and posseg(word[0], forms)[0][1][:1] in ("p", "d") and _mostly_verb(word[1:])
 
 
-_NAMING_SENSES = ("to be called", "known as", "referred to as", "to be abbreviated")
+_NAMING_SENSES = ("to be called", "known as", "referred to as", "to be abbreviated",
+                  "for example", "for instance")
 
 
 def _naming_verb(word: str, forms: frozenset[str]) -> bool:
     """A verb that introduces a name (CC-CEDICT: "to be called", "also known as",
-    "commonly referred to as": 叫, 称为, 又称, 俗称, 简称): the term is the name after it,
-    never the verb (… 又叫爬杆效应（rod climbing）)."""
+    "commonly referred to as": 叫, 称为, 又称, 俗称, 简称) or an example ("for example":
+    比如, 例如): the term is the name after it, never the verb (… 又叫爬杆效应（rod
+    climbing）, 比如双酚 A（bisphenol A）)."""
     from .align import dictionary_index
 
     if word in forms:
@@ -1653,15 +1658,25 @@ def find_parentheticals(text: str, forms: frozenset[str] = frozenset(),
 def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
     if match.group("close") not in _CLOSE[match.group("open")]:
         return None
-    parts = split_body(match.group("body"))
+    latin = (match.group("latin") or "").strip()
+    parts = split_body(match.group("body"), latin)
     if parts is None:
         return None
     english, abbr = parts
-    latin = (match.group("latin") or "").strip()
     mark = match.group("mark") or ""
     if latin and english and not abbr and _SYMBOL_RE.fullmatch(latin) \
             and latin.lower() not in english.lower().split():
         latin = ""                        # 临界温度 Tc（critical temperature）: the quantity's symbol
+    tail = ""
+    if latin and english and not mark and len(english.split()) > 1 \
+            and english.split()[-1] == latin:
+        # 叶绿素 a（chlorophyll a）, 双酚 A（bisphenol A）, 细胞色素 P450（cytochrome P450）:
+        # the Latin piece before the parenthesis is the English's last word, so it is the
+        # end of the Chinese term, and the Chinese before it says the English before it
+        tail = match.group("sp") + latin
+        latin = ""
+        full_english, english = english, english.rsplit(None, 1)[0]
+        full_abbr, abbr = abbr, ""    # its letters spell the tail too (BPA): the English says it
     if latin:
         # 中文 English（ABBR）: the English stands before the parenthesis
         if english or not abbr or mark or not match.group("sp") \
@@ -1725,7 +1740,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
                   and not _item_character(text, run_start, run, english, score)):
         return None
     offset = run_start + start - len(head)
-    zh = head + zh
+    zh = head + zh + tail
+    if tail:
+        english, abbr = full_english, full_abbr
     canon = canonical_english(english, _proper_words(zh, english)) if english else ""
     return Parenthetical(zh, run, canon, abbr, offset, match.end(), text[offset:match.end()],
                          english, score, form)
