@@ -132,3 +132,14 @@ def test_a_pronunciation_note_is_no_sense():
     assert "target" in gloss("的").words
     text = "画眉的鸣唱（song）比麻雀复杂。"
     assert [p.zh for p in find_parentheticals(prose_view(text), source=text)] == ["鸣唱"]
+
+
+def test_a_compound_the_dictionary_lacks_is_made_singular_by_its_last_noun():
+    # plant pathology, taxonomy: CC-CEDICT's English lacks the compound, not the noun
+    # ending it (nano|viruses, mega|species: *species* is its own singular)
+    from zhenglossary.align import singular
+
+    assert singular("nanoviruses") == "nanovirus"
+    assert singular("megaspecies") == "megaspecies"
+    assert singular("caches") == "cache" and singular("boxes") == "box"
+    assert canonical_english("soil megaspecies") == "soil megaspecies"

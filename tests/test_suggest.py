@@ -601,3 +601,21 @@ def test_a_latin_word_before_the_parenthesis_ending_the_english_ends_the_term():
     assert split_body("Appendix B") is None
     assert split_body("vitamin D", "D") == ("vitamin D", "")
     assert _naming_verb("比如", frozenset()) and _naming_verb("例如", frozenset())
+
+
+def test_a_name_with_its_possessive_heads_the_term():
+    # neurology, optics: the English opens with the name's possessive
+    assert "Parkinson 病" in _found("Parkinson 病（Parkinson's disease）患者常有震颤。")
+    assert "Fermat 原理" in _found("Fermat 原理（Fermat's principle）可以推出折射定律。")
+
+
+def test_the_copula_jieba_glued_to_the_terms_first_character_stays_outside():
+    # fluids: jieba reads 是非 ("right and wrong"), but 非 alone says *non-*
+    assert "非牛顿型流体" in _found("该流体是非牛顿型流体（non-Newtonian fluid）。")
+    from zhenglossary.bilingual import _resegment
+
+    units = _resegment([("是非", "n"), ("牛顿", "nr"), ("型", "k"), ("流体", "n")],
+                       "non-Newtonian fluid", "", frozenset())
+    assert units[0] == ("是", "v") and units[1][0] == "非"
+    # a word whose own sense says the English is kept (属性 *attribute*)
+    assert _resegment([("属性", "n")], "attribute", "", frozenset()) == [("属性", "n")]

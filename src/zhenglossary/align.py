@@ -406,6 +406,13 @@ def singular(word: str) -> str:
     for candidate in candidates:
         if english_known(candidate):
             return candidate
+    # a compound CC-CEDICT's English lacks, ending with a noun of five letters or more
+    # that it knows: that noun's singular (herpes|viruses → herpesvirus, quasi|species →
+    # quasispecies), the longest such noun first
+    for k in range(2, len(word) - 4):
+        tail = noun_lemma(word[k:])
+        if tail and tail != word[k:-1] and english_known(tail):
+            return word[:k] + tail
     return word[:-1]
 
 

@@ -362,9 +362,7 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
     with the start of the next word, makes a dictionary word aligning to the English,
     take that word instead (向|量化 → 向量|化 for *vectorized*, 自|适应 → 自适应 for
     *adaptive*)."""
-    from .align import english_links
-
-    from .align import abbreviation_letters
+    from .align import abbreviation_letters, english_links, words_match
 
     if not english and not abbr:
         return units
@@ -396,6 +394,17 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
                     and is_general(word[0]) and posseg(word[0], forms)[0][1] == "v" \
                     and english_links(word[1:], en):
                 out[i:i + 1] = [(word[0], "v" if flag.startswith("v") else flag), (word[1:], "n")]
+        # a word opening with the copula whose rest alone says all the word says: jieba
+        # glued the clause's 是 to the term's first character (是非|牛顿流体 → 是|非牛顿流体
+        # *non-Newtonian fluids*)
+        for i in range(len(out) - 1, -1, -1):
+            word, flag = out[i]
+            if len(word) > 1 and word not in forms and _copula(word[0]) \
+                    and not english_links(word[0], en) \
+                    and not any(words_match(g, e) for g in gloss(word).words for e in en):
+                rest = english_links(word[1:], en)
+                if rest and rest >= english_links(word, en):
+                    out[i:i + 1] = [(word[0], "v"), (word[1:], posseg(word[1:], forms)[0][1])]
     # two characters (or words) jieba left apart that make a CC-CEDICT word saying the
     # English, where not both do alone, are that word (易|感 → 易感 *susceptible*, the S of
     # SIR; 联结|主义 → 联结主义 *connectionism* of *connectionist*)
@@ -404,7 +413,8 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
         (a, fa), (b, fb) = out[i], out[i + 1]
         if len(a + b) <= 4 and fa != "hy" and fb != "hy" and a + b not in forms \
                 and a not in forms and b not in forms \
-                and gloss(a + b).known and says(a + b) and not (says(a) and says(b)):
+                and gloss(a + b).known and says(a + b) and not (says(a) and says(b)) \
+                and not (_copula(a) and says(b)):
             out[i:i + 2] = [(a + b, "n")]
         i += 1
     for i in range(len(out) - 2, -1, -1):
@@ -1982,6 +1992,7 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
         return ""
     word = found.group(1).lower()
     first = re.sub("[‐–]", "-", first)  # Lotka-Volterra 方程 *Lotka–Volterra equations*
+    first = re.sub("['’]s?$", "", first)  # Graves 病 *Graves' disease*: the name's possessive
     if len(english.split()) < 2 and "-" not in first:
         return ""                       # the English is that word alone: no Chinese left
     if first == word or first.startswith(word + "-"):
