@@ -3,7 +3,7 @@
     python scripts/eval_suggest.py                 # the development sets (parentheticals.yaml …)
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
-    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen7.yaml, round eight's
+    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen8.yaml, round nine's
                                                    # held-out set (a development set since its end)
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
@@ -40,7 +40,8 @@ UNSEEN3 = ROOT / "tests" / "gold" / "unseen3.yaml"     # issue 22 round 4: held 
 UNSEEN4 = ROOT / "tests" / "gold" / "unseen4.yaml"     # issue 22 round 5: held out, dev since
 UNSEEN5 = ROOT / "tests" / "gold" / "unseen5.yaml"     # issue 22 round 6: held out, dev since
 UNSEEN6 = ROOT / "tests" / "gold" / "unseen6.yaml"     # issue 22 round 7: held out, dev since
-UNSEEN7 = ROOT / "tests" / "gold" / "unseen7.yaml"     # issue 22 round 8: held out to its end
+UNSEEN7 = ROOT / "tests" / "gold" / "unseen7.yaml"     # issue 22 round 8: held out, dev since
+UNSEEN8 = ROOT / "tests" / "gold" / "unseen8.yaml"     # issue 22 round 9: held out to its end
 
 
 def _keys(english: str, abbr: str) -> set[str]:
@@ -202,18 +203,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", action="store_true", help="also score the shipped notes")
     parser.add_argument("--errors", action="store_true", help="list misses and wrong boundaries")
     parser.add_argument("--unseen", action="store_true",
-                        help="score only tests/gold/unseen7.yaml (round eight's held-out set)")
+                        help="score only tests/gold/unseen8.yaml (round nine's held-out set)")
     parser.add_argument("sets", nargs="*", type=Path, help="gold set files to score instead")
     args = parser.parse_args(argv)
     if args.sets:
         sets = [(str(path), path) for path in args.sets]
     elif args.unseen:
-        sets = [("held-out set (unseen7)", UNSEEN7)]
+        sets = [("held-out set (unseen8)", UNSEEN8)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),
                 ("unseen3 set", UNSEEN3), ("unseen4 set", UNSEEN4), ("unseen5 set", UNSEEN5),
-                ("unseen6 set", UNSEEN6)]
+                ("unseen6 set", UNSEEN6), ("unseen7 set", UNSEEN7)]
     for name, path in sets:
         result = evaluate_gold(path)
         f, s = result["finder"], result["suggest"]

@@ -129,28 +129,44 @@ def test_round_seven_held_out_set_keeps_the_level_reached_as_a_development_set()
     """tests/gold/unseen6.yaml (159 sightings, 11 non-terms, in dermatology, ornithology,
     mycology, volcanology, combustion, plasma physics and anesthesiology) was held out
     until the end of round seven (P 88.7%, R 84.3%, 17 boundary errors of 151 found) and
-    developed against in round eight, which reached P 94.8%, R 91.8%, 8 boundary errors of
-    154 found: it keeps that level. Issue 22's boundary target (≤ 5%) is not met on it
-    (8 of 154 is 5.2%), so it is not asserted here."""
+    developed against in rounds eight and nine, which reached P 94.9%, R 93.7%, 8 boundary
+    errors of 157 found: it keeps that level. Issue 22's boundary target (≤ 5%) is not met
+    on it (8 of 157 is 5.1%), so it is not asserted here."""
     result = _script().evaluate_gold(ROOT / "tests" / "gold" / "unseen6.yaml")
     finder, suggest = result["finder"], result["suggest"]
-    precision, recall = 146 / 154 - 1e-9, 146 / 159 - 1e-9
+    precision, recall = 149 / 157 - 1e-9, 149 / 159 - 1e-9
     assert finder["precision"] >= precision and finder["recall"] >= recall, result["errors"]
     assert finder["boundary_errors"] <= 8 and finder["non_terms"] == 0, result["errors"]
     assert suggest["precision"] >= precision and suggest["recall"] >= recall, result["errors"]
 
 
-def test_round_eight_held_out_set_does_not_fall_below_its_final_score():
+def test_round_eight_held_out_set_keeps_the_level_reached_as_a_development_set():
     """tests/gold/unseen7.yaml (218 sightings, 16 non-terms, in rheology, endocrinology,
     limnology, metallurgy, toxicology, geodesy and virology) was held out until the end
-    of round eight: written before any round-eight rule, scored at the start (P 91.2%,
-    R 85.8%, 15 boundary errors of 205 found, 3 non-terms) and once at the end (P 92.7%,
-    R 87.6%, 12 of 206 found, 3 non-terms), its misses not read in between. This guards
-    that final score; it is not a target the rules were tuned to, and issue 22's targets
-    (R ≥ 90%, ≤ 5% boundary errors) are not met on it: see README."""
+    of round eight (P 92.7%, R 87.6%, 12 boundary errors of 206 found, 3 non-terms) and
+    developed against in round nine, which reached P 94.8%, R 92.7%, 10 boundary errors
+    of 213 found (4.7%), 1 non-term: it keeps that level (the one non-term is a scorer's
+    artefact: *transaminases* and the finder's *transaminase* get different lemmas)."""
     result = _script().evaluate_gold(ROOT / "tests" / "gold" / "unseen7.yaml")
     finder, suggest = result["finder"], result["suggest"]
-    precision, recall = 191 / 206 - 1e-9, 191 / 218 - 1e-9
+    precision, recall = 202 / 213 - 1e-9, 202 / 218 - 1e-9
     assert finder["precision"] >= precision and finder["recall"] >= recall, result["errors"]
-    assert finder["boundary_errors"] <= 12 and finder["non_terms"] <= 3, result["errors"]
+    assert finder["boundary_errors"] <= 10 and finder["non_terms"] <= 1, result["errors"]
+    assert suggest["precision"] >= precision and suggest["recall"] >= recall, result["errors"]
+
+
+def test_round_nine_held_out_set_does_not_fall_below_its_final_score():
+    """tests/gold/unseen8.yaml (241 sightings, 16 non-terms, in hematology, speleology,
+    apiculture, cartography, pharmacokinetics, glass science and coastal engineering) was
+    held out until the end of round nine: written before any round-nine rule, scored at
+    the start (P 93.0%, R 87.6%, 11 boundary errors of 227 found, 5 non-terms) and once at
+    the end (P 93.0%, R 88.4%, 11 of 229 found, 5 non-terms). This guards that final
+    score; it is not a target the rules were tuned to, and issue 22's recall target
+    (≥ 90%) is not met on it: see README (which also says how its misses were once
+    listed by mistake during the round)."""
+    result = _script().evaluate_gold(ROOT / "tests" / "gold" / "unseen8.yaml")
+    finder, suggest = result["finder"], result["suggest"]
+    precision, recall = 213 / 229 - 1e-9, 213 / 241 - 1e-9
+    assert finder["precision"] >= precision and finder["recall"] >= recall, result["errors"]
+    assert finder["boundary_errors"] <= 11 and finder["non_terms"] <= 5, result["errors"]
     assert suggest["precision"] >= precision and suggest["recall"] >= recall, result["errors"]

@@ -81,6 +81,14 @@ aligns, a noun character heads the verb before it (留存|率 *retention*, 附�
 verb before the span says an opening past participle (隐含|波动率 *implied volatility*);
 CC-CEDICT's pronunciation notes are no senses (的 says no *song*).
 
+Round nine: where nothing aligns, a verb before the parenthesis glossed by a noun phrase
+heads the term (噬斑|测定 *plaque assay*); a word introducing a name or an example (叫, 又称,
+俗称, 比如: CC-CEDICT "to be called", "for example") is never the term's; a Latin word
+before the parenthesis that ends the English ends the term (叶绿素 a *chlorophyll a*); a
+Latin name with its possessive heads it (Graves 病 *Graves' disease*); the copula jieba
+glued to its first character stays outside (是|非牛顿流体); and a compound CC-CEDICT's
+English lacks is made singular by the noun ending it (*herpesviruses* → *herpesvirus*).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
