@@ -208,7 +208,7 @@ def problems(found):
                                        for p in found]
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(texts, st.integers(1, 80))
 @example("a <!--\n\nb 中 -->\n", 1)
 @example("a <b\n\nc=d>中\n", 1)
