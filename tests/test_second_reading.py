@@ -7,6 +7,7 @@ misread are errors naming file:line, not silent passes."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,116 @@ def test_glossary_check_reads_x_en_md_a_second_time(tmp_path, misreading_parser)
     assert [(f.check, Path(f.file).name, f.line) for f in found] == [
         ("plain-reading", "m.en.md", at)]
     assert "每个卷积层对应一列" in found[0].message
+
+
+# ---------------------------------------------------------------- a long note, in sections
+# A note over markdown.KEEP_CHARS is read a section at a time (validate._read_in_sections);
+# here the sections are a few characters long, so that random Markdown — and English with
+# the fragments that open what the plain reading's patterns read (a comment, a code span, a
+# tag, a link target or title, a reference or definition label, math, a fence) put
+# anywhere — is cut everywhere it can be, and the reading must give what the whole does.
+
+from hypothesis import HealthCheck, example, given, settings, strategies as st  # noqa: E402
+
+from test_sections import notes as markdown_notes  # noqa: E402
+from zhenglossary import validate  # noqa: E402
+
+FRAGMENTS = ["`", "``", "```\n", "~~~\n", "<!--", "-->", "<a ", "<div>\n", ">", "](", "](<",
+             "(", ")", '"', "'", "][", "[", "]", "[x]: ", "$", "$$", "\\begin{x}", "\\end{x}",
+             "\\", "\n\n", "\n", "\r\n", "    ", "\t", "中文", "留下", "https://x.y/中",
+             "---\n", "word", " ", "\\text{字}"]
+fragments = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)
+
+
+@st.composite
+def damaged(draw, text):
+    """``text`` with fragments put in at random places, CJK runs now and then words."""
+    text = draw(text)
+    for _ in range(draw(st.integers(0, 6))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(fragments) + text[at:]
+    if draw(st.booleans()):
+        text = re.sub("[\u4e00-\u9fff]+", "words", text, count=draw(st.integers(0, 20)))
+    return text
+
+
+texts = st.one_of(markdown_notes, fragments, damaged(markdown_notes))
+# what opens and closes each pattern's multi-line reads, with blank lines, mostly mid-line
+NOISE = ["\n\n", "\n", "  \n\n", " ", "w", "中"]
+OPENERS = [["<!--", "-->"], ["`", "``"], ["<a ", "<", ">", "="],
+           ["](", "](<", "(", ")", '"', "'", "<", ">"], ["][", "[", "]"], ["\n[", "[", "]", "]:"],
+           ["$", "$$", "\\begin{x}", "\\end{x}", "\\"]]
+pieces = st.one_of(*(st.lists(st.sampled_from(kind + NOISE), max_size=10).map("".join)
+                      for kind in OPENERS + [sum(OPENERS, [])]))
+# an opener before a blank line, its closer after: where a cut must not be taken
+openers = st.lists(pieces, min_size=2, max_size=4).map(lambda t: "a " + "\n\n".join(t))
+texts = st.one_of(texts, openers, openers, openers)
+
+
+def problems(found):
+    return None if found is None else [(p.line, p.message, p.source_line, p.kind)
+                                       for p in found]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(texts, st.integers(1, 80))
+@example("a <!--\n\nb 中 -->\n", 1)
+@example("a <b\n\nc=d>中\n", 1)
+@example("a ](<x)\n\nb>中\n", 1)
+@example('a ](x "t\n\n中" )\n', 1)
+@example("a ][\n\n中]\n", 1)
+@example("a\n[x\n\n中]: y\n", 1)
+@example("a `x\n\n中` b\n", 1)
+def test_a_text_read_in_sections_has_the_whole_texts_view(text, size):
+    whole, spans = validate._plain_view(text)
+    parts = list(validate._plain_sections(text, size))
+    assert "".join(view for _, view, _ in parts) == whole
+    assert [span for _, _, found in parts for span in found] == spans
+    assert [start for start, _, _ in parts] == sorted({start for start, _, _ in parts})
+    assert [s for _, _, found in validate._plain_sections(text, size, with_view=False)
+            for s in found] == spans
+
+
+@settings(max_examples=1200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(openers, st.integers(1, 12))
+def test_a_section_is_cut_only_where_no_pattern_is_open(text, size):
+    """The same property, on the fragments that open and close each pattern's reads."""
+    whole, spans = validate._plain_view(text)
+    parts = list(validate._plain_sections(text, size))
+    assert "".join(view for _, view, _ in parts) == whole
+    assert [span for _, _, found in parts for span in found] == spans
+    assert [start for start, _, _ in parts] == sorted({start for start, _, _ in parts})
+    assert [s for _, _, found in validate._plain_sections(text, size, with_view=False)
+            for s in found] == spans
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(markdown_notes, st.data(), st.integers(1, 80), st.sampled_from(["", "中", "留下文"]),
+       st.booleans())
+def test_the_sectioned_reading_finds_what_the_whole_one_does(source, data, size, unrendered,
+                                                            with_prose):
+    english = data.draw(st.one_of(damaged(st.just(source)), texts))
+    prose_of = (lambda: prose.prose_view(english)) if with_prose else None
+    whole = problems(validate._read_whole(source, english, unrendered, prose_of))
+    sectioned = problems(validate._read_in_sections(source, english, unrendered, prose_of,
+                                                    size))
+    assert sectioned is None or sectioned == whole
+    if sectioned is None:           # only when the math differs: then there is a math problem
+        assert any(p[3] == "math" for p in whole)
+
+
+def test_a_long_note_is_read_in_sections_and_its_problems_named_at_their_lines(monkeypatch):
+    source = "".join(f"第{k}段，见$x_{k}$和`代码`。\n\n" for k in range(200))
+    english = "".join(f"Paragraph {k}, see $x_{k}$ and `代码`.\n\n" for k in range(200))
+    english = english.replace("Paragraph 150,", "Paragraph 150 留下,")
+    monkeypatch.setattr(markdown, "KEEP_CHARS", 100)
+    monkeypatch.setattr(validate, "_READ_CHARS", 300)
+    assert len(list(validate._plain_sections(english, 300))) > 10
+    assert validate._read_in_sections(source, english, size=300) is not None
+    assert messages(source, english) == [
+        (301, "Chinese left in the English (read without the Markdown parser): 留下")]
+    lost = english.replace("$x_7$", "x_7")          # math lost: read whole, named as ever
+    assert validate._read_in_sections(source, lost, size=300) is None
+    assert messages(source, lost) == [
+        (-15, "math '$x_7$' of the source is missing from the English"),
+        (301, "Chinese left in the English (read without the Markdown parser): 留下")]

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from engines import BracketEngine, NoiseEngine
 from test_big_note import notes as global_notes
 from test_fuzz import GLOSSARY, block as fuzz_block, text_line
-from zhenglossary import markdown, prose, sections
+from zhenglossary import markdown, prose, sections, validate
 from zhenglossary.parallel import read_parallel_file, set_status
 from zhenglossary.translate import TranslateOptions, translate_note, translate_paths
 
@@ -99,6 +99,7 @@ def _whole_and_sectioned(text: str, engine_of, size: int, last=None):
         mp.setattr(markdown, "KEEP_CHARS", 0)
         mp.setattr(prose, "KEEP_CHARS", 0)
         mp.setattr(sections, "SECTION_CHARS", size)
+        mp.setattr(validate, "_READ_CHARS", size)      # the second reading's sections too
         markdown.parse_note.cache_clear()
         prose.prose_view.cache_clear()
         sectioned = run()
@@ -165,6 +166,7 @@ def test_a_run_with_a_big_note_among_small_ones_writes_the_same(tmp_path, monkey
             monkeypatch.setattr(markdown, "KEEP_CHARS", 100)
             monkeypatch.setattr(prose, "KEEP_CHARS", 100)
             monkeypatch.setattr(sections, "SECTION_CHARS", 57)
+            monkeypatch.setattr(validate, "_READ_CHARS", 57)
         markdown.parse_note.cache_clear()
         report = translate_paths([root / "notes"], root / "glossary.yaml", TranslateOptions(),
                                  engine=BracketEngine())

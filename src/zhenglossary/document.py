@@ -25,8 +25,10 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+from array import array
 from dataclasses import dataclass, field
 
+from . import markdown
 from .markdown import ROLE_PREFIX, TOKENS, TokenKind, copy_env, note_pieces, parser, role_of
 
 # ---------------------------------------------------------------- inline nodes
@@ -369,7 +371,7 @@ class Region:
         time, and what its regions hold is most of its Document). Only its rendering
         (``render.region_replacements``) reads it after that."""
         self.nodes, self.raw, self.text, self.prefixes, self.endings = (), "", "", (), ()
-        self.starts, self.ends = self.starts[:1], self.ends[-1:]
+        self.starts, self.ends = (self.starts[0],), (self.ends[-1],)     # (not lists)
 
     def absolute(self, offset: int) -> int:
         """The note offset of an offset into ``raw``."""
@@ -415,7 +417,7 @@ class Document:
     the text again."""
 
     text: str
-    line_starts: list[int]
+    line_starts: "list[int] | array"   # an array of a note over markdown.KEEP_CHARS
     leaves: list[Leaf]
     env: dict = field(default_factory=dict, repr=False)     # shared: never change it
     prose: str | None = field(default=None, repr=False)     # prose.prose_of's cache
@@ -547,6 +549,8 @@ def parse_document(text: str) -> Document:
     """Leaf blocks with their inline regions, in document order."""
     pieces, env = note_pieces(text)       # a long note: a top-level block at a time
     starts = _line_starts(text)
+    if len(text) > markdown.KEEP_CHARS:   # a long note's line starts: machine ints, not a
+        starts = array("q", starts)       # list of int objects (about 40 bytes a line)
     leaves: list[Leaf] = []
     for tokens in pieces:
         _leaves(text, starts, tokens, env, leaves)

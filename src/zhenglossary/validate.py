@@ -28,6 +28,7 @@ second must not lean on the first, so neither can move into a module the transla
 
 from __future__ import annotations
 
+import bisect
 import re
 from array import array
 from collections import Counter
@@ -38,6 +39,7 @@ from typing import Iterator
 from .document import dedent_block
 from . import terms
 from .glossary import Glossary, Term
+from . import markdown
 from .markdown import copy_env, inline_children, note_pieces, parse_tokens
 from .sentences import align
 
@@ -704,7 +706,21 @@ def second_reading(source: str, english: str, unrendered: str = "",
 
     ``parser_prose``: a function giving the parser's prose view of ``english`` (same
     length, non-prose blanked); when given, Chinese the parser reads as prose is left to
-    the first reading, and only what it hides (its blind spot) is reported here."""
+    the first reading, and only what it hides (its blind spot) is reported here.
+
+    A note over ``markdown.KEEP_CHARS`` is read a section at a time
+    (:func:`_read_in_sections`: the same problems, without a whole-note copy of either
+    text's plain view); where that cannot vouch for the same answer, it is read whole."""
+    if len(source) > markdown.KEEP_CHARS:
+        found = _read_in_sections(source, english, unrendered, parser_prose)
+        if found is not None:
+            return found
+    return _read_whole(source, english, unrendered, parser_prose)
+
+
+def _read_whole(source: str, english: str, unrendered: str = "",
+                parser_prose=None) -> list[PlainProblem]:
+    """:func:`second_reading` of both texts whole."""
     problems: list[PlainProblem] = []
     src_spans = _plain_view(source, with_view=False)[1]      # (the source's view is not kept)
     out_view, out_spans = _plain_view(english)
@@ -727,21 +743,168 @@ def second_reading(source: str, english: str, unrendered: str = "",
         problems.append(PlainProblem(0, f"math {_show(math)} of the source is missing from the "
                                         "English" + (f" ×{n}" if n > 1 else ""),
                                      src_index.line(at)))
-    left: dict[int, list[str]] = {}
-    runs = [m for m in re.finditer(f"(?:{_HAN.pattern})+", out_view)
+    runs = [(m.start(), m.group(0)) for m in _HAN_RUN.finditer(out_view)
             if any(ch not in unrendered for ch in m.group(0))]
+    del out_view
+    return problems + _chinese_left(runs, unrendered, parser_prose, index)
+
+
+_HAN_RUN = re.compile(f"(?:{_HAN.pattern})+")
+
+
+def _chinese_left(runs: list[tuple[int, str]], unrendered: str, parser_prose,
+                  index: "_Lines") -> list[PlainProblem]:
+    """The problems of the Chinese runs (offset in the English, run) the plain view shows:
+    a line's runs in one problem, without what ``unrendered`` holds or the parser reads as
+    prose (``parser_prose``, asked only when there is a run)."""
+    left: dict[int, list[str]] = {}
     prose = parser_prose() if runs and parser_prose is not None else None
-    for match in runs:
-        run = "".join(ch for k, ch in enumerate(match.group(0), match.start())
+    for start, found in runs:
+        run = "".join(ch for k, ch in enumerate(found, start)
                       if ch not in unrendered and (prose is None or prose[k] != ch))
         if run:
-            left.setdefault(index.line(match.start()), []).append(run)
+            left.setdefault(index.line(start), []).append(run)
+    problems = []
     for line, found_runs in left.items():
         shown = "、".join(found_runs)
         problems.append(PlainProblem(line, "Chinese left in the English (read without the "
                                            f"Markdown parser): {shown[:30]}"
                                            + ("…" if len(shown) > 30 else ""), kind="chinese"))
     return problems
+
+
+# ------------------------------------------- the second reading of a long note, in sections
+# A long note's plain view is built a section at a time: both texts are cut after a blank
+# line, at about _READ_CHARS, where nothing the plain reading's own patterns read can be
+# open. The line scan (_verbatim_lines) is run once over the whole text and its lines are
+# taken as they are; a math span never holds a blank line (plain_math); a Chinese run never
+# holds a line end; and each of _PLAIN_HIDE's patterns is checked, on the section as the
+# patterns before it left it, for a reading that could run to the section's end (an
+# unclosed comment, code span, tag, link target or title, reference label, definition
+# label) — then the section grows to a later cut. Every other match lies inside the
+# section, and so each section's view is the whole view's slice (tests/test_second_reading.py
+# checks the problems against the whole reading on random Markdown). Math is compared by
+# its totals: equal, the whole reading finds no math problem either; not equal, the note
+# has a math problem, and it is read whole, which names each the way it always has.
+
+_READ_CHARS = 250_000
+_TAG_TO_END = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*\s[^<>]*\Z")
+_LINK_TO_END = re.compile(
+    r"\]\((?:<[^>]*>|[^()\s]|\([^()]*\))*(?:<[^>]*|\([^()]*|\s+(?:\"[^\"]*|'[^']*|\([^()]*)"
+    r"|(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*)\Z")
+_BRACKET = re.compile(r"[\[\]]")
+
+
+def _open_at_end(k: int, view: str) -> bool:
+    """Whether pattern ``_PLAIN_HIDE[k]``, applied to ``view`` (a section, as the patterns
+    before ``k`` left it; it ends with a line end), could read on past its end: then the
+    whole text's match there might not be the section's."""
+    if k == 0:                                   # a comment not closed in the section
+        at = view.rfind("<!--")
+        return at >= 0 and view.find("-->", at + 4) < 0
+    if k == 1:                                   # a code span: any backtick (see below)
+        return False
+    if k == 2:                                   # a tag's attributes, to the end
+        at = view.rfind("<")
+        return at >= 0 and _TAG_TO_END.match(view, at) is not None
+    if k == 4:                                   # a link target or title, to the end
+        return any(_LINK_TO_END.match(view, m.start()) for m in re.finditer(r"\]\(", view))
+    if k == 5:                                   # a reference label, to the end
+        at = view.rfind("][")
+        return at >= 0 and _BRACKET.search(view, at + 2) is None
+    if k == 7:                                   # a definition's label, to the end
+        at = view.rfind("[")
+        if at < 0 or view.find("]", at) >= 0:
+            return False
+        indent = view[view.rfind("\n", 0, at) + 1:at]
+        return len(indent) <= 3 and not indent.strip(" ")
+    return False                                 # no white space or one line: bounded
+
+
+def _section_view(view: str) -> str | None:
+    """:func:`_plain_view`'s blanking of one section of a text (its verbatim lines blanked
+    already), or None when some pattern could read on past the section's end."""
+    for k, pattern in enumerate(_PLAIN_HIDE):
+        if _open_at_end(k, view):
+            return None
+        view = pattern.sub(lambda m: _blanked(m.group(0)), view)
+        if k == 1 and "`" in view:       # a backtick left: a code span's search went on to
+            return None                  # the end (a span found stops at its first closer)
+    return view
+
+
+def _plain_sections(text: str, size: int | None = None, with_view: bool = True):
+    """:func:`_plain_view` of ``text`` a section of about ``size`` characters at a time
+    (:data:`_READ_CHARS`): (where the section starts, its view — "" when not
+    ``with_view`` — and its math spans, offsets into ``text``)."""
+    size = _READ_CHARS if size is None else size
+    lines = _LineSlices(text)
+    verbatim = _verbatim_lines(lines)
+    starts = lines.starts
+    first, want = 0, size
+    while first < len(text):
+        cut = _BLANK.search(text, first + want)
+        while cut is not None and text[cut.end() - 1] != "\n":
+            cut = _BLANK.search(text, cut.end())
+        end = len(text) if cut is None or cut.end() >= len(text) else cut.end()
+        a, b = bisect.bisect_left(starts, first), bisect.bisect_left(starts, end)
+        runs, k0 = [], a
+        for k in range(a + 1, b + 1):
+            if k == b or verbatim[k] != verbatim[k0]:
+                piece = text[starts[k0]:starts[k]]
+                runs.append(_blanked(piece) if verbatim[k0] else piece)
+                k0 = k
+        view = "".join(runs)
+        del runs
+        section = _section_view(view)
+        if section is None and end < len(text):
+            want = 2 * (end - first)             # read on to a later cut
+            continue
+        if section is None:                      # on to the text's end: read as it is
+            for pattern in _PLAIN_HIDE:
+                view = pattern.sub(lambda m: _blanked(m.group(0)), view)
+            section = view
+        view = section
+        del section
+        spans = plain_math(view)
+        if with_view:
+            parts, pos = [], 0
+            for start, stop in spans:
+                parts += [view[pos:start], _blanked(view[start:stop])]
+                pos = stop
+            parts.append(view[pos:])
+            view = "".join(parts)
+        yield first, view if with_view else "", [(s + first, e + first) for s, e in spans]
+        first, want = end, size
+
+
+def _read_in_sections(source: str, english: str, unrendered: str = "", parser_prose=None,
+                      size: int | None = None) -> list[PlainProblem] | None:
+    """:func:`second_reading` of both texts a section at a time; None when their math
+    differs (the whole reading names what)."""
+    math: Counter = Counter()           # source's math spans less the English's, by text
+    runs: list[tuple[int, str]] = []
+
+    def count(text: str, spans, step: int) -> None:
+        for s, e in spans:
+            span = text[s:e]
+            math[span] += step
+            if not math[span]:
+                del math[span]
+
+    for src, out in zip_longest(_plain_sections(source, size, with_view=False),
+                                _plain_sections(english, size)):
+        if src is not None:
+            count(source, src[2], 1)
+        if out is not None:
+            base, view, spans = out
+            count(english, spans, -1)
+            runs += [(base + m.start(), m.group(0)) for m in _HAN_RUN.finditer(view)
+                     if any(ch not in unrendered for ch in m.group(0))]
+            del view, out
+    if math:
+        return None
+    return _chinese_left(runs, unrendered, parser_prose, _Lines(english))
 
 
 class _Lines:
@@ -752,6 +915,4 @@ class _Lines:
         self.starts.extend(m.end() for m in re.finditer(r"\r\n|\n|\r", text))
 
     def line(self, offset: int) -> int:
-        import bisect
-
         return bisect.bisect_right(self.starts, offset)
