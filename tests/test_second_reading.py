@@ -208,6 +208,18 @@ def problems(found):
                                        for p in found]
 
 
+def _sections_read_as_whole(text: str, size: int) -> None:
+    """``text`` read in sections of about ``size`` characters gives the whole text's plain
+    view and math spans, section starts in order, the spans alone too."""
+    whole, spans = validate._plain_view(text)
+    parts = list(validate._plain_sections(text, size))
+    assert "".join(view for _, view, _ in parts) == whole
+    assert [span for _, _, found in parts for span in found] == spans
+    assert [start for start, _, _ in parts] == sorted({start for start, _, _ in parts})
+    assert [s for _, _, found in validate._plain_sections(text, size, with_view=False)
+            for s in found] == spans
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(texts, st.integers(1, 80))
 @example("a <!--\n\nb 中 -->\n", 1)
@@ -218,26 +230,14 @@ def problems(found):
 @example("a\n[x\n\n中]: y\n", 1)
 @example("a `x\n\n中` b\n", 1)
 def test_a_text_read_in_sections_has_the_whole_texts_view(text, size):
-    whole, spans = validate._plain_view(text)
-    parts = list(validate._plain_sections(text, size))
-    assert "".join(view for _, view, _ in parts) == whole
-    assert [span for _, _, found in parts for span in found] == spans
-    assert [start for start, _, _ in parts] == sorted({start for start, _, _ in parts})
-    assert [s for _, _, found in validate._plain_sections(text, size, with_view=False)
-            for s in found] == spans
+    _sections_read_as_whole(text, size)
 
 
 @settings(max_examples=1200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(openers, st.integers(1, 12))
 def test_a_section_is_cut_only_where_no_pattern_is_open(text, size):
     """The same property, on the fragments that open and close each pattern's reads."""
-    whole, spans = validate._plain_view(text)
-    parts = list(validate._plain_sections(text, size))
-    assert "".join(view for _, view, _ in parts) == whole
-    assert [span for _, _, found in parts for span in found] == spans
-    assert [start for start, _, _ in parts] == sorted({start for start, _, _ in parts})
-    assert [s for _, _, found in validate._plain_sections(text, size, with_view=False)
-            for s in found] == spans
+    _sections_read_as_whole(text, size)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
