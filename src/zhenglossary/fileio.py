@@ -150,3 +150,14 @@ def prune(folder: Path, pattern: str, keep: int) -> None:
             old.unlink()
         except OSError:
             pass
+
+
+def add_sources(digest, files) -> None:
+    """Feed the bytes of each source file in ``files`` (a module's ``__file__``) to
+    ``digest`` (a hashlib object), or its name when it cannot be read: what a cache keyed
+    by the rules that shaped its entries mixes into its key."""
+    for name in files:
+        try:
+            digest.update(Path(name).read_bytes())
+        except OSError:
+            digest.update(str(name).encode())

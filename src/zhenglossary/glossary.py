@@ -641,12 +641,10 @@ CACHE_KEEP = 32             # newest entries kept; older ones are removed on wri
 def _rules_stamp() -> bytes:
     from . import findings, terms, textutil
 
+    from .fileio import add_sources
+
     digest = hashlib.sha256()
-    for module in (__file__, textutil.__file__, findings.__file__, terms.__file__):
-        try:
-            digest.update(Path(module).read_bytes())
-        except OSError:
-            digest.update(module.encode())
+    add_sources(digest, (__file__, textutil.__file__, findings.__file__, terms.__file__))
     return digest.digest()
 
 
