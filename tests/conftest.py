@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from typer.testing import CliRunner
 
 # CTranslate2's OpenMP threads spin while they wait for work; on a shared or loaded machine
@@ -17,6 +18,12 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # One thread has nothing to wait for: robust idle and loaded (11 s in both policies). Tests
 # that ask for threads (--threads, ArgosEngine(threads=…)) still get them.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+# The default run is spread over the machine's cores (pytest-xdist, `-n auto` in
+# pyproject.toml), so a test shares its core: no property test has a per-example deadline
+# (most said so one by one; this says it for all, and a test may still set its own).
+settings.register_profile("zhen", deadline=None)
+settings.load_profile("zhen")
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTES = ROOT / "notes"
