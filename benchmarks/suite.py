@@ -378,7 +378,7 @@ class Suite:
             return
         breakdowns = [breakdown(r.result) for r in runs]
         totals = [b["total"] for b in breakdowns]
-        ct2 = [b["CTranslate2 (translate_tokens)"] for b in breakdowns]
+        ct2 = [b["CTranslate2 (translate_chunks)"] for b in breakdowns]
         over = [t / c - 1 for t, c in zip(totals, ct2)]
         stats = runs[0].result["stats"]
         self.details[f"overhead_breakdown_{mode}"] = {
@@ -395,7 +395,7 @@ class Suite:
 
     def piece_share(self, mode: str, runs: list[WorkerRun]) -> None:
         """The piece-wise fallback's share of CTranslate2 time in the same runs: the
-        ``translate_tokens`` calls made while the runner translated pieces
+        ``translate_chunks`` calls made while the runner translated pieces
         (``runner.PIECES``), over all of them; wall time (the goal) and the CPU time of
         CTranslate2's threads (less sensitive to a busy machine)."""
         def share(result: dict, what: str) -> float:
@@ -773,7 +773,7 @@ def breakdown(result: dict) -> dict[str, float]:
     get = lambda name: clock.get(name, 0.0)          # noqa: E731
     ct2 = sum(v for k, v in clock.items() if k.startswith("ct2["))
     load = get("engine.load")
-    out = {"total": result["seconds"], "CTranslate2 (translate_tokens)": ct2, "model load": load,
+    out = {"total": result["seconds"], "CTranslate2 (translate_chunks)": ct2, "model load": load,
            "sentencepiece encode": get("engine.tokenize") - load,
            "sentencepiece decode": get("engine.decode"),
            "engine batching (sort, chunks, outputs)": get("engine.translate") - get("engine.tokenize")
@@ -855,7 +855,7 @@ def render(suite: Suite, info: dict, runtime: float) -> str:
                f"except in about one segment in {DROP_EVERY} (the CRC-32 of its text), whose "
                "placeholders are dropped, so it takes the piece-wise fallback; 'noise' = the plain random model, which breaks "
                "every placeholder, so every segment also pays the piece-wise fallback. "
-               "piece-fallback share: the translate_tokens calls made while the runner "
+               "piece-fallback share: the translate_chunks calls made while the runner "
                "translated pieces (runner.PIECES) over all of them; random weights never stop, "
                "so every piece decodes to its bound (engines/argos.decoding_limit) where a "
                "trained model stops at </s>: a pessimistic share")

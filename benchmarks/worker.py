@@ -277,7 +277,7 @@ def task_translate(p: dict) -> dict:
 
     engine "argos": the fake model with a fixed ``max_decoding_length``; with
     ``instrument``, every phase of the run and the engine's methods are timed by wrapping
-    them (``translate_tokens`` is the pure CTranslate2 call). engine "gloss": as the CLI
+    them (``translate_chunks`` is the pure CTranslate2 part). engine "gloss": as the CLI
     makes it (``--engine gloss``).
     """
     import zhenglossary.translate as zt
@@ -308,7 +308,7 @@ def task_translate(p: dict) -> dict:
         if engine is not None:
             for method in ("load", "tokenize", "decode", "translate"):
                 setattr(engine, method, clock.wrap(f"engine.{method}", getattr(engine, method)))
-            raw = engine.translate_tokens
+            raw = engine.translate_chunks
             import zhenglossary.runner as zr
 
             phases: list[str] = []             # the Runner.run calls in progress
@@ -322,20 +322,23 @@ def task_translate(p: dict) -> dict:
                     phases.pop()
             zr.Runner.run = run
 
-            def translate_tokens(batch, num_hypotheses):   # CTranslate2 time, per pass
+            def translate_chunks(chunks, num_hypotheses):   # CTranslate2 time, per pass
+                # (the chunks of one engine call, decoded side by side by CTranslate2's
+                # workers: their wall time from the first handed over to the last done)
                 name = f"ct2[n={num_hypotheses}]"
-                clock.calls[f"ct2 segments[n={num_hypotheses}]"] += len(batch)
+                texts = sum(len(chunk) for chunk in chunks)
+                clock.calls[f"ct2 segments[n={num_hypotheses}]"] += texts
                 start, cpu = time.perf_counter(), time.process_time()
                 try:
-                    return clock.wrap(name, raw)(batch, num_hypotheses)
+                    return clock.wrap(name, raw)(chunks, num_hypotheses)
                 finally:     # the same seconds again, by the runner's phase (pieces or not),
                     # and the CPU time of CTranslate2's threads meanwhile (the GIL is released)
                     kind = "pieces" if phases and phases[-1] == zr.PIECES else "segments"
                     clock.seconds[f"ct2 by phase[{kind}]"] += time.perf_counter() - start
                     clock.seconds[f"ct2 cpu by phase[{kind}]"] += time.process_time() - cpu
-                    clock.calls[f"ct2 by phase[{kind}]"] += 1
-                    clock.calls[f"ct2 texts by phase[{kind}]"] += len(batch)
-            engine.translate_tokens = translate_tokens
+                    clock.calls[f"ct2 by phase[{kind}]"] += len(chunks)
+                    clock.calls[f"ct2 texts by phase[{kind}]"] += texts
+            engine.translate_chunks = translate_chunks
 
     result: dict = {}
     with timed(result, p.get("profile", False)):

@@ -200,3 +200,65 @@ def test_the_gloss_engine_spells_each_word_as_a_name_once(monkeypatch):
     again = engine.translate(["赖海斌又讨论了一次。"])
     assert len(asked) - count <= len(set(asked[count:]))
     assert "Lai Haibin" in first[0].hypotheses[0] and "Lai Haibin" in again[0].hypotheses[0]
+
+
+def test_ctranslate2_runs_one_thread_per_worker_on_the_cpu():
+    """On the CPU, ``threads`` workers of one thread each (0: every usable core), sharing
+    the weights; on CUDA one worker (engines/argos.ArgosEngine.thread_options)."""
+    from pathlib import Path
+
+    from zhenglossary.engines.argos import ArgosEngine, ArgosPackage
+    from zhenglossary.process import usable_cores
+
+    package = ArgosPackage(Path("absent"), {})
+    assert ArgosEngine(package, threads=3, device="cpu").thread_options() == {
+        "inter_threads": 3, "intra_threads": 1}
+    assert ArgosEngine(package, device="cpu").thread_options() == {
+        "inter_threads": usable_cores(), "intra_threads": 1}
+    engine = ArgosEngine(package, threads=2, device="cpu")
+    engine.device = "cuda"
+    assert engine.thread_options() == {"inter_threads": 1, "intra_threads": 2}
+
+
+def test_a_calls_chunks_are_all_handed_over_before_the_first_is_waited_for(tiny_package):
+    """translate_chunks gives CTranslate2 every chunk of a call asynchronously, then waits:
+    so its workers decode them side by side; the results come back in the chunks' order."""
+    engine = recorded_engine(tiny_package, threads=2)
+    events: list[str] = []
+    real = engine._translator.translate_batch
+
+    class Waited:
+        def __init__(self, result, label):
+            self._result, self._label = result, label
+
+        def result(self):
+            events.append(f"wait {self._label}")
+            return self._result.result()
+
+    def translate_batch(batch, **options):
+        assert options["asynchronous"] is True
+        label = len([e for e in events if e.startswith("hand")])
+        events.append(f"hand {label}")
+        return [Waited(r, label) for r in real(batch, **options)]
+    engine._translator.translate_batch = translate_batch
+    texts = ["数据", "调度器把任务分给空闲的节点", "内存带宽决定了这一层的速度上限"] * 3
+    texts += ["编译器在中间表示上做常量传播和死代码消除，然后再分配寄存器" * 4]
+    out = engine.translate(texts)
+    handed = [e for e in events if e.startswith("hand")]
+    assert len(handed) >= 2 and events[:len(handed)] == handed       # all before any wait
+    assert len(out) == len(texts) and all(o.hypotheses for o in out)
+
+
+def test_the_english_does_not_depend_on_the_number_of_workers(tiny_package):
+    """Workers decode the same batches as one thread does (CTranslate2 cuts a call into
+    batches before handing them out): the English is byte-identical for any ``threads``."""
+    from zhenglossary.engines.argos import ArgosEngine
+
+    texts = ["数据", "调度器把任务分给空闲的节点", "内存带宽决定了这一层的速度上限",
+             "检查点", "编译器在中间表示上做常量传播和死代码消除，然后再分配寄存器" * 3,
+             "我们用两张卡复现了论文里的吞吐量", "损失函数", "在每个时间步更新隐藏状态"]
+    one = ArgosEngine(tiny_package, threads=1, max_batch_tokens=32)
+    two = ArgosEngine(tiny_package, threads=2, max_batch_tokens=32)
+    for n in (1, 4):
+        assert ([o.hypotheses for o in one.translate(texts, num_hypotheses=n)]
+                == [o.hypotheses for o in two.translate(texts, num_hypotheses=n)])

@@ -13,7 +13,6 @@ CTranslate2) or a server's concurrency (llm) run in the main process.
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
@@ -35,10 +34,9 @@ def _result(future, what: str):
 
 
 def default_jobs() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+    from .process import usable_cores
+
+    return usable_cores()
 
 
 def worth_it(jobs: int, engine, sizes: list[int]) -> int:

@@ -604,7 +604,7 @@ def placeholder_prefix_engine(package, *, drop_every: int = 0, **options):
     from zhenglossary.placeholders import exact_in
 
     class PlaceholderPrefixEngine(ArgosEngine):
-        def translate_tokens(self, batch, num_hypotheses):
+        def translate_tokens(self, batch, num_hypotheses, asynchronous=False):
             prefixes = []
             for tokens in batch:
                 text = self._sp.decode_pieces(tokens)
@@ -616,6 +616,7 @@ def placeholder_prefix_engine(package, *, drop_every: int = 0, **options):
             longest = max((len(p) for p in prefixes), default=0)
             if longest >= opts["max_decoding_length"]:
                 opts["max_decoding_length"] = longest + 1
-            return self._translator.translate_batch(batch, target_prefix=prefixes, **opts)
+            return self._translator.translate_batch(batch, target_prefix=prefixes,
+                                                    asynchronous=asynchronous, **opts)
 
     return PlaceholderPrefixEngine(package, **options)
