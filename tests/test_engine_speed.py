@@ -6,7 +6,7 @@ engine asks whether a word is a name once per word."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from conftest import GLOSSARY, NOTES
 from zhenglossary.engines.argos import (DECODING_CEILING, GREEDY_TOKENS, chunks_for,
@@ -227,38 +227,55 @@ def test_a_calls_chunks_are_all_handed_over_before_the_first_is_waited_for(tiny_
     events: list[str] = []
     real = engine._translator.translate_batch
 
-    class Waited:
-        def __init__(self, result, label):
-            self._result, self._label = result, label
+    class Echo:                  # a row's "English": its own source tokens
+        def __init__(self, tokens, label):
+            self.hypotheses, self._label = [tokens], label
 
         def result(self):
             events.append(f"wait {self._label}")
-            return self._result.result()
+            return self
 
     def translate_batch(batch, **options):
         assert options["asynchronous"] is True
+        real(batch, **options)   # the real call accepts these options
         label = len([e for e in events if e.startswith("hand")])
         events.append(f"hand {label}")
-        return [Waited(r, label) for r in real(batch, **options)]
+        return [Echo(tokens, label) for tokens in batch]
     engine._translator.translate_batch = translate_batch
-    texts = ["数据", "调度器把任务分给空闲的节点", "内存带宽决定了这一层的速度上限"] * 3
-    texts += ["编译器在中间表示上做常量传播和死代码消除，然后再分配寄存器" * 4]
+    texts = ["数据", "调度器把任务分给空闲的节点", "内存带宽决定了这一层的速度上限", "图"] * 3
+    texts += ["编译器在中间表示上做常量传播和死代码消除，然后再分配寄存器" * 4, "检查点"]
     out = engine.translate(texts)
     handed = [e for e in events if e.startswith("hand")]
-    assert len(handed) >= 2 and events[:len(handed)] == handed       # all before any wait
-    assert len(out) == len(texts) and all(o.hypotheses for o in out)
+    assert len(handed) >= 3 and events[:len(handed)] == handed       # all before any wait
+    # each text gets its own row's result back, whatever chunk it went in
+    assert [o.hypotheses for o in out] == [[engine.decode(t)] for t in engine.tokenize(texts)]
 
 
-def test_the_english_does_not_depend_on_the_number_of_workers(tiny_package):
+_NOTE_LINES = [line for name in ("sc24.md", "sosp24.md")
+               for line in (NOTES / name).read_text("utf-8").splitlines() if line.strip()]
+
+
+@settings(max_examples=12)
+@given(st.lists(st.sampled_from(_NOTE_LINES), min_size=1, max_size=40),
+       st.sampled_from([16, 64, 1024]), st.sampled_from([1, 3]))
+def test_the_english_does_not_depend_on_the_number_of_workers(tiny_package, texts, batch, n):
     """Workers decode the same batches as one thread does (CTranslate2 cuts a call into
-    batches before handing them out): the English is byte-identical for any ``threads``."""
+    batches before handing them out): the English is byte-identical for any ``threads``,
+    on random lines of the notes, batch sizes and numbers of hypotheses."""
+    one = _engine(tiny_package, 1, batch)
+    many = _engine(tiny_package, 3, batch)
+    assert ([o.hypotheses for o in one.translate(texts, num_hypotheses=n)]
+            == [o.hypotheses for o in many.translate(texts, num_hypotheses=n)])
+
+
+_ENGINES: dict = {}
+
+
+def _engine(package, threads, batch):
+    """One loaded engine per (package, threads, batch size) for the examples."""
     from zhenglossary.engines.argos import ArgosEngine
 
-    texts = ["数据", "调度器把任务分给空闲的节点", "内存带宽决定了这一层的速度上限",
-             "检查点", "编译器在中间表示上做常量传播和死代码消除，然后再分配寄存器" * 3,
-             "我们用两张卡复现了论文里的吞吐量", "损失函数", "在每个时间步更新隐藏状态"]
-    one = ArgosEngine(tiny_package, threads=1, max_batch_tokens=32)
-    two = ArgosEngine(tiny_package, threads=2, max_batch_tokens=32)
-    for n in (1, 4):
-        assert ([o.hypotheses for o in one.translate(texts, num_hypotheses=n)]
-                == [o.hypotheses for o in two.translate(texts, num_hypotheses=n)])
+    key = (str(package.path), threads, batch)
+    if key not in _ENGINES:
+        _ENGINES[key] = ArgosEngine(package, threads=threads, max_batch_tokens=batch, device="cpu")
+    return _ENGINES[key]
