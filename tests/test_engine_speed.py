@@ -203,18 +203,19 @@ def test_the_gloss_engine_spells_each_word_as_a_name_once(monkeypatch):
 
 
 def test_ctranslate2_runs_one_thread_per_worker_on_the_cpu():
-    """On the CPU, ``threads`` workers of one thread each (0: every usable core), sharing
+    """On the CPU, ``threads`` workers of one thread each (0: every usable core, at most
+    four), sharing
     the weights; on CUDA one worker (engines/argos.ArgosEngine.thread_options)."""
     from pathlib import Path
 
-    from zhenglossary.engines.argos import ArgosEngine, ArgosPackage
+    from zhenglossary.engines.argos import DEFAULT_WORKERS, ArgosEngine, ArgosPackage
     from zhenglossary.process import usable_cores
 
     package = ArgosPackage(Path("absent"), {})
     assert ArgosEngine(package, threads=3, device="cpu").thread_options() == {
         "inter_threads": 3, "intra_threads": 1}
     assert ArgosEngine(package, device="cpu").thread_options() == {
-        "inter_threads": usable_cores(), "intra_threads": 1}
+        "inter_threads": min(usable_cores(), DEFAULT_WORKERS), "intra_threads": 1}
     engine = ArgosEngine(package, threads=2, device="cpu")
     engine.device = "cuda"
     assert engine.thread_options() == {"inter_threads": 1, "intra_threads": 2}

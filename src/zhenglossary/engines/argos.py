@@ -422,6 +422,13 @@ def chunks_for(lengths: list[int], size: int, greedy_tokens: int) -> list[list[i
     return length_buckets(order[:cut], lengths, size) + length_buckets(order[cut:], lengths, size)
 
 
+# CTranslate2 workers on the CPU when ``--threads`` is 0: every usable core, at most this
+# many. Each worker keeps its own decoding buffers (the weights are shared): with the
+# benchmarks' base-size model, two workers peaked 75–113 MB above one thread, so sixteen
+# on a large machine would hold about a gigabyte more for a notes run that seldom has more
+# than a few batches in flight at once.
+DEFAULT_WORKERS = 4
+
 DEVICES = ("auto", "cpu", "cuda")
 
 
@@ -508,10 +515,10 @@ class ArgosEngine(BaseEngine):
                              f"It may be damaged; reinstall it: {INSTALL_HINT}") from exc
 
     def thread_options(self) -> dict:
-        """CTranslate2's threads on the CPU: ``threads`` workers (0: every usable core), each
-        decoding its own batches on one thread, sharing the model's weights (CTranslate2's
-        ``inter_threads``), rather than one worker whose steps are split over the cores
-        (``intra_threads``). A decode is many small steps; split over OpenMP threads, each
+        """CTranslate2's threads on the CPU: ``threads`` workers (0: every usable core, at
+        most ``DEFAULT_WORKERS``), each decoding its own batches on one thread, sharing the
+        model's weights (CTranslate2's ``inter_threads``), rather than one worker whose
+        steps are split over the cores (``intra_threads``). A decode is many small steps; split over OpenMP threads, each
         step waits for the others to wake, and on a virtual machine that wait (libgomp's
         default policy) cost more than the step: a call of 16 short pieces of the fallback
         took 0.20 s on one thread and 0.60–1.01 s on two. One thread per worker never waits
@@ -522,7 +529,8 @@ class ArgosEngine(BaseEngine):
             return dict(inter_threads=1, intra_threads=self.threads)
         from ..process import usable_cores
 
-        return dict(inter_threads=self.threads or usable_cores(), intra_threads=1)
+        return dict(inter_threads=self.threads or min(usable_cores(), DEFAULT_WORKERS),
+                    intra_threads=1)
 
     def tokenize(self, texts: Sequence[str]) -> list[list[str]]:
         self.load()
