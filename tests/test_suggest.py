@@ -619,3 +619,20 @@ def test_the_copula_jieba_glued_to_the_terms_first_character_stays_outside():
     assert units[0] == ("是", "v") and units[1][0] == "非"
     # a word whose own sense says the English is kept (属性 *attribute*)
     assert _resegment([("属性", "n")], "attribute", "", frozenset()) == [("属性", "n")]
+
+
+def test_a_run_opening_its_sentence_is_the_term_whole_when_its_span_leaves_english_unsaid():
+    # exercise physiology, biochemistry: CC-CEDICT reads 呼吸 "to breathe", not
+    # *respiratory*, so only 商 / 链 aligned, and a one-character span was dropped; the run
+    # opens its sentence, is no longer than the English asks for and holds no function
+    # word or common verb, so it is the term
+    assert "呼吸商" in _found("呼吸商（respiratory quotient，RQ）反映底物的氧化比例。")
+    assert "呼吸链" in _found("呼吸链（respiratory chain）位于线粒体内膜。")
+    # a common verb (jieba IDF below 6: 采用) is the clause's, not the term's
+    assert "抽水蓄能" in _found("电站采用抽水蓄能（pumped storage）调峰。")
+    from zhenglossary.bilingual import _opening_run
+
+    none = frozenset()
+    assert _opening_run("呼吸频率", 2, "respiratory rate", "", none)
+    assert not _opening_run("电站采用抽水蓄能", 4, "pumped storage", "", none)
+    assert not _opening_run("该方法的呼吸频率", 6, "respiratory rate", "", none)

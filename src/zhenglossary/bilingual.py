@@ -1725,6 +1725,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
             and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
         start = 0
+    if not marked and 0 < start and 0 < score < 1.0 and len(match.group("sp")) <= 1 \
+            and _clause_start(text, run_start) and _opening_run(run, start, english, abbr, forms):
+        start = 0                         # 呼吸|频率 *respiratory rate* opening a sentence
     if not marked and 0 < start:
         start = _phrase_start(text, run_start, run, start, english, abbr, forms)
     # a Latin word the English opens with, right before the Chinese, is the term's own
@@ -1896,6 +1899,35 @@ def _prefix_characters(chars: str, forms: frozenset[str]) -> bool:
     return all(len(w) == 1 and w not in forms
                and (flag in _PREFIX_FLAGS or k > 0 and flag == "u")
                for k, (w, flag) in enumerate(units))
+
+
+def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset[str]) -> bool:
+    """May a run opening its sentence, list item or cell, whose aligned span leaves
+    English unsaid, be the term whole: no longer than the English asks for
+    (:func:`english_characters`), and the units before the span no function word,
+    pronoun, preposition, measure word, time or locality word, copula or naming verb, no
+    adverb or verb common in general Chinese (jieba IDF below :data:`MORPHEME_IDF`: 采用,
+    再), and a particle only inside (呼吸|频率 *respiratory rate*, 急性呼吸|窘迫综合征
+    *ARDS*, 表面等|离激元)? The run must be right before the parenthesis (not 相机内参矩阵
+    $K$（intrinsic matrix）)."""
+    from .align import idf
+
+    if len(run) > english_characters(english, abbr)[1]:
+        return False
+    units = _units(run[:start], forms)
+    for k, (word, flag) in enumerate(units):
+        if word in forms:
+            continue
+        if flag == "u" and k > 0:
+            continue                      # 等 of 表面等离激元
+        if flag.startswith(HARD_FLAGS) or flag[:1] in "fqrpt" or flag == "hy" \
+                or _copula(word) or _naming_verb(word, forms):
+            return False
+        if flag == "d" or flag in _VERB_FLAGS or flag == "vn" and _mostly_verb(word):
+            value = idf(word)             # 采用 (5.2) of 逆变器采用脉宽调制: the clause's;
+            if value is None or value < MORPHEME_IDF:     # 呼吸 (6.8), 应变 (8.6) not
+                return False
+    return True
 
 
 _ITEM_BEFORE = "、，,；;：:|"     # marks a one-character list item or table cell follows
