@@ -636,3 +636,8 @@ def test_a_run_opening_its_sentence_is_the_term_whole_when_its_span_leaves_engli
     assert _opening_run("呼吸频率", 2, "respiratory rate", "", none)
     assert not _opening_run("电站采用抽水蓄能", 4, "pumped storage", "", none)
     assert not _opening_run("该方法的呼吸频率", 6, "respiratory rate", "", none)
+    # nor a verb of using (CC-CEDICT "to use": 运用), nor, with letters alone, a verb
+    # opening the run that does not spell the first letter (防御 of CSRF)
+    assert not _opening_run("运用层次分析法", 2, "analytic hierarchy process", "AHP", none)
+    assert not _opening_run("防御跨站请求伪造", 2, "", "CSRF", none)
+

@@ -976,6 +976,20 @@ def _naming_verb(word: str, forms: frozenset[str]) -> bool:
                for sense in entry.senses)
 
 
+_USING_SENSES = frozenset({"to use", "to employ", "to adopt", "to utilize", "to make use of",
+                           "to put to use", "to apply"})
+
+
+def _using_verb(word: str) -> bool:
+    """A verb introducing the method a clause uses (a CC-CEDICT sense exactly "to use",
+    "to employ", "to adopt", "to apply" …: 运用, 利用, 采用, 使用, 应用, 用), not a
+    term's modifier (通用 "to use anywhere, anytime" is not one)."""
+    from .align import dictionary_index
+
+    return any(sense in _USING_SENSES for entry in dictionary_index().entries(word)
+               if not entry.proper for sense in entry.senses)
+
+
 def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
     """A single noun or bound character (jieba's n, ng, g, zg) that is not a general
     word: the first half of a two-character term jieba cut in two (孪|晶)."""
@@ -1909,15 +1923,25 @@ def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset
     adverb or verb common in general Chinese (jieba IDF below :data:`MORPHEME_IDF`: 采用,
     再), and a particle only inside (呼吸|频率 *respiratory rate*, 急性呼吸|窘迫综合征
     *ARDS*, 表面等|离激元)? The run must be right before the parenthesis (not 相机内参矩阵
-    $K$（intrinsic matrix）)."""
+    $K$（intrinsic matrix）), no verb of using stands in it (:func:`_using_verb`: not
+    运用 of 运用层次分析法（AHP）), and with letters alone a verb opening it spells the
+    abbreviation's first letter (通用 *universal* of UTM; not 防御 of 防御跨站请求伪造 *CSRF*)."""
     from .align import idf
 
     if len(run) > english_characters(english, abbr)[1]:
         return False
     units = _units(run[:start], forms)
+    if not english and abbr and units and (units[0][1] in _VERB_FLAGS or units[0][1] == "vn"):
+        from .align import abbreviation_letters, letter_options
+
+        first = abbreviation_letters(abbr)[:1].upper()
+        if first not in {o[:1].upper() for o in letter_options(units[0][0])}:
+            return False                  # 防御 of 防御跨站请求伪造（CSRF）: the clause's
     for k, (word, flag) in enumerate(units):
         if word in forms:
             continue
+        if _using_verb(word):
+            return False                  # 运用 of 运用层次分析法（AHP）: the clause's
         if flag == "u" and k > 0:
             continue                      # 等 of 表面等离激元
         if flag.startswith(HARD_FLAGS) or flag[:1] in "fqrpt" or flag == "hy" \
