@@ -1756,7 +1756,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and not english and abbr and not latin and start == 0:
         head = _letters_inside(text, run_start, abbr)
     zh = run[start:]
-    if not marked and score == 0.0 and not head and not _coinage(zh, english, abbr) \
+    alone = len(run) == 1 and start == 0 and score == 0.0 and not marked and bool(english) \
+        and _item_character(text, run_start, run, english, score)
+    if not marked and score == 0.0 and not head and not alone and not _coinage(zh, english, abbr) \
             and (english and _is_name(english) and not abbr
                  and not _gives_symbol(match.group("body")) or is_general(zh)
                  or _unknown_word(english)):
@@ -1963,10 +1965,27 @@ def _item_character(text: str, run_start: int, run: str, english: str, score: fl
     that is not a general word (每个核（core）, 分区的锁（lock） stay out)."""
     from .align import is_general
 
-    if len(run) != 1 or score < 1.0 or " " in english.strip() or is_general(run):
+    if len(run) != 1 or " " in english.strip():
+        return False
+    if score < 1.0 and not (score == 0.0 and _unaligned_noun_character(run, english)):
+        return False
+    if score == 1.0 and is_general(run):
         return False
     before = text[:run_start].rstrip(" \t")
     return not before or before[-1] in _ITEM_BEFORE or before[-1] == "\n"
+
+
+def _unaligned_noun_character(char: str, english: str) -> bool:
+    """A character no gloss aligns to its English that may still name it standing alone:
+    jieba tags it a noun, CC-CEDICT knows it, and the English is one word the lemmatiser
+    knows as a noun (痰 "phlegm" *sputum*, 髋 "pelvis" *hip*)."""
+    from .english import parts_of_speech
+    from .segment import posseg
+
+    word = english.strip()
+    if not word.isalpha() or not word.islower() or not gloss(char).known:
+        return False
+    return posseg(char, frozenset())[0][1] == "n" and "NOUN" in parts_of_speech(word)
 
 
 _NUMBER_BEFORE = re.compile(r"[0-9０-９][ \t]?")
