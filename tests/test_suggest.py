@@ -651,3 +651,15 @@ def test_a_one_character_noun_standing_alone_is_a_term_though_nothing_aligns():
     # not a verb standing alone, nor a noun inside a sentence (每个核)
     assert not _found("看（see）图 2 的曲线。")
     assert not _found("每个核（core）运行一个线程。")
+
+
+def test_a_symbol_after_one_common_english_word_is_dropped_like_an_annotation():
+    # petroleum engineering, thermodynamics: a quantity named by one lower-case word and
+    # given its symbol (*permeability, k*; *porosity, φ*)
+    assert _found("渗透率（permeability，k）随埋深降低。")["渗透率"].english == "permeability"
+    assert _found("储层的孔隙度（porosity, φ）约为 0.2。")["孔隙度"].english == "porosity"
+    from zhenglossary.bilingual import split_body
+
+    assert split_body("enthalpy，H") == ("enthalpy", "")
+    # names in capitals stay a list, not a term and its symbol
+    assert split_body("Python, Go") is None

@@ -225,11 +225,20 @@ _SYMBOL_RE = re.compile(r"(?:[A-Za-z][a-z0-9]{0,2}|[\u0391-\u03a9\u03b1-\u03c9][
 
 def _symbol(piece: str, before: list[str]) -> bool:
     """The symbol a writer gives a quantity after its English phrase (*moment magnitude,
-    Mw*; *water activity, aw*; *aragonite saturation state, Ω*): not its abbreviation,
-    not a second term."""
-    return any(len(p.split()) >= 2 for p in before) and bool(_SYMBOL_RE.fullmatch(piece)) \
+    Mw*; *water activity, aw*; *aragonite saturation state, Ω*) or after one common word
+    in lower case (*hemoglobin, Hb*): not its abbreviation, not a second term."""
+    return (any(len(p.split()) >= 2 for p in before) or _common_word(before)) \
+        and bool(_SYMBOL_RE.fullmatch(piece)) \
         and not is_abbreviation(piece) and not _LOWER_ABBR.fullmatch(piece) \
         and piece.lower() not in EN_FUNCTION
+
+
+def _common_word(before: list[str]) -> bool:
+    """One English word in lower case, five letters or more, alone before the symbol
+    (*hemoglobin, Hb*; *bioavailability, F*): a quantity's name, not a list of names
+    (*Python, Go* is capitalised)."""
+    return len(before) == 1 and len(before[0]) >= 5 \
+        and re.fullmatch(r"[a-z]+(?:-[a-z]+)*", before[0]) is not None
 
 
 def _gives_symbol(body: str) -> bool:
