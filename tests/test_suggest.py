@@ -663,3 +663,16 @@ def test_a_symbol_after_one_common_english_word_is_dropped_like_an_annotation():
     assert split_body("enthalpy，H") == ("enthalpy", "")
     # names in capitals stay a list, not a term and its symbol
     assert split_body("Python, Go") is None
+
+
+def test_a_run_opening_its_sentence_is_the_term_whole_though_nothing_aligns():
+    # automotive, mining: nothing aligns (start at the run's end); the run opens the
+    # sentence and holds no function word, common verb or count
+    from zhenglossary.bilingual import _opening_run
+
+    none = frozenset()
+    assert _opening_run("线控转向", 4, "steer-by-wire", "", none)
+    assert _opening_run("回采率", 3, "recovery ratio", "", none)
+    # a count and its measure word is the clause's (两只 of 两只冷镦机)
+    assert not _opening_run("两只冷镦机", 5, "cold headers", "", none)
+    assert "冷镦机" in _found("两只冷镦机（cold headers）同时工作。")

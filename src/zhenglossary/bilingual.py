@@ -1748,7 +1748,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
             and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
         start = 0
-    if not marked and 0 < start and 0 < score < 1.0 and len(match.group("sp")) <= 1 \
+    if not marked and 0 < start and score < 1.0 and len(match.group("sp")) <= 1 \
             and _clause_start(text, run_start) and _opening_run(run, start, english, abbr, forms):
         start = 0                         # 呼吸|频率 *respiratory rate* opening a sentence
     if not marked and 0 < start:
@@ -1928,16 +1928,18 @@ def _prefix_characters(chars: str, forms: frozenset[str]) -> bool:
 
 def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset[str]) -> bool:
     """May a run opening its sentence, list item or cell, whose aligned span leaves
-    English unsaid, be the term whole: no longer than the English asks for
-    (:func:`english_characters`), and the units before the span no function word,
-    pronoun, preposition, measure word, time or locality word, copula or naming verb, no
+    English unsaid (or which nothing aligns to), be the term whole: no longer than the
+    English asks for (:func:`english_characters`), and the units before the span no
+    function word, pronoun, preposition, measure word or count (两块), time or locality
+    word, copula or naming verb, no
     adverb or verb common in general Chinese (jieba IDF below :data:`MORPHEME_IDF`: 采用,
     再), and a particle only inside (呼吸|频率 *respiratory rate*, 急性呼吸|窘迫综合征
     *ARDS*, 表面等|离激元)? The run must be right before the parenthesis (not 相机内参矩阵
     $K$（intrinsic matrix）), no verb of using stands in it (:func:`_using_verb`: not
     运用 of 运用层次分析法（AHP）), and with letters alone a verb opening it spells the
     abbreviation's first letter (通用 *universal* of UTM; not 防御 of 防御跨站请求伪造 *CSRF*)."""
-    from .align import idf
+    from .align import idf, is_classifier
+    from .segment import posseg
 
     if len(run) > english_characters(english, abbr)[1]:
         return False
@@ -1953,6 +1955,8 @@ def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset
             continue
         if _using_verb(word):
             return False                  # 运用 of 运用层次分析法（AHP）: the clause's
+        if len(word) > 1 and is_classifier(word[-1]) and posseg(word[0], forms)[0][1] == "m":
+            return False                  # a count and its measure word (两块 of 两块黑土)
         if flag == "u" and k > 0:
             continue                      # 等 of 表面等离激元
         if flag.startswith(HARD_FLAGS) or flag[:1] in "fqrpt" or flag == "hy" \
