@@ -676,3 +676,14 @@ def test_a_run_opening_its_sentence_is_the_term_whole_though_nothing_aligns():
     # a count and its measure word is the clause's (两只 of 两只冷镦机)
     assert not _opening_run("两只冷镦机", 5, "cold headers", "", none)
     assert "冷镦机" in _found("两只冷镦机（cold headers）同时工作。")
+
+
+def test_a_verb_of_using_is_never_taken_into_the_term():
+    # sensors: jieba tags 利用 a noun, but CC-CEDICT reads it "to use", "to utilize": it
+    # introduces the method, and the reach for the unsaid *pyro-* / *piezo-* stops there
+    assert "热释电效应" in _found("该探测器利用热释电效应（pyroelectric effect）感知人体。")
+    assert "压阻效应" in _found("该芯片利用压阻效应（piezoresistive effect）测量压力。")
+    from zhenglossary.bilingual import _using_verb
+
+    assert all(_using_verb(w) for w in ("利用", "采用", "使用", "运用", "用"))
+    assert not any(_using_verb(w) for w in ("通用", "效应", "呼吸", "作用"))

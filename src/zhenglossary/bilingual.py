@@ -1434,6 +1434,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 是, 为, 属 (CC-CEDICT: "to be"): the clause's verb
         if not en_links[i] and _naming_verb(word, forms):
             return True                   # 又叫|爬杆效应, 简称|…: the name follows the verb
+        if not en_links[i] and _using_verb(word):
+            return True                   # 利用 (tagged n) of 利用热光效应: the method follows
         if en_links[i] and all(k in covered for k, _ in en_links[i]) \
                 and not _says_a_neighbour(i, start, en_links, unsaid):
             return True                   # 写入 before 预写日志: says a word already said
