@@ -437,7 +437,10 @@ def test_a_run_filling_a_list_item_or_its_label_is_the_term_whole():
     assert "超固结比" in _found("- 超固结比（overconsolidation ratio，OCR）")
     # a verb opening the item stays out, and so does the clause in a sentence
     assert "混合精度" in _found("- 使用混合精度（mixed precision）")
-    assert "死亡率" in _found("表中的粗死亡率（CDR）逐年下降。")
+    # (in a sentence the clause 表中的 stays out; since round ten the phrase after 的 is
+    # the term whole, 粗 *crude* and all, where before only 死亡率 was found)
+    found = _found("表中的粗死亡率（CDR）逐年下降。")
+    assert "粗死亡率" in found and not any(zh.startswith("表") for zh in found)
 
 
 def test_a_common_verb_spelling_a_later_letter_at_the_clause_edge_is_the_clauses():
@@ -687,3 +690,17 @@ def test_a_verb_of_using_is_never_taken_into_the_term():
 
     assert all(_using_verb(w) for w in ("利用", "采用", "使用", "运用", "用"))
     assert not any(_using_verb(w) for w in ("通用", "效应", "呼吸", "作用"))
+
+
+def test_the_phrase_after_a_function_word_is_the_term_whole_when_its_span_leaves_english_unsaid():
+    # mining subsidence, rock mechanics: 下沉 (CC-CEDICT "to sink") does not say
+    # *subsidence*, so only 带 *zone* aligned, and a one-character span was dropped; the
+    # phrase after 和 is no longer than the English asks for and is the term
+    assert "下沉带" in _found("该区域和下沉带（subsidence zone）相邻。")
+    # a quantity after the function word stays outside (由|许多|节理面)
+    assert "节理面" in _found("岩体由许多节理面（joint planes）切割。")
+    from zhenglossary.bilingual import _after_function_word
+
+    none = frozenset()
+    assert _after_function_word("该区域和下沉带", 6, none) == 4
+    assert _after_function_word("我们报告平均精度", 4, none) is None   # a pronoun: its verb follows

@@ -1753,6 +1753,14 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and 0 < start and score < 1.0 and len(match.group("sp")) <= 1 \
             and _clause_start(text, run_start) and _opening_run(run, start, english, abbr, forms):
         start = 0                         # 呼吸|频率 *respiratory rate* opening a sentence
+    elif not marked and 0 < start and score < 1.0 and len(match.group("sp")) <= 1:
+        opening = _after_function_word(run, start, forms)
+        if opening is not None and opening < start \
+                and _opening_run(run[opening:], start - opening, english, abbr, forms) \
+                and not any(f.startswith("m") or len(w) > 1 and f in ("a", "ad", "an")
+                            and is_general(w) for w, f in _units(run[opening:start], forms)):
+            # (no quantity: 许多|衣壳粒, 数千个|小眼; no widespread adjective: 剧烈|瘙痒)
+            start = opening               # 的|层错能 *stacking fault energy*, 和|下滑信标
     if not marked and 0 < start:
         start = _phrase_start(text, run_start, run, start, english, abbr, forms)
     # a Latin word the English opens with, right before the Chinese, is the term's own
@@ -1926,6 +1934,21 @@ def _prefix_characters(chars: str, forms: frozenset[str]) -> bool:
     return all(len(w) == 1 and w not in forms
                and (flag in _PREFIX_FLAGS or k > 0 and flag == "u")
                for k, (w, flag) in enumerate(units))
+
+
+def _after_function_word(run: str, start: int, forms: frozenset[str]) -> int | None:
+    """Where the phrase after the last function word before the span starts (a
+    conjunction, particle, preposition or the copula: 的, 和, 对, 是, 由; not a pronoun,
+    which the clause's verb follows), or None when there is none before ``start``."""
+    at, opening = 0, None
+    for word, flag in _units(run, forms):
+        if at >= start:
+            break
+        at += len(word)
+        if word not in forms and (flag.startswith(HARD_FLAGS) and not flag.startswith("r")
+                                  or flag == "uj" or len(word) == 1 and _copula(word)):
+            opening = at                  # (not after a pronoun: 我们|报告 is its verb)
+    return opening
 
 
 def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset[str]) -> bool:
