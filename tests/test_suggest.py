@@ -704,3 +704,10 @@ def test_the_phrase_after_a_function_word_is_the_term_whole_when_its_span_leaves
     none = frozenset()
     assert _after_function_word("该区域和下沉带", 6, none) == 4
     assert _after_function_word("我们报告平均精度", 4, none) is None   # a pronoun: its verb follows
+
+
+def test_a_name_with_a_number_or_an_apostrophe_heads_the_term():
+    # networking, space habitats: the English opens with the name written before the
+    # Chinese, a number its second word or an apostrophe inside it
+    assert "IEEE 1588 协议" in _found("IEEE 1588 协议（IEEE 1588 protocol）用于时钟同步。")
+    assert "O'Neill 圆柱" in _found("O'Neill 圆柱（O'Neill cylinder）靠自转产生重力。")
