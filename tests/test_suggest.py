@@ -711,3 +711,12 @@ def test_a_name_with_a_number_or_an_apostrophe_heads_the_term():
     # Chinese, a number its second word or an apostrophe inside it
     assert "IEEE 1588 协议" in _found("IEEE 1588 协议（IEEE 1588 protocol）用于时钟同步。")
     assert "O'Neill 圆柱" in _found("O'Neill 圆柱（O'Neill cylinder）靠自转产生重力。")
+
+
+def test_a_word_ending_in_yu_is_not_a_modifier_of_the_term_after_it():
+    # welding: the reach for the unsaid *heat* stops at 常见于 (于 "in; at": it governs
+    # the noun phrase after it)
+    assert "热影响区" in _found("腐蚀常见于热影响区（heat affected zone，HAZ）。")
+    from zhenglossary.bilingual import _morpheme_unit
+
+    assert not any(_morpheme_unit(w, "v", frozenset()) for w in ("常见于", "位于", "用于"))

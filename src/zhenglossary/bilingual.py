@@ -1824,6 +1824,9 @@ def _morpheme_unit(word: str, flag: str, forms: frozenset[str]) -> bool:
         return False
     if len(word) == 1 and _copula(word):
         return False
+    if len(word) > 1 and word[-1] == "于":
+        return False                      # 常见于, 位于, 用于: 于 ("in; at; to; from") governs
+        #                                   the noun phrase after it, which is the term
     if flag.startswith("m"):
         return len(word) == 1             # 七 of 七氟烷; no count (两个)
     if flag == "d" or flag in _VERB_FLAGS:
