@@ -720,3 +720,17 @@ def test_a_word_ending_in_yu_is_not_a_modifier_of_the_term_after_it():
     from zhenglossary.bilingual import _morpheme_unit
 
     assert not any(_morpheme_unit(w, "v", frozenset()) for w in ("常见于", "位于", "用于"))
+
+
+def test_a_function_character_is_not_glued_to_the_start_of_a_word_saying_the_same():
+    # pest control: CC-CEDICT has 对美 ("towards the US"), but 美洲 alone already says
+    # *American*; gluing 对 to 美 would cut 美洲 and take the preposition into the term
+    assert "美洲大蠊" in _found("对美洲大蠊（American cockroach）要用饵剂。")
+    from zhenglossary.bilingual import _resegment
+
+    units = _resegment([("对", "p"), ("美洲", "ns"), ("大蠊", "n")], "American cockroach",
+                       "", frozenset())
+    assert units[0] == ("对", "p")
+    # the merge that makes the word saying the English still happens (自|适应 → 自适应)
+    assert _resegment([("自", "p"), ("适应", "v")], "adaptive", "", frozenset())[0][0] \
+        == "自适应"

@@ -444,8 +444,11 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
         nxt, nflag = out[i + 1]
         if len(word) != 1 or not flag.startswith(HARD_FLAGS) or nxt in forms or len(nxt) < 2:
             continue
+        whole = english_links(nxt, en) if en else set()
         for size in range(len(nxt), 0, -1):
             merged = word + nxt[:size]
+            if size < len(nxt) and whole and english_links(merged, en) <= whole:
+                continue                  # 对|美洲 *American*: not 对美 "towards the US" + 洲
             if gloss(merged).known and aligns(merged):
                 out[i:i + 2] = [(merged, "n")] + ([(nxt[size:], nflag)] if nxt[size:] else [])
                 break
