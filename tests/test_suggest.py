@@ -734,3 +734,17 @@ def test_a_function_character_is_not_glued_to_the_start_of_a_word_saying_the_sam
     # the merge that makes the word saying the English still happens (自|适应 → 自适应)
     assert _resegment([("自", "p"), ("适应", "v")], "adaptive", "", frozenset())[0][0] \
         == "自适应"
+
+
+def test_an_english_first_phrase_opening_its_clause_may_hold_a_name():
+    # condensed matter: a capitalised name inside the phrase (one the lemmatiser does not
+    # know) still reads as a sentence's opening, lower case after the first word
+    from zhenglossary.bilingual import _opening_phrase
+
+    assert _opening_phrase("Anomalous Nernst effect（反常能斯特效应）", 0,
+                           ["Anomalous", "Nernst", "effect"], "反常能斯特效应")
+    # a capitalised common word inside is still a title, not a sentence's opening, and
+    # the last word is never the name
+    assert not _opening_phrase("Anomalous Hall Effect（反常霍尔效应）", 0,
+                               ["Anomalous", "Hall", "Effect"], "反常霍尔效应")
+    assert not _opening_phrase("Modified Nernst（修正能斯特）", 0, ["Modified", "Nernst"], "修正能斯特")

@@ -2173,7 +2173,8 @@ def _opening_phrase(text: str, pos: int, words: list[str], zh: str) -> bool:
     """English first with nothing aligned: the Latin phrase opens its clause, so it is
     all of the English (*Visual acuity*（视力）, *Rietveld refinement*（里特沃尔德精修）):
     two words or more, written as a sentence opens (capitalised first, the rest lower
-    case), none an abbreviation nor a function word at its ends, ending in a word the
+    case but for a name inside that the lemmatiser does not know: *Optical Kerr
+    effect*), none an abbreviation nor a function word at its ends, ending in a word the
     dictionaries know, and the Chinese short and not a general word other than one noun
     (视力 is; no *We use this*（这个）, *Note that*（注意）); its first word no verb
     (*Using dropout*: the clause's verb)."""
@@ -2182,7 +2183,9 @@ def _opening_phrase(text: str, pos: int, words: list[str], zh: str) -> bool:
 
     if not (2 <= len(words) <= MAX_WORDS and _clause_start(text, pos)
             and parts_of_speech(words[0].lower()) != {"VERB"}
-            and words[0][:1].isupper() and all(w[:1].islower() for w in words[1:])
+            and words[0][:1].isupper()
+            and all(w[:1].islower() or k < len(words) - 2 and w.isalpha()
+                    and not parts_of_speech(w.lower()) for k, w in enumerate(words[1:]))
             and not any(is_abbreviation(w) for w in words)
             and words[0].lower() not in EN_FUNCTION and words[-1].lower() not in EN_FUNCTION
             and not _unknown_word(words[-1]) and 2 <= len(zh) <= MAX_OPENING):
