@@ -748,3 +748,11 @@ def test_an_english_first_phrase_opening_its_clause_may_hold_a_name():
     assert not _opening_phrase("Anomalous Hall Effect（反常霍尔效应）", 0,
                                ["Anomalous", "Hall", "Effect"], "反常霍尔效应")
     assert not _opening_phrase("Modified Nernst（修正能斯特）", 0, ["Modified", "Nernst"], "修正能斯特")
+
+
+def test_a_greek_letter_joined_by_a_hyphen_heads_the_term():
+    # microbiology, neuroscience, nutrition: the Greek letter the English spells out,
+    # written with a hyphen before the Chinese
+    assert "β-内酰胺酶" in _found("细菌产生的 β-内酰胺酶（beta-lactamase）会水解青霉素。")
+    assert "γ-氨基丁酸" in _found("γ-氨基丁酸（gamma-aminobutyric acid，GABA）是抑制性递质。")
+    assert "β-胡萝卜素" in _found("胡萝卜中的 β-胡萝卜素（beta carotene）含量很高。")

@@ -2061,7 +2061,8 @@ _LATIN_NAME_BEFORE = re.compile(
     r"(?<![A-Za-z0-9_.\-/$`'’])([A-Za-z][A-Za-z0-9\-'’]*(?: [A-Za-z0-9][A-Za-z0-9\-'’]*){0,2}) ?$")
 # (a name's later word may be a number, ARINC 429 总线 *ARINC 429 bus*, and a name may
 # hold an apostrophe, O'Brien 关系 *O'Brien relation*)
-_GREEK_BEFORE = re.compile(r"(?<![A-Za-z0-9\u0391-\u03a9\u03b1-\u03c9])([\u0391-\u03a9\u03b1-\u03c9]) ?$")
+_GREEK_BEFORE = re.compile(r"(?<![A-Za-z0-9\u0391-\u03a9\u03b1-\u03c9])([\u0391-\u03a9\u03b1-\u03c9])(?: ?|[-‐])$")
+# (α 粒子, and α-酸 *alpha acids* with a hyphen)
 _LETTERS_END = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,3}[ \t]?$")
 _CJK_END = re.compile(rf"(?<![{CJK_CLASS}])[{CJK_CLASS}]{{1,4}}[ \t]?$")
 
