@@ -756,3 +756,13 @@ def test_a_greek_letter_joined_by_a_hyphen_heads_the_term():
     assert "β-内酰胺酶" in _found("细菌产生的 β-内酰胺酶（beta-lactamase）会水解青霉素。")
     assert "γ-氨基丁酸" in _found("γ-氨基丁酸（gamma-aminobutyric acid，GABA）是抑制性递质。")
     assert "β-胡萝卜素" in _found("胡萝卜中的 β-胡萝卜素（beta carotene）含量很高。")
+
+
+def test_a_widespread_noun_character_is_no_modifier_of_a_short_span():
+    # continuous casting: 时 ("when", jieba IDF 3.3) after the clause's verb is not the
+    # term's, though the span is shorter than its English asks for
+    assert "结晶器" in _found("冷却时结晶器（crystallizer mold）会变形。")
+    from zhenglossary.bilingual import _morpheme_unit
+
+    none = frozenset()
+    assert not _morpheme_unit("时", "n", none) and _morpheme_unit("泡", "n", none)

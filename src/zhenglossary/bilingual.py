@@ -1839,7 +1839,10 @@ def _morpheme_unit(word: str, flag: str, forms: frozenset[str]) -> bool:
         return not is_general(word) and not _mostly_verb(word)
     if len(word) > 1 and not flag.startswith("n") and flag != "vn" and is_general(word):
         return False                      # 剧烈, 不同: widespread modifiers of the clause
-    return len(word) == 1 or not _mostly_verb(word)
+    if len(word) == 1:
+        value = idf(word)
+        return not (flag.startswith("n") and value is not None and value < MORPHEME_IDF)
+    return not _mostly_verb(word)
 
 
 def english_characters(english: str, abbr: str) -> tuple[int, int]:
@@ -1997,6 +2000,12 @@ def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset
             value = idf(word)             # 采用 (5.2) of 逆变器采用脉宽调制: the clause's;
             if value is None or value < MORPHEME_IDF:     # 呼吸 (6.8), 应变 (8.6) not
                 return False
+        if len(word) == 1 and flag.startswith("n") and k > 0 \
+                and (units[k - 1][1] in _VERB_FLAGS or units[k - 1][1] == "vn"):
+            value = idf(word)
+            if value is not None and value < MORPHEME_IDF:
+                return False              # a widespread noun character after a verb
+                #                           (灌溉|时 "when watering", IDF 3.3)
     return True
 
 
