@@ -89,6 +89,16 @@ Latin name with its possessive heads it (Graves 病 *Graves' disease*); the copu
 glued to its first character stays outside (是|非牛顿流体); and a compound CC-CEDICT's
 English lacks is made singular by the noun ending it (*herpesviruses* → *herpesvirus*).
 
+Round ten: a run opening its sentence, item or cell, or the phrase after the last function
+word before the span, is the term whole when its span leaves English unsaid and it is no
+longer than the English asks for and holds no function word, count, common verb or verb
+of using (呼吸|频率, 的|致突变性: :func:`_opening_run`); a verb of using (CC-CEDICT "to
+use": 利用, 采用) is never the term's; a one-character noun standing alone is a term though
+nothing aligns (痰 *sputum*); a function character is not glued to a word that says the
+English alone (对|美洲); a symbol after one common word is dropped (*hemoglobin, Hb*); and
+names may hold numbers and apostrophes (ARINC 429 总线, O'Brien 关系) or a Greek letter
+and hyphen (α-酸).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
