@@ -1,6 +1,7 @@
 """Precision and recall of the parenthetical finder and of `zhen glossary suggest`.
 
-    python scripts/eval_suggest.py                 # the development sets (parentheticals.yaml …)
+    python scripts/eval_suggest.py                 # the development sets (parentheticals.yaml …
+                                                   # unseen8.yaml, unseen10.yaml)
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
     python scripts/eval_suggest.py --unseen        # only tests/gold/unseen8.yaml, round nine's
@@ -41,7 +42,8 @@ UNSEEN4 = ROOT / "tests" / "gold" / "unseen4.yaml"     # issue 22 round 5: held 
 UNSEEN5 = ROOT / "tests" / "gold" / "unseen5.yaml"     # issue 22 round 6: held out, dev since
 UNSEEN6 = ROOT / "tests" / "gold" / "unseen6.yaml"     # issue 22 round 7: held out, dev since
 UNSEEN7 = ROOT / "tests" / "gold" / "unseen7.yaml"     # issue 22 round 8: held out, dev since
-UNSEEN8 = ROOT / "tests" / "gold" / "unseen8.yaml"     # issue 22 round 9: held out to its end
+UNSEEN8 = ROOT / "tests" / "gold" / "unseen8.yaml"     # issue 22 round 9: held out to its end, dev since
+UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
 def _keys(english: str, abbr: str) -> set[str]:
@@ -214,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),
                 ("unseen3 set", UNSEEN3), ("unseen4 set", UNSEEN4), ("unseen5 set", UNSEEN5),
-                ("unseen6 set", UNSEEN6), ("unseen7 set", UNSEEN7)]
+                ("unseen6 set", UNSEEN6), ("unseen7 set", UNSEEN7), ("unseen8 set", UNSEEN8),
+                ("unseen10 set", UNSEEN10)]
     for name, path in sets:
         result = evaluate_gold(path)
         f, s = result["finder"], result["suggest"]

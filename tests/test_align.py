@@ -143,3 +143,17 @@ def test_a_compound_the_dictionary_lacks_is_made_singular_by_its_last_noun():
     assert singular("megaspecies") == "megaspecies"
     assert singular("caches") == "cache" and singular("boxes") == "box"
     assert canonical_english("soil megaspecies") == "soil megaspecies"
+
+
+def test_a_plural_in_es_is_made_singular_by_the_lemmatisers_noun_first():
+    # statistics, philosophy, medicine: -ses plurals of -sis nouns (CC-CEDICT's English
+    # knows *crise*, *analyse*, *these*, so the first known form was wrong)
+    from zhenglossary.align import singular
+    from zhenglossary.bilingual import canonical_english
+
+    assert singular("crises") == "crisis" and singular("theses") == "thesis"
+    assert singular("diagnoses") == "diagnosis" and singular("emphases") == "emphasis"
+    assert canonical_english("sensitivity analyses") == "sensitivity analysis"
+    # the usual forms are unchanged
+    assert [singular(w) for w in ("vertices", "caches", "policies", "boxes", "species")] \
+        == ["vertex", "cache", "policy", "box", "species"]

@@ -74,10 +74,11 @@ def test_round_four_development_sets_keep_the_level_reached():
     (held out in round three, developed against in round four) stay at the level the
     round-seven rules reached (README: round seven): unseen2 P 96.4% R 95.9% with 6
     boundary errors of 192 found, unseen P 97.4% R 95.0% with 2 of 78; round eight: unseen2
-    P 96.4% R 96.4% with 6 of 193, unseen P 97.5% R 97.5% with 2 of 80."""
+    P 96.4% R 96.4% with 6 of 193, unseen P 97.5% R 97.5% with 2 of 80; round ten: unseen
+    P 98.8% R 98.8% with 1 of 80 (内禀反应坐标 *IRC* gained), unseen2 unchanged."""
     gold = ROOT / "tests" / "gold"
     for name, precision, recall, boundary, non_terms in (("unseen2.yaml", 0.96, 0.96, 6, 1),
-                                                         ("unseen.yaml", 0.97, 0.97, 2, 0)):
+                                                         ("unseen.yaml", 0.98, 0.98, 1, 0)):
         result = _script().evaluate_gold(gold / name)
         finder, suggest = result["finder"], result["suggest"]
         assert finder["precision"] >= precision and finder["recall"] >= recall, (name, result["errors"])
@@ -120,9 +121,10 @@ def test_round_five_held_out_set_meets_the_targets_as_a_development_set():
     """tests/gold/unseen4.yaml (104 sightings, 10 non-terms, in seismology, epidemiology,
     oceanography, power grids, phonology, econometrics and fermentation) was held out
     until the end of round five (P 89.8%, R 84.6%, 10 boundary errors of 98 found) and
-    developed against in rounds six and seven, which reached P 97.1%, R 97.1%, 3 of 104:
-    it keeps issue 22's targets and that level."""
-    _keeps_level("unseen4", 0.97, 0.97, 3)
+    developed against in rounds six and seven, which reached P 97.1%, R 97.1%, 3 of 104,
+    and round ten P 98.1%, R 98.1%, 2 of 104 (同步相量测量单元 *PMUs* gained): it keeps
+    issue 22's targets and that level."""
+    _keeps_level("unseen4", 0.98, 0.98, 2)
 
 
 def test_round_six_held_out_set_meets_the_targets_as_a_development_set():
@@ -130,8 +132,9 @@ def test_round_six_held_out_set_meets_the_targets_as_a_development_set():
     ophthalmology, crystallography, demography, additive manufacturing and cardiology)
     was held out until the end of round six (P 90.6%, R 84.7%, 12 boundary errors of 128
     found) and developed against in rounds seven and eight, which reached P 96.3%, R 95.6%
-    (suggest R 94.9%), 5 of 136: it keeps issue 22's targets and that level."""
-    _keeps_level("unseen5", 0.96, 0.94, 5)
+    (suggest R 94.9%), 5 of 136, and round ten P 97.8%, R 97.1% (suggest R 96.4%), 3 of
+    136 (尖端扭转型室速, 心脏再同步治疗 gained): it keeps issue 22's targets and that level."""
+    _keeps_level("unseen5", 0.97, 0.96, 3)
 
 
 def test_round_seven_held_out_set_keeps_the_level_reached_as_a_development_set():
@@ -139,9 +142,9 @@ def test_round_seven_held_out_set_keeps_the_level_reached_as_a_development_set()
     mycology, volcanology, combustion, plasma physics and anesthesiology) was held out
     until the end of round seven (P 88.7%, R 84.3%, 17 boundary errors of 151 found) and
     developed against in rounds eight and nine, which reached P 94.9%, R 93.7%, 8 boundary
-    errors of 157 found: it keeps that level. Issue 22's boundary target (≤ 5%) is not met
-    on it (8 of 157 is 5.1%), so it is not asserted here."""
-    _holds("unseen6", 149 / 157 - 1e-9, 149 / 159 - 1e-9, 8)
+    errors of 157 found (5.1%: issue 22's boundary target not met), and round ten, which
+    reached P 96.8%, R 95.6%, 5 of 157 (3.2%): it keeps issue 22's targets and that level."""
+    _keeps_level("unseen6", 152 / 157 - 1e-9, 152 / 159 - 1e-9, 5)
 
 
 def test_round_eight_held_out_set_keeps_the_level_reached_as_a_development_set():
@@ -149,9 +152,10 @@ def test_round_eight_held_out_set_keeps_the_level_reached_as_a_development_set()
     limnology, metallurgy, toxicology, geodesy and virology) was held out until the end
     of round eight (P 92.7%, R 87.6%, 12 boundary errors of 206 found, 3 non-terms) and
     developed against in round nine, which reached P 94.8%, R 92.7%, 10 boundary errors
-    of 213 found (4.7%), 1 non-term: it keeps that level (the one non-term is a scorer's
-    artefact: *transaminases* and the finder's *transaminase* get different lemmas)."""
-    _holds("unseen7", 202 / 213 - 1e-9, 202 / 218 - 1e-9, 10, 1)
+    of 213 found (4.7%), 1 non-term, and round ten, which reached P 95.8%, R 94.5%, 8 of
+    215 (3.7%), 1 non-term: it keeps that level (the one non-term is a scorer's artefact:
+    *transaminases* and the finder's *transaminase* get different lemmas)."""
+    _holds("unseen7", 206 / 215 - 1e-9, 206 / 218 - 1e-9, 8, 1)
 
 
 def test_round_nine_held_out_set_does_not_fall_below_its_final_score():
@@ -159,8 +163,20 @@ def test_round_nine_held_out_set_does_not_fall_below_its_final_score():
     apiculture, cartography, pharmacokinetics, glass science and coastal engineering) was
     held out until the end of round nine: written before any round-nine rule, scored at
     the start (P 93.0%, R 87.6%, 11 boundary errors of 227 found, 5 non-terms) and once at
-    the end (P 93.0%, R 88.4%, 11 of 229 found, 5 non-terms). This guards that final
-    score; it is not a target the rules were tuned to, and issue 22's recall target
-    (≥ 90%) is not met on it: see README (which also says how its misses were once
-    listed by mistake during the round)."""
-    _holds("unseen8", 213 / 229 - 1e-9, 213 / 241 - 1e-9, 11, 5)
+    the end (P 93.0%, R 88.4%, 11 of 229 found, 5 non-terms; see README, which also says
+    how its misses were once listed by mistake during the round). Round ten developed
+    against it and reached P 95.7%, R 92.1%, 6 boundary errors of 232 found (2.6%),
+    4 non-terms (scorer's artefacts: plurals such as *metallic glasses* whose lemma
+    lemminflect gives as the plural itself): it keeps that level."""
+    _holds("unseen8", 222 / 232 - 1e-9, 222 / 241 - 1e-9, 6, 4)
+
+
+def test_round_ten_development_set_keeps_the_level_reached():
+    """tests/gold/unseen10.yaml (202 sightings, 12 non-terms, in pulmonology, photonics,
+    soil science, brewing, avionics, sports biomechanics and archival science) was
+    written at round ten's start, before any round-ten rule, and scored once with the
+    round-nine rules (P 93.0%, R 85.6%, 13 boundary errors of 186 found = 7.0%); the
+    round was then developed against it, and reached P 99.5%, R 95.5% (suggest P 99.5%,
+    R 93.1%), 1 boundary error of 194 found: it keeps issue 22's targets and that level
+    (a development set's level, not a held-out number)."""
+    _keeps_level("unseen10", 0.99, 0.93, 1)

@@ -437,7 +437,10 @@ def test_a_run_filling_a_list_item_or_its_label_is_the_term_whole():
     assert "超固结比" in _found("- 超固结比（overconsolidation ratio，OCR）")
     # a verb opening the item stays out, and so does the clause in a sentence
     assert "混合精度" in _found("- 使用混合精度（mixed precision）")
-    assert "死亡率" in _found("表中的粗死亡率（CDR）逐年下降。")
+    # (in a sentence the clause 表中的 stays out; since round ten the phrase after 的 is
+    # the term whole, 粗 *crude* and all, where before only 死亡率 was found)
+    found = _found("表中的粗死亡率（CDR）逐年下降。")
+    assert "粗死亡率" in found and not any(zh.startswith("表") for zh in found)
 
 
 def test_a_common_verb_spelling_a_later_letter_at_the_clause_edge_is_the_clauses():
@@ -619,3 +622,147 @@ def test_the_copula_jieba_glued_to_the_terms_first_character_stays_outside():
     assert units[0] == ("是", "v") and units[1][0] == "非"
     # a word whose own sense says the English is kept (属性 *attribute*)
     assert _resegment([("属性", "n")], "attribute", "", frozenset()) == [("属性", "n")]
+
+
+def test_a_run_opening_its_sentence_is_the_term_whole_when_its_span_leaves_english_unsaid():
+    # exercise physiology, biochemistry: CC-CEDICT reads 呼吸 "to breathe", not
+    # *respiratory*, so only 商 / 链 aligned, and a one-character span was dropped; the run
+    # opens its sentence, is no longer than the English asks for and holds no function
+    # word or common verb, so it is the term
+    assert "呼吸商" in _found("呼吸商（respiratory quotient，RQ）反映底物的氧化比例。")
+    assert "呼吸链" in _found("呼吸链（respiratory chain）位于线粒体内膜。")
+    # a common verb (jieba IDF below 6: 采用) is the clause's, not the term's
+    assert "抽水蓄能" in _found("电站采用抽水蓄能（pumped storage）调峰。")
+    from zhenglossary.bilingual import _opening_run
+
+    none = frozenset()
+    assert _opening_run("呼吸频率", 2, "respiratory rate", "", none)
+    assert not _opening_run("电站采用抽水蓄能", 4, "pumped storage", "", none)
+    assert not _opening_run("该方法的呼吸频率", 6, "respiratory rate", "", none)
+    # nor a verb of using (CC-CEDICT "to use": 运用), nor, with letters alone, a verb
+    # opening the run that does not spell the first letter (防御 of CSRF)
+    assert not _opening_run("运用层次分析法", 2, "analytic hierarchy process", "AHP", none)
+    assert not _opening_run("防御跨站请求伪造", 2, "", "CSRF", none)
+
+
+def test_a_one_character_noun_standing_alone_is_a_term_though_nothing_aligns():
+    # wound care, machining: CC-CEDICT reads 痂 "scab", 楔 "wedge", so nothing aligns;
+    # the character opens its sentence alone, jieba tags it a noun and the English is one
+    # word the lemmatiser knows as a noun
+    assert "痂" in _found("痂（crust）脱落后会留下浅色的斑。")
+    assert "楔" in _found("楔（shim）的厚度按间隙选取。")
+    # not a verb standing alone, nor a noun inside a sentence (每个核)
+    assert not _found("看（see）图 2 的曲线。")
+    assert not _found("每个核（core）运行一个线程。")
+
+
+def test_a_symbol_after_one_common_english_word_is_dropped_like_an_annotation():
+    # petroleum engineering, thermodynamics: a quantity named by one lower-case word and
+    # given its symbol (*permeability, k*; *porosity, φ*)
+    assert _found("渗透率（permeability，k）随埋深降低。")["渗透率"].english == "permeability"
+    assert _found("储层的孔隙度（porosity, φ）约为 0.2。")["孔隙度"].english == "porosity"
+    from zhenglossary.bilingual import split_body
+
+    assert split_body("enthalpy，H") == ("enthalpy", "")
+    # names in capitals stay a list, not a term and its symbol
+    assert split_body("Python, Go") is None
+
+
+def test_a_run_opening_its_sentence_is_the_term_whole_though_nothing_aligns():
+    # automotive, mining: nothing aligns (start at the run's end); the run opens the
+    # sentence and holds no function word, common verb or count
+    from zhenglossary.bilingual import _opening_run
+
+    none = frozenset()
+    assert _opening_run("线控转向", 4, "steer-by-wire", "", none)
+    assert _opening_run("回采率", 3, "recovery ratio", "", none)
+    # a count and its measure word is the clause's (两只 of 两只冷镦机)
+    assert not _opening_run("两只冷镦机", 5, "cold headers", "", none)
+    assert "冷镦机" in _found("两只冷镦机（cold headers）同时工作。")
+
+
+def test_a_verb_of_using_is_never_taken_into_the_term():
+    # sensors: jieba tags 利用 a noun, but CC-CEDICT reads it "to use", "to utilize": it
+    # introduces the method, and the reach for the unsaid *pyro-* / *piezo-* stops there
+    assert "热释电效应" in _found("该探测器利用热释电效应（pyroelectric effect）感知人体。")
+    assert "压阻效应" in _found("该芯片利用压阻效应（piezoresistive effect）测量压力。")
+    from zhenglossary.bilingual import _using_verb
+
+    assert all(_using_verb(w) for w in ("利用", "采用", "使用", "运用", "用"))
+    assert not any(_using_verb(w) for w in ("通用", "效应", "呼吸", "作用"))
+
+
+def test_the_phrase_after_a_function_word_is_the_term_whole_when_its_span_leaves_english_unsaid():
+    # mining subsidence, rock mechanics: 下沉 (CC-CEDICT "to sink") does not say
+    # *subsidence*, so only 带 *zone* aligned, and a one-character span was dropped; the
+    # phrase after 和 is no longer than the English asks for and is the term
+    assert "下沉带" in _found("该区域和下沉带（subsidence zone）相邻。")
+    # a quantity after the function word stays outside (由|许多|节理面)
+    assert "节理面" in _found("岩体由许多节理面（joint planes）切割。")
+    from zhenglossary.bilingual import _after_function_word
+
+    none = frozenset()
+    assert _after_function_word("该区域和下沉带", 6, none) == 4
+    assert _after_function_word("我们报告平均精度", 4, none) is None   # a pronoun: its verb follows
+
+
+def test_a_name_with_a_number_or_an_apostrophe_heads_the_term():
+    # networking, space habitats: the English opens with the name written before the
+    # Chinese, a number its second word or an apostrophe inside it
+    assert "IEEE 1588 协议" in _found("IEEE 1588 协议（IEEE 1588 protocol）用于时钟同步。")
+    assert "O'Neill 圆柱" in _found("O'Neill 圆柱（O'Neill cylinder）靠自转产生重力。")
+
+
+def test_a_word_ending_in_yu_is_not_a_modifier_of_the_term_after_it():
+    # welding: the reach for the unsaid *heat* stops at 常见于 (于 "in; at": it governs
+    # the noun phrase after it)
+    assert "热影响区" in _found("腐蚀常见于热影响区（heat affected zone，HAZ）。")
+    from zhenglossary.bilingual import _morpheme_unit
+
+    assert not any(_morpheme_unit(w, "v", frozenset()) for w in ("常见于", "位于", "用于"))
+
+
+def test_a_function_character_is_not_glued_to_the_start_of_a_word_saying_the_same():
+    # pest control: CC-CEDICT has 对美 ("towards the US"), but 美洲 alone already says
+    # *American*; gluing 对 to 美 would cut 美洲 and take the preposition into the term
+    assert "美洲大蠊" in _found("对美洲大蠊（American cockroach）要用饵剂。")
+    from zhenglossary.bilingual import _resegment
+
+    units = _resegment([("对", "p"), ("美洲", "ns"), ("大蠊", "n")], "American cockroach",
+                       "", frozenset())
+    assert units[0] == ("对", "p")
+    # the merge that makes the word saying the English still happens (自|适应 → 自适应)
+    assert _resegment([("自", "p"), ("适应", "v")], "adaptive", "", frozenset())[0][0] \
+        == "自适应"
+
+
+def test_an_english_first_phrase_opening_its_clause_may_hold_a_name():
+    # condensed matter: a capitalised name inside the phrase (one the lemmatiser does not
+    # know) still reads as a sentence's opening, lower case after the first word
+    from zhenglossary.bilingual import _opening_phrase
+
+    assert _opening_phrase("Anomalous Nernst effect（反常能斯特效应）", 0,
+                           ["Anomalous", "Nernst", "effect"], "反常能斯特效应")
+    # a capitalised common word inside is still a title, not a sentence's opening, and
+    # the last word is never the name
+    assert not _opening_phrase("Anomalous Hall Effect（反常霍尔效应）", 0,
+                               ["Anomalous", "Hall", "Effect"], "反常霍尔效应")
+    assert not _opening_phrase("Modified Nernst（修正能斯特）", 0, ["Modified", "Nernst"], "修正能斯特")
+
+
+def test_a_greek_letter_joined_by_a_hyphen_heads_the_term():
+    # microbiology, neuroscience, nutrition: the Greek letter the English spells out,
+    # written with a hyphen before the Chinese
+    assert "β-内酰胺酶" in _found("细菌产生的 β-内酰胺酶（beta-lactamase）会水解青霉素。")
+    assert "γ-氨基丁酸" in _found("γ-氨基丁酸（gamma-aminobutyric acid，GABA）是抑制性递质。")
+    assert "β-胡萝卜素" in _found("胡萝卜中的 β-胡萝卜素（beta carotene）含量很高。")
+
+
+def test_a_widespread_noun_character_is_no_modifier_of_a_short_span():
+    # continuous casting: 时 ("when", jieba IDF 3.3) after the clause's verb is not the
+    # term's, though the span is shorter than its English asks for
+    assert "结晶器" in _found("冷却时结晶器（crystallizer mold）会变形。")
+    from zhenglossary.bilingual import _morpheme_unit
+
+    none = frozenset()
+    assert not _morpheme_unit("时", "n", none) and _morpheme_unit("泡", "n", none)

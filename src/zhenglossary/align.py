@@ -383,9 +383,10 @@ def english_known(word: str) -> bool:
 
 
 def singular(word: str) -> str:
-    """The singular of a lower-case English noun: the first of the usual singular forms
-    that CC-CEDICT's English knows (vertices → vertex, caches → cache, policies →
-    policy), else the word without its -s."""
+    """The singular of a lower-case English noun: for a word in -es, the lemmatiser's
+    noun lemma when CC-CEDICT's English knows it (crises → crisis, vertices → vertex),
+    else the first of the usual singular forms that CC-CEDICT's English knows (caches →
+    cache, policies → policy), else the word without its -s."""
     if not word.isalpha() or not word.islower() or len(word) <= 3 or not word.endswith("s") \
             or word.endswith(("ss", "us", "is", "ics")):
         return word
@@ -393,8 +394,12 @@ def singular(word: str) -> str:
         return word[:-1]                  # networks → network: no doubt to resolve
     from .english import noun_lemma
 
-    if noun_lemma(word) == word:
+    lemma = noun_lemma(word)
+    if lemma == word:
         return word                       # species, diabetes, series: singular already
+    if lemma and english_known(lemma):
+        return lemma                      # the lemmatiser's noun first: crises → crisis,
+        #                                   analyses → analysis, theses → thesis (not these)
     candidates = []
     if word.endswith("ies"):
         candidates.append(word[:-3] + "y")

@@ -89,6 +89,16 @@ Latin name with its possessive heads it (Graves 病 *Graves' disease*); the copu
 glued to its first character stays outside (是|非牛顿流体); and a compound CC-CEDICT's
 English lacks is made singular by the noun ending it (*herpesviruses* → *herpesvirus*).
 
+Round ten: a run opening its sentence, item or cell, or the phrase after the last function
+word before the span, is the term whole when its span leaves English unsaid and it is no
+longer than the English asks for and holds no function word, count, common verb or verb
+of using (呼吸|频率, 的|致突变性: :func:`_opening_run`); a verb of using (CC-CEDICT "to
+use": 利用, 采用) is never the term's; a one-character noun standing alone is a term though
+nothing aligns (痰 *sputum*); a function character is not glued to a word that says the
+English alone (对|美洲); a symbol after one common word is dropped (*hemoglobin, Hb*); and
+names may hold numbers and apostrophes (ARINC 429 总线, O'Brien 关系) or a Greek letter
+and hyphen (α-酸).
+
 **What is not a term**: a body with Chinese, code (``batch_size``, ``torch.nn``,
 ``updateOutputKernel``), math or numbers (``n=1024``, ``4 ms``), lists of more than one
 English phrase, references (``Appendix B``, ``Smith et al., 2019``), sentences (more than
@@ -225,11 +235,20 @@ _SYMBOL_RE = re.compile(r"(?:[A-Za-z][a-z0-9]{0,2}|[\u0391-\u03a9\u03b1-\u03c9][
 
 def _symbol(piece: str, before: list[str]) -> bool:
     """The symbol a writer gives a quantity after its English phrase (*moment magnitude,
-    Mw*; *water activity, aw*; *aragonite saturation state, Ω*): not its abbreviation,
-    not a second term."""
-    return any(len(p.split()) >= 2 for p in before) and bool(_SYMBOL_RE.fullmatch(piece)) \
+    Mw*; *water activity, aw*; *aragonite saturation state, Ω*) or after one common word
+    in lower case (*hemoglobin, Hb*): not its abbreviation, not a second term."""
+    return (any(len(p.split()) >= 2 for p in before) or _common_word(before)) \
+        and bool(_SYMBOL_RE.fullmatch(piece)) \
         and not is_abbreviation(piece) and not _LOWER_ABBR.fullmatch(piece) \
         and piece.lower() not in EN_FUNCTION
+
+
+def _common_word(before: list[str]) -> bool:
+    """One English word in lower case, five letters or more, alone before the symbol
+    (*hemoglobin, Hb*; *bioavailability, F*): a quantity's name, not a list of names
+    (*Python, Go* is capitalised)."""
+    return len(before) == 1 and len(before[0]) >= 5 \
+        and re.fullmatch(r"[a-z]+(?:-[a-z]+)*", before[0]) is not None
 
 
 def _gives_symbol(body: str) -> bool:
@@ -435,8 +454,11 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
         nxt, nflag = out[i + 1]
         if len(word) != 1 or not flag.startswith(HARD_FLAGS) or nxt in forms or len(nxt) < 2:
             continue
+        whole = english_links(nxt, en) if en else set()
         for size in range(len(nxt), 0, -1):
             merged = word + nxt[:size]
+            if size < len(nxt) and whole and english_links(merged, en) <= whole:
+                continue                  # 对|美洲 *American*: not 对美 "towards the US" + 洲
             if gloss(merged).known and aligns(merged):
                 out[i:i + 2] = [(merged, "n")] + ([(nxt[size:], nflag)] if nxt[size:] else [])
                 break
@@ -976,6 +998,20 @@ def _naming_verb(word: str, forms: frozenset[str]) -> bool:
                for sense in entry.senses)
 
 
+_USING_SENSES = frozenset({"to use", "to employ", "to adopt", "to utilize", "to make use of",
+                           "to put to use", "to apply"})
+
+
+def _using_verb(word: str) -> bool:
+    """A verb introducing the method a clause uses (a CC-CEDICT sense exactly "to use",
+    "to employ", "to adopt", "to apply" …: 运用, 利用, 采用, 使用, 应用, 用), not a
+    term's modifier (通用 "to use anywhere, anytime" is not one)."""
+    from .align import dictionary_index
+
+    return any(sense in _USING_SENSES for entry in dictionary_index().entries(word)
+               if not entry.proper for sense in entry.senses)
+
+
 def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
     """A single noun or bound character (jieba's n, ng, g, zg) that is not a general
     word: the first half of a two-character term jieba cut in two (孪|晶)."""
@@ -1411,6 +1447,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 是, 为, 属 (CC-CEDICT: "to be"): the clause's verb
         if not en_links[i] and _naming_verb(word, forms):
             return True                   # 又叫|爬杆效应, 简称|…: the name follows the verb
+        if not en_links[i] and _using_verb(word):
+            return True                   # 利用 (tagged n) of 利用热光效应: the method follows
         if en_links[i] and all(k in covered for k, _ in en_links[i]) \
                 and not _says_a_neighbour(i, start, en_links, unsaid):
             return True                   # 写入 before 预写日志: says a word already said
@@ -1725,6 +1763,17 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
             and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
         start = 0
+    if not marked and 0 < start and score < 1.0 and len(match.group("sp")) <= 1 \
+            and _clause_start(text, run_start) and _opening_run(run, start, english, abbr, forms):
+        start = 0                         # 呼吸|频率 *respiratory rate* opening a sentence
+    elif not marked and 0 < start and score < 1.0 and len(match.group("sp")) <= 1:
+        opening = _after_function_word(run, start, forms)
+        if opening is not None and opening < start \
+                and _opening_run(run[opening:], start - opening, english, abbr, forms) \
+                and not any(f.startswith("m") or len(w) > 1 and f in ("a", "ad", "an")
+                            and is_general(w) for w, f in _units(run[opening:start], forms)):
+            # (no quantity: 许多|衣壳粒, 数千个|小眼; no widespread adjective: 剧烈|瘙痒)
+            start = opening               # 的|层错能 *stacking fault energy*, 和|下滑信标
     if not marked and 0 < start:
         start = _phrase_start(text, run_start, run, start, english, abbr, forms)
     # a Latin word the English opens with, right before the Chinese, is the term's own
@@ -1739,7 +1788,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and not english and abbr and not latin and start == 0:
         head = _letters_inside(text, run_start, abbr)
     zh = run[start:]
-    if not marked and score == 0.0 and not head and not _coinage(zh, english, abbr) \
+    alone = len(run) == 1 and start == 0 and score == 0.0 and not marked and bool(english) \
+        and _item_character(text, run_start, run, english, score)
+    if not marked and score == 0.0 and not head and not alone and not _coinage(zh, english, abbr) \
             and (english and _is_name(english) and not abbr
                  and not _gives_symbol(match.group("body")) or is_general(zh)
                  or _unknown_word(english)):
@@ -1786,6 +1837,9 @@ def _morpheme_unit(word: str, flag: str, forms: frozenset[str]) -> bool:
         return False
     if len(word) == 1 and _copula(word):
         return False
+    if len(word) > 1 and word[-1] == "于":
+        return False                      # 常见于, 位于, 用于: 于 ("in; at; to; from") governs
+        #                                   the noun phrase after it, which is the term
     if flag.startswith("m"):
         return len(word) == 1             # 七 of 七氟烷; no count (两个)
     if flag == "d" or flag in _VERB_FLAGS:
@@ -1795,7 +1849,10 @@ def _morpheme_unit(word: str, flag: str, forms: frozenset[str]) -> bool:
         return not is_general(word) and not _mostly_verb(word)
     if len(word) > 1 and not flag.startswith("n") and flag != "vn" and is_general(word):
         return False                      # 剧烈, 不同: widespread modifiers of the clause
-    return len(word) == 1 or not _mostly_verb(word)
+    if len(word) == 1:
+        value = idf(word)
+        return not (flag.startswith("n") and value is not None and value < MORPHEME_IDF)
+    return not _mostly_verb(word)
 
 
 def english_characters(english: str, abbr: str) -> tuple[int, int]:
@@ -1898,6 +1955,70 @@ def _prefix_characters(chars: str, forms: frozenset[str]) -> bool:
                for k, (w, flag) in enumerate(units))
 
 
+def _after_function_word(run: str, start: int, forms: frozenset[str]) -> int | None:
+    """Where the phrase after the last function word before the span starts (a
+    conjunction, particle, preposition or the copula: 的, 和, 对, 是, 由; not a pronoun,
+    which the clause's verb follows), or None when there is none before ``start``."""
+    at, opening = 0, None
+    for word, flag in _units(run, forms):
+        if at >= start:
+            break
+        at += len(word)
+        if word not in forms and (flag.startswith(HARD_FLAGS) and not flag.startswith("r")
+                                  or flag == "uj" or len(word) == 1 and _copula(word)):
+            opening = at                  # (not after a pronoun: 我们|报告 is its verb)
+    return opening
+
+
+def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset[str]) -> bool:
+    """May a run opening its sentence, list item or cell, whose aligned span leaves
+    English unsaid (or which nothing aligns to), be the term whole: no longer than the
+    English asks for (:func:`english_characters`), and the units before the span no
+    function word, pronoun, preposition, measure word or count (两块), time or locality
+    word, copula or naming verb, no
+    adverb or verb common in general Chinese (jieba IDF below :data:`MORPHEME_IDF`: 采用,
+    再), and a particle only inside (呼吸|频率 *respiratory rate*, 急性呼吸|窘迫综合征
+    *ARDS*, 表面等|离激元)? The run must be right before the parenthesis (not 相机内参矩阵
+    $K$（intrinsic matrix）), no verb of using stands in it (:func:`_using_verb`: not
+    运用 of 运用层次分析法（AHP）), and with letters alone a verb opening it spells the
+    abbreviation's first letter (通用 *universal* of UTM; not 防御 of 防御跨站请求伪造 *CSRF*)."""
+    from .align import idf, is_classifier
+    from .segment import posseg
+
+    if len(run) > english_characters(english, abbr)[1]:
+        return False
+    units = _units(run[:start], forms)
+    if not english and abbr and units and (units[0][1] in _VERB_FLAGS or units[0][1] == "vn"):
+        from .align import abbreviation_letters, letter_options
+
+        first = abbreviation_letters(abbr)[:1].upper()
+        if first not in {o[:1].upper() for o in letter_options(units[0][0])}:
+            return False                  # 防御 of 防御跨站请求伪造（CSRF）: the clause's
+    for k, (word, flag) in enumerate(units):
+        if word in forms:
+            continue
+        if _using_verb(word):
+            return False                  # 运用 of 运用层次分析法（AHP）: the clause's
+        if len(word) > 1 and is_classifier(word[-1]) and posseg(word[0], forms)[0][1] == "m":
+            return False                  # a count and its measure word (两块 of 两块黑土)
+        if flag == "u" and k > 0:
+            continue                      # 等 of 表面等离激元
+        if flag.startswith(HARD_FLAGS) or flag[:1] in "fqrpt" or flag == "hy" \
+                or _copula(word) or _naming_verb(word, forms):
+            return False
+        if flag == "d" or flag in _VERB_FLAGS or flag == "vn" and _mostly_verb(word):
+            value = idf(word)             # 采用 (5.2) of 逆变器采用脉宽调制: the clause's;
+            if value is None or value < MORPHEME_IDF:     # 呼吸 (6.8), 应变 (8.6) not
+                return False
+        if len(word) == 1 and flag.startswith("n") and k > 0 \
+                and (units[k - 1][1] in _VERB_FLAGS or units[k - 1][1] == "vn"):
+            value = idf(word)
+            if value is not None and value < MORPHEME_IDF:
+                return False              # a widespread noun character after a verb
+                #                           (灌溉|时 "when watering", IDF 3.3)
+    return True
+
+
 _ITEM_BEFORE = "、，,；;：:|"     # marks a one-character list item or table cell follows
 
 
@@ -1907,10 +2028,27 @@ def _item_character(text: str, run_start: int, run: str, english: str, score: fl
     that is not a general word (每个核（core）, 分区的锁（lock） stay out)."""
     from .align import is_general
 
-    if len(run) != 1 or score < 1.0 or " " in english.strip() or is_general(run):
+    if len(run) != 1 or " " in english.strip():
+        return False
+    if score < 1.0 and not (score == 0.0 and _unaligned_noun_character(run, english)):
+        return False
+    if score == 1.0 and is_general(run):
         return False
     before = text[:run_start].rstrip(" \t")
     return not before or before[-1] in _ITEM_BEFORE or before[-1] == "\n"
+
+
+def _unaligned_noun_character(char: str, english: str) -> bool:
+    """A character no gloss aligns to its English that may still name it standing alone:
+    jieba tags it a noun, CC-CEDICT knows it, and the English is one word the lemmatiser
+    knows as a noun (痰 "phlegm" *sputum*, 髋 "pelvis" *hip*)."""
+    from .english import parts_of_speech
+    from .segment import posseg
+
+    word = english.strip()
+    if not word.isalpha() or not word.islower() or not gloss(char).known:
+        return False
+    return posseg(char, frozenset())[0][1] == "n" and "NOUN" in parts_of_speech(word)
 
 
 _NUMBER_BEFORE = re.compile(r"[0-9０-９][ \t]?")
@@ -1939,8 +2077,11 @@ _LATIN_BEFORE = re.compile(
 
 
 _LATIN_NAME_BEFORE = re.compile(
-    r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z][A-Za-z0-9\-]*(?: [A-Za-z][A-Za-z0-9\-]*){1,2}) ?$")
-_GREEK_BEFORE = re.compile(r"(?<![A-Za-z0-9\u0391-\u03a9\u03b1-\u03c9])([\u0391-\u03a9\u03b1-\u03c9]) ?$")
+    r"(?<![A-Za-z0-9_.\-/$`'’])([A-Za-z][A-Za-z0-9\-'’]*(?: [A-Za-z0-9][A-Za-z0-9\-'’]*){0,2}) ?$")
+# (a name's later word may be a number, ARINC 429 总线 *ARINC 429 bus*, and a name may
+# hold an apostrophe, O'Brien 关系 *O'Brien relation*)
+_GREEK_BEFORE = re.compile(r"(?<![A-Za-z0-9\u0391-\u03a9\u03b1-\u03c9])([\u0391-\u03a9\u03b1-\u03c9])(?: ?|[-‐])$")
+# (α 粒子, and α-酸 *alpha acids* with a hyphen)
 _LETTERS_END = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,3}[ \t]?$")
 _CJK_END = re.compile(rf"(?<![{CJK_CLASS}])[{CJK_CLASS}]{{1,4}}[ \t]?$")
 
@@ -2052,7 +2193,8 @@ def _opening_phrase(text: str, pos: int, words: list[str], zh: str) -> bool:
     """English first with nothing aligned: the Latin phrase opens its clause, so it is
     all of the English (*Visual acuity*（视力）, *Rietveld refinement*（里特沃尔德精修）):
     two words or more, written as a sentence opens (capitalised first, the rest lower
-    case), none an abbreviation nor a function word at its ends, ending in a word the
+    case but for a name inside that the lemmatiser does not know: *Optical Kerr
+    effect*), none an abbreviation nor a function word at its ends, ending in a word the
     dictionaries know, and the Chinese short and not a general word other than one noun
     (视力 is; no *We use this*（这个）, *Note that*（注意）); its first word no verb
     (*Using dropout*: the clause's verb)."""
@@ -2061,7 +2203,9 @@ def _opening_phrase(text: str, pos: int, words: list[str], zh: str) -> bool:
 
     if not (2 <= len(words) <= MAX_WORDS and _clause_start(text, pos)
             and parts_of_speech(words[0].lower()) != {"VERB"}
-            and words[0][:1].isupper() and all(w[:1].islower() for w in words[1:])
+            and words[0][:1].isupper()
+            and all(w[:1].islower() or k < len(words) - 2 and w.isalpha()
+                    and not parts_of_speech(w.lower()) for k, w in enumerate(words[1:]))
             and not any(is_abbreviation(w) for w in words)
             and words[0].lower() not in EN_FUNCTION and words[-1].lower() not in EN_FUNCTION
             and not _unknown_word(words[-1]) and 2 <= len(zh) <= MAX_OPENING):
