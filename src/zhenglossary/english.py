@@ -44,11 +44,10 @@ def _words(phrase: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1)
 def _lemmatizer():
-    import lemminflect
+    from .lexicon import lemminflect
 
-    return lemminflect
+    return lemminflect()
 
 
 # lemminflect reads its whole lexicon (0.6 s here) at its first question. What it answered is

@@ -61,10 +61,10 @@ def noun_plurals(word: str) -> tuple[str, ...]:
         return (word + "s",)                         # GPU → GPUs, FFT → FFTs
     if not word.isalpha():
         return ()
-    from lemminflect import getInflection
+    from .lexicon import lemminflect
 
     lower = word.lower()
-    forms = [f for f in getInflection(lower, "NNS") if f]
+    forms = [f for f in lemminflect().getInflection(lower, "NNS") if f]
     if not forms or forms[0] == lower:
         return ()                                    # uncountable: hardware, traffic
     if word[0].isupper():                            # Tensor Core → Tensor Cores
