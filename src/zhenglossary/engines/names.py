@@ -80,7 +80,7 @@ def _put(text: str) -> None:
 
 
 @lru_cache(maxsize=1)
-def _short() -> tuple[Callable, dict[str, str], dict]:
+def _short() -> tuple[Callable, "dict[str, str] | PhraseIndex", dict]:
     """pypinyin with none of its phrases but one, its segmenter told where every phrase
     begins; the short phrases' readings, compact; pypinyin's phrase dictionary."""
     pypinyin, mmseg, phrases = _imported()
@@ -88,12 +88,159 @@ def _short() -> tuple[Callable, dict[str, str], dict]:
     if phrases or not source.is_file():      # loaded whole already, or stored otherwise
         _full()
         return pypinyin.lazy_pinyin, {}, phrases
-    index, starts = short_phrases(source.read_text("utf-8"), SHORT)
-    first = next(iter(index), None)
+    indexed = PhraseIndex.open(source)
+    prefix_set = getattr(mmseg.seg, "_prefix_set", None)
+    if indexed is not None and isinstance(getattr(prefix_set, "_set", None), set):
+        index, first = indexed, indexed.first
+        prefix_set._set = _Prefixes(indexed, prefix_set._set)
+    else:
+        index, starts = short_phrases(source.read_text("utf-8"), SHORT)
+        first = next(iter(index), None)
+        mmseg.seg.train(starts)
     if first is not None:                    # a dictionary with phrases segments its text
         phrases[first] = json.loads(index[first])
-    mmseg.seg.train(starts)
     return pypinyin.lazy_pinyin, index, phrases
+
+
+# The short phrases and where every phrase begins, as above, kept in the cache folder: a
+# SQLite file built once from pypinyin's phrase dictionary (``short_phrases``), so a run
+# neither parses the 2.5 MB dictionary nor holds the 30,000 readings and the prefix set
+# (about 11 MB), and asks only about the names it meets. A missing, partial or corrupt file
+# is rebuilt; where it cannot be written, the tables are built in memory as before.
+INDEX_FORMAT = 1
+
+
+class PhraseIndex:
+    """The index: ``phrases`` (a short phrase → its readings as compact JSON), ``prefixes``
+    (every prefix of at most SHORT characters of every phrase: what pypinyin's segmenter
+    would learn from the phrases' first SHORT characters), the first phrase."""
+
+    def __init__(self, db, first: str | None, source: Path) -> None:
+        import threading
+
+        self._db = db
+        self.first = first
+        self._source = source
+        self._memory: dict[str, dict[str, str]] | None = None
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[str, str], str | None] = {}
+
+    @classmethod
+    def open(cls, source: Path) -> "PhraseIndex | None":
+        from importlib import metadata
+
+        from ..fileio import copy_built
+        from ..paths import cache_dir
+
+        try:
+            release = metadata.version("pypinyin")
+        except metadata.PackageNotFoundError:
+            return None
+        safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in release)
+        path = cache_dir() / f"pypinyin-phrases-{safe}-s{SHORT}-f{INDEX_FORMAT}.sqlite"
+        db = _open_index(path)
+        if db is None and copy_built(path):           # built in another cache folder
+            db = _open_index(path)
+        if db is None and _build_index(path, source):
+            db = _open_index(path)
+        if db is None:
+            return None
+        first = db.execute("SELECT value FROM meta WHERE key = 'first'").fetchone()
+        return cls(db, first[0] if first else None, source)
+
+    def _get(self, table: str, key: str) -> str | None:
+        try:
+            return self._seen[table, key]
+        except KeyError:
+            pass
+        import sqlite3
+
+        with self._lock:
+            if self._memory is None:
+                try:
+                    row = self._db.execute(f"SELECT value FROM {table} WHERE key = ?",
+                                           (key,)).fetchone()
+                    found = self._seen[table, key] = None if row is None else row[0]
+                    return found
+                except sqlite3.Error:                # damaged under us: built in memory
+                    index, starts = short_phrases(self._source.read_text("utf-8"), SHORT)
+                    self._memory = {"phrases": index, "prefixes": dict.fromkeys(
+                        (s[:i + 1] for s in starts for i in range(len(s))), "")}
+            return self._memory[table].get(key)
+
+    def __contains__(self, phrase: object) -> bool:
+        return isinstance(phrase, str) and self._get("phrases", phrase) is not None
+
+    def __getitem__(self, phrase: str) -> str:
+        found = self._get("phrases", phrase)
+        if found is None:
+            raise KeyError(phrase)
+        return found
+
+    def is_prefix(self, text: str) -> bool:
+        return self._get("prefixes", text) is not None
+
+
+class _Prefixes:
+    """pypinyin's segmenter's prefix set: the index's prefixes, plus what is added to it."""
+
+    def __init__(self, index: PhraseIndex, own: set[str]) -> None:
+        self._index = index
+        self._own = own
+
+    def add(self, prefix: str) -> None:
+        self._own.add(prefix)
+
+    def __contains__(self, text: object) -> bool:
+        return text in self._own or (isinstance(text, str) and len(text) <= SHORT
+                                     and self._index.is_prefix(text))
+
+
+def _open_index(path: Path):
+    import sqlite3
+
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        done = db.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
+        db.execute("SELECT value FROM phrases LIMIT 1").fetchone()
+        db.execute("SELECT value FROM prefixes LIMIT 1").fetchone()
+    except sqlite3.Error:
+        return None
+    if not done or done[0] != "1":
+        db.close()
+        return None
+    return db
+
+
+def _build_index(path: Path, source: Path) -> bool:
+    import sqlite3
+
+    from ..fileio import cache_file, remove_stale
+
+    try:
+        with cache_file(path) as tmp:      # (an unwritable folder fails here, before the read)
+            index, starts = short_phrases(source.read_text("utf-8"), SHORT)
+            prefixes = {start[:i + 1] for start in starts for i in range(len(start))}
+            db = sqlite3.connect(tmp)
+            try:
+                with db:
+                    for table in ("phrases", "prefixes", "meta"):
+                        db.execute(f"CREATE TABLE {table} (key TEXT PRIMARY KEY, value TEXT) "
+                                   "WITHOUT ROWID")
+                    db.executemany("INSERT INTO phrases VALUES (?, ?)", index.items())
+                    db.executemany("INSERT INTO prefixes VALUES (?, '')", ((p,) for p in prefixes))
+                    first = next(iter(index), None)
+                    if first is not None:
+                        db.execute("INSERT INTO meta VALUES ('first', ?)", (first,))
+                    db.execute("INSERT INTO meta VALUES ('complete', '1')")
+            finally:
+                db.close()
+    except (OSError, sqlite3.Error, ValueError):
+        return False
+    remove_stale(path, "pypinyin-phrases-*.sqlite")
+    return True
 
 
 @lru_cache(maxsize=1)
