@@ -33,7 +33,7 @@ def reference(name, *args):
     from lemminflect.core.Inflections import Inflections
     from lemminflect.core.Lemmatizer import Lemmatizer
 
-    module = lexicon.lemminflect()
+    module = lexicon._module()
     infl, lem = Inflections(), Lemmatizer()
     saved = infl.infl_dict, lem.lemma_dict
     infl.infl_dict, lem.lemma_dict = loaded()["infl"], loaded()["lemma"]
@@ -51,7 +51,8 @@ def test_lemminflect_reads_the_index():
     from lemminflect.core.Inflections import Inflections
     from lemminflect.core.Lemmatizer import Lemmatizer
 
-    lexicon.lemminflect()
+    assert isinstance(lexicon.lemminflect(), lexicon.Lemminflect)
+    lexicon._module()
     assert isinstance(Inflections().infl_dict, lexicon.IndexedTable)
     assert isinstance(Lemmatizer().lemma_dict, lexicon.IndexedTable)
 
@@ -64,12 +65,30 @@ WORD = st.one_of(st.sampled_from(words()).flatmap(_case),
                  st.text("abcdefghijklmnopqrstuvwxyzAEIOUSY-'", min_size=1, max_size=12))
 
 
+def test_a_word_the_tables_know_imports_neither_lemminflect_nor_numpy(tmp_path):
+    """A plural or a lemma the tables hold is answered from the index alone (a fresh
+    process over a built index): lemminflect, and the numpy it imports, stay unimported."""
+    import os
+    import subprocess
+    import sys
+
+    assert lexicon._index() is not None                  # built in this ZHEN_HOME
+    probe = ("import sys\nfrom zhenglossary import english, terms\n"
+             "print(terms.plural_of('vertex'), english.lemma('caching'), "
+             "english.lemma('vertices'), 'numpy' in sys.modules, 'lemminflect' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, env=dict(os.environ)).stdout.split()
+    assert out == ["('vertexes',", "'vertices')", "cache", "vertex", "False", "False"]
+
+
 @settings(max_examples=300)
 @given(word=WORD, tag=st.sampled_from(TAGS), upos=st.sampled_from(UPOS))
 def test_answers_are_lemminflects(word, tag, upos):
     assert indexed("getInflection", word, tag) == reference("getInflection", word, tag)
     assert indexed("getAllInflections", word, upos) == reference("getAllInflections", word, upos)
     assert indexed("getAllLemmas", word, upos) == reference("getAllLemmas", word, upos)
+    if upos not in (None, "PROPN"):
+        assert indexed("getAllLemmasOOV", word, upos) == reference("getAllLemmasOOV", word, upos)
     if upos is not None:
         assert indexed("getLemma", word, upos) == reference("getLemma", word, upos)
 
@@ -106,3 +125,17 @@ def test_an_unwritable_cache_leaves_lemminflect_as_it_is(tmp_path, monkeypatch):
     monkeypatch.setattr(lexicon, "loaded_tables", lambda: pytest.fail("built"))
     monkeypatch.setattr("zhenglossary.fileio._BUILT", {})
     assert lexicon._index() is None
+
+
+def test_a_guess_is_remembered_across_runs(tmp_path, monkeypatch):
+    """A word the tables lack: lemminflect's model's answer, kept in the cache folder and
+    given again (without asking lemminflect) by a later run."""
+    want = reference("getInflection", "optimize", "NNS")
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path))
+    monkeypatch.setattr(lexicon, "_GUESSES", None)
+    assert indexed("getInflection", "optimize", "NNS") == want
+    lexicon.save()
+    assert lexicon._guesses_path().is_file()
+    monkeypatch.setattr(lexicon, "_GUESSES", None)
+    monkeypatch.setattr(lexicon, "_module", lambda: pytest.fail("lemminflect asked"))
+    assert lexicon.lemminflect().getInflection("optimize", "NNS") == want

@@ -104,6 +104,9 @@ def _all_lemmas(word: str, oov_noun: bool = False) -> dict[str, tuple[str, ...]]
 def save() -> None:
     """Keep what lemminflect answered this run for the next (a cache: never an error)."""
     global _ADDED
+    from . import lexicon
+
+    lexicon.save()                       # the inflections its model guessed
     if not _ADDED or _MEMO is None:
         return
     import marshal

@@ -28,12 +28,20 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
-FORMAT = 1
-_TABLES = ("infl", "lemma")
+FORMAT = 2
+_TABLES = ("infl", "lemma", "infl_over", "lemma_over")
 
 
 @lru_cache(maxsize=1)
 def lemminflect():
+    """lemminflect as zhen asks it: :class:`Lemminflect` over the index, or (where the index
+    cannot be had) the ``lemminflect`` module itself."""
+    index = _index()
+    return _module() if index is None else Lemminflect(index)
+
+
+@lru_cache(maxsize=1)
+def _module():
     """The ``lemminflect`` module, its inflection and lemma tables answered from the index
     (where the index is available and lemminflect has not loaded a table itself)."""
     import lemminflect as module
@@ -56,14 +64,148 @@ def lemminflect():
     return module
 
 
+def _caps_style(word: str) -> str:                      # lemminflect's getCapsStyle
+    if word.isupper():
+        return "all_upper"
+    if word and word[0].isupper():
+        return "first_upper"
+    return "lower"
+
+
+def _with_caps(forms: dict, style: str) -> dict:        # lemminflect's applyCapsStyleToDict
+    change = str.upper if style == "all_upper" else \
+        str.capitalize if style == "first_upper" else str.lower
+    return {key: tuple(change(w) for w in words) for key, words in forms.items()}
+
+
+_ALTS = {"RP": ("JJ", "RB"), "VBD": ("VBN",), "VBN": ("VBD",)}     # its pennTagAlts
+
+
+def _alternatives(tag: str) -> tuple[str, ...]:
+    if tag in _ALTS:
+        return _ALTS[tag]
+    if tag.startswith("JJ"):
+        return ("RB" + tag[2:],)
+    if tag.startswith("RB"):
+        return ("JJ" + tag[2:],)
+    return ()
+
+
+# What lemminflect's model guessed for a word its tables lack (the gloss engine asks the
+# plural of a few verbs: *optimize*), kept in the cache folder beside the index
+# (``lemminflect-<version>-guesses.marshal``: "tag\0word" → its answer), so that a later
+# run asks lemminflect, and imports numpy, only for a word it has not met; :func:`save`
+# writes what this run added (the commands call it at their end, with ``english.save``).
+_GUESSES: dict | None = None
+_GUESSED = 0
+_GUESS_LIMIT = 20_000
+
+
+def _guesses_path() -> Path | None:
+    path = _path()
+    return None if path is None else path.with_name(path.name.replace(f"-f{FORMAT}.sqlite",
+                                                                      "-guesses.marshal"))
+
+
+def _guesses() -> dict:
+    global _GUESSES
+    if _GUESSES is None:
+        path = _guesses_path()
+        try:
+            data = marshal.loads(path.read_bytes()) if path is not None else {}
+            _GUESSES = data if isinstance(data, dict) else {}
+        except (OSError, ValueError, EOFError, TypeError):
+            _GUESSES = {}
+    return _GUESSES
+
+
+def _guessed(lemma: str, tag: str):
+    """lemminflect's ``getInflection(lemma, tag)`` for a word its tables lack: its model's
+    guess, remembered."""
+    global _GUESSED
+    key = f"{tag}\0{lemma}"
+    found = _guesses().get(key)
+    if isinstance(found, tuple) and all(isinstance(x, str) for x in found):
+        return found
+    answer = tuple(_module().getInflection(lemma, tag, True))
+    _guesses()[key] = answer
+    _GUESSED += 1
+    return answer
+
+
+def save() -> None:
+    """Keep the guesses this run added for the next (a cache: never an error)."""
+    global _GUESSED
+    path = _guesses_path()
+    if not _GUESSED or _GUESSES is None or path is None:
+        return
+    from .fileio import write_cache
+
+    data = _GUESSES if len(_GUESSES) <= _GUESS_LIMIT else \
+        dict(list(_GUESSES.items())[-_GUESS_LIMIT:])
+    write_cache(path, marshal.dumps(data))
+    _GUESSED = 0
+
+
+class Lemminflect:
+    """What zhen asks lemminflect (``getInflection``, ``getAllLemmas``,
+    ``getAllLemmasOOV``; any other name is the module's), answered from the index and
+    lemminflect's overrides in it, as lemminflect's own code answers from its tables
+    (``Inflections.getInflection``, ``Lemmatizer.getAllLemmas``) — without importing
+    lemminflect, which imports numpy (about 17 MB, 0.2 s) for the model that guesses the
+    forms of a word its tables lack. Only such a question (and a proper noun's inflection)
+    goes to lemminflect itself (:func:`_module`)."""
+
+    def __init__(self, index: "_Index") -> None:
+        self._tables = {name: IndexedTable(index, name) for name in _TABLES}
+
+    def __getattr__(self, name: str):
+        return getattr(_module(), name)
+
+    def _forms(self, table: str, word: str) -> dict:
+        forms = dict(self._tables[table].get(word, {}))
+        forms.update(self._tables[table + "_over"].get(word, {}))
+        return forms
+
+    def getInflection(self, lemma, tag, inflect_oov=True):          # noqa: N802 (its name)
+        if not isinstance(lemma, str) or not isinstance(tag, str) \
+                or tag.upper() in ("NNP", "NNPS"):
+            return _module().getInflection(lemma, tag, inflect_oov)
+        forms = _with_caps(self._forms("infl", lemma.lower()), _caps_style(lemma))
+        form = forms.get(tag, None)
+        if form is None:
+            for alt in _alternatives(tag):
+                form = forms.get(alt, None)
+                if form:
+                    break
+        if form is None and inflect_oov:
+            return _guessed(lemma, tag)
+        return () if form is None else form
+
+    def getAllLemmas(self, word, upos=None):                        # noqa: N802 (its name)
+        if not isinstance(word, str) or upos not in (None, "NOUN", "VERB", "ADJ", "ADV", "AUX"):
+            return _module().getAllLemmas(word, upos)
+        lemmas = self._forms("lemma", word.lower())
+        if upos:
+            lemmas = {k: v for k, v in lemmas.items() if k == upos}
+        return _with_caps(lemmas, _caps_style(word))
+
+    def getAllLemmasOOV(self, word, upos):                          # noqa: N802 (its name)
+        return _module().getAllLemmasOOV(word, upos)
+
+
 def loaded_tables() -> dict[str, dict]:
-    """lemminflect's two tables as its own readers load them (what the index holds)."""
+    """lemminflect's two tables and their overrides as its own readers load them (what the
+    index holds)."""
     from lemminflect import config
     from lemminflect.codecs.InflectionLUCodec import InflectionLUCodec
     from lemminflect.codecs.LemmaLUCodec import LemmaLUCodec
+    from lemminflect.codecs.OverridesCodec import OverridesCodec
 
     return {"infl": InflectionLUCodec.load(config.inflection_lu_fn),
-            "lemma": LemmaLUCodec.load(config.lemma_lu_fn)}
+            "lemma": LemmaLUCodec.load(config.lemma_lu_fn),
+            "infl_over": OverridesCodec.load(config.infl_overrides_fn),
+            "lemma_over": OverridesCodec.load(config.lemma_overrides_fn)}
 
 
 class IndexedTable:
