@@ -1,4 +1,4 @@
-"""lemminflect with its two lookup tables read word by word from an on-disk index.
+"""lemminflect with its lookup tables read word by word from an on-disk index.
 
 lemminflect (MIT) keeps an English word's inflections (``infl_lu.csv.gz``, 40,000 lines)
 and lemmas (``lemma_lu.csv.gz``, 80,000 lines) in gzipped CSV files that it loads whole,
@@ -13,11 +13,15 @@ answer is the reader's (``tests/test_lexicon.py`` compares all entries). The res
 lemminflect (overrides, its rules and model for words it lacks, capitalisation) runs
 unchanged over the table.
 
-:func:`lemminflect` is the module every caller uses (``english.py``, ``terms.py``): the
-tables put into lemminflect's singletons before its first question. The index lives in
-``paths.cache_dir()``, named by lemminflect's version and the index format; a missing,
-stale or corrupt index is rebuilt, and where it cannot be written or read lemminflect
-loads its tables as it always does.
+:func:`lemminflect` is what every caller uses (``english.py``, ``terms.py``): a
+:class:`Lemminflect` over the index, which answers ``getInflection`` and ``getAllLemmas``
+as lemminflect's own code does from its tables and overrides (both in the index) without
+importing lemminflect — its import imports numpy (about 17 MB of RSS) for the model that
+guesses the forms of a word its tables lack. Only such a word goes to lemminflect itself
+(:func:`_module`, its singletons given the index's tables), and its guess is kept in the
+cache folder (:func:`save`). The index lives in ``paths.cache_dir()``, named by
+lemminflect's version and the index format; a missing, stale or corrupt index is rebuilt,
+and where it cannot be written or read lemminflect is used as it is.
 """
 
 from __future__ import annotations
