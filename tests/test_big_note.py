@@ -280,3 +280,19 @@ def test_english_rendered_sealed_is_the_rendering_sealed(front, text, newline, b
     plain = render_english(doc, leaves, header, banner)
     assert render_english(doc, leaves, header, banner, seal=True) == \
         seal_english(plain, front_matter_end(doc))
+
+
+@given(st.text(st.sampled_from(" \t\n\r\xa0a-#>`"), max_size=60))
+def test_block_state_marks_are_markdown_its(text):
+    """markdown.block_state: the per-line marks markdown-it's StateBlock computes (its
+    lists, as arrays), and the rest of the state the same."""
+    from markdown_it.rules_block import StateBlock
+
+    from zhenglossary import markdown
+
+    md = markdown.parser()
+    ours, theirs = markdown.block_state(md, text, {}), StateBlock(text, md, {}, [])
+    for name in markdown._MARKS:
+        assert list(getattr(ours, name)) == getattr(theirs, name), name
+    assert {k: v for k, v in vars(ours).items() if k not in markdown._MARKS} == \
+        {k: v for k, v in vars(theirs).items() if k not in markdown._MARKS}

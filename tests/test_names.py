@@ -90,3 +90,35 @@ def test_given_names_read_as_with_pypinyins_whole_phrase_dictionary():
                    for mode in ("full", "short"))
     assert short[-1] is True
     assert short[:-1] == full
+
+
+@pytest.mark.slow            # builds the index from pypinyin's dictionary (about 2 s)
+def test_the_phrase_index_holds_what_short_phrases_reads(tmp_path, monkeypatch):
+    """The cached index of pypinyin's short phrases and characters: every reading and
+    every prefix the in-memory tables have, nothing else (a fresh index in an empty cache
+    folder)."""
+    from pathlib import Path
+
+    import pypinyin
+
+    from zhenglossary import fileio
+    from zhenglossary.engines import names
+
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path))
+    monkeypatch.setattr(fileio, "_BUILT", {})
+    source = Path(pypinyin.__file__).with_name("phrases_dict.json")
+    index = names.PhraseIndex.open(source)
+    assert index is not None and str(tmp_path) in str(list(tmp_path.rglob("pypinyin-*"))[0])
+    phrases, starts = names.short_phrases(source.read_text("utf-8"), names.SHORT)
+    assert index.first == next(iter(phrases))
+    assert all(p in index and index[p] == reading for p, reading in phrases.items())
+    prefixes = {s[:i + 1] for s in starts for i in range(len(s))}
+    assert all(index.is_prefix(p) for p in prefixes)
+    chars = names._char_dict(source)             # pypinyin's character table, as it loads it
+    assert index.has_chars and all(index.char(k) == v for k, v in chars.items())
+    table = names.CharTable(index)
+    assert 0x4E2D in table and table[0x4E2D] == chars[0x4E2D] and 0x41 not in table
+    probes = [p + "丨" for p in list(phrases)[::97]] + ["丨", "丨丨", "長行重"]
+    for probe in probes:
+        assert (probe in index) == (probe in phrases)
+        assert index.is_prefix(probe) == (probe in prefixes)

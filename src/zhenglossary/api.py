@@ -197,8 +197,13 @@ def translate_project(paths: list[Path], glossary_option: Path | None, *, progre
 
     if dry_run:
         return planned(paths, glossary_option, TranslateOptions(**options))
-    return translate_paths(paths, glossary_option, TranslateOptions(**options), progress=progress,
-                           notify=notify)
+    from . import english
+
+    try:
+        return translate_paths(paths, glossary_option, TranslateOptions(**options),
+                               progress=progress, notify=notify)
+    finally:
+        english.save()              # what lemminflect was asked (its guesses), for next time
 
 
 def list_models():

@@ -44,11 +44,10 @@ def _words(phrase: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1)
 def _lemmatizer():
-    import lemminflect
+    from .lexicon import lemminflect
 
-    return lemminflect
+    return lemminflect()
 
 
 # lemminflect reads its whole lexicon (0.6 s here) at its first question. What it answered is
@@ -105,6 +104,9 @@ def _all_lemmas(word: str, oov_noun: bool = False) -> dict[str, tuple[str, ...]]
 def save() -> None:
     """Keep what lemminflect answered this run for the next (a cache: never an error)."""
     global _ADDED
+    from . import lexicon
+
+    lexicon.save()                       # the inflections its model guessed
     if not _ADDED or _MEMO is None:
         return
     import marshal

@@ -634,16 +634,51 @@ def stream_note(text: str, env: dict) -> Iterator[list]:
 _MARKS = ("bMarks", "eMarks", "tShift", "sCount", "bsCount")
 
 
+_INDENT = re.compile(r"[ \t]*")
+
+
+def block_state(md, src: str, env: dict):
+    """markdown-it's ``StateBlock`` of ``src`` with its per-line marks (``_MARKS``) in
+    arrays of machine ints, computed as its constructor computes them but without its
+    lists (an int object each: about 10 MB for a 10 MB note's 100,000 lines, held at once
+    beside the arrays when converted afterwards)."""
+    from markdown_it.rules_block import StateBlock
+
+    state = StateBlock("", md, env, [])      # the constructor's other fields; no lines
+    state.src = src
+    begin, end_, shift, count = array("q"), array("q"), array("q"), array("q")
+    start, length, find, indent = 0, len(src), src.find, _INDENT.match
+    while start < length:
+        end = find("\n", start)
+        if end < 0:
+            end = length
+        pos = indent(src, start, end).end()
+        if pos == end == length:
+            break
+        offset = pos - start
+        if "\t" in src[start:pos]:
+            offset = 0
+            for character in src[start:pos]:
+                offset += 4 - offset % 4 if character == "\t" else 1
+        begin.append(start)
+        end_.append(end)
+        shift.append(pos - start)
+        count.append(offset)
+        start = end + 1 if end < length else length
+    for marks, last in ((begin, length), (end_, length), (shift, 0), (count, 0)):
+        marks.append(last)
+    state.bMarks, state.eMarks, state.tShift, state.sCount = begin, end_, shift, count
+    state.bsCount = array("q", bytes(8 * len(begin)))
+    state.lineMax = len(begin) - 1
+    return state
+
+
 def _top_level(md, src: str, env: dict) -> Iterator[list]:
     """markdown-it's block tokenizer (``ParserBlock.tokenize``) at the top level, handing
     over each top-level block's tokens as the rule that read it returns."""
-    from markdown_it.rules_block import StateBlock
-
     if not src:
         return
-    state = StateBlock(src, md, env, [])
-    for name in _MARKS:        # per line: plain ints in arrays, not an int object each
-        setattr(state, name, array("q", getattr(state, name)))
+    state = block_state(md, src, env)
     rules = md.block.ruler.getRules("")
     line, end = state.line, state.lineMax
     empty_lines = False

@@ -24,8 +24,8 @@ placeholders, never across one).
 
 The morphology is lemminflect's (MIT; its lexicon is inside the wheel, so nothing is
 downloaded): it knows irregular and Latin plurals (*matrices*, *criteria*, *vertices*)
-and mass nouns (*hardware*, *traffic*), loads in about 0.1 s and is imported only when a
-plural is needed. ``inflect`` 7 was measured at 1.5 s per import here (its typeguard
+and mass nouns (*hardware*, *traffic*); its tables are read word by word from an index in
+the cache folder (:mod:`lexicon`), so a plural costs a look-up, not lemminflect's import. ``inflect`` 7 was measured at 1.5 s per import here (its typeguard
 decorators re-parse the module, jaraco/inflect#212); ``simplemma`` lemmatises but does not
 inflect. Comparing two English phrases as one term (lemmas, case, hyphens) is
 :mod:`english`'s, which reads the same lemminflect.
@@ -61,10 +61,10 @@ def noun_plurals(word: str) -> tuple[str, ...]:
         return (word + "s",)                         # GPU → GPUs, FFT → FFTs
     if not word.isalpha():
         return ()
-    from lemminflect import getInflection
+    from .lexicon import lemminflect
 
     lower = word.lower()
-    forms = [f for f in getInflection(lower, "NNS") if f]
+    forms = [f for f in lemminflect().getInflection(lower, "NNS") if f]
     if not forms or forms[0] == lower:
         return ()                                    # uncountable: hardware, traffic
     if word[0].isupper():                            # Tensor Core → Tensor Cores

@@ -32,15 +32,12 @@ requests already sent, and the server sees the client go (Ollama then stops gene
 
 from __future__ import annotations
 
-import http.client
 import ipaddress
 import json
 import re
 import socket
 import threading
-import urllib.error
 import urllib.parse
-import urllib.request
 import weakref
 
 from ..errors import ModelError, ServerUnreachable, UsageError
@@ -140,6 +137,7 @@ class _Sockets:
     which thread's request opened each, so one request's deadline cuts only its own."""
 
     def __init__(self) -> None:
+        import http.client
         self.lock = threading.Lock()
         self.live: weakref.WeakSet[socket.socket] = weakref.WeakSet()
         self.by_thread: dict[int, socket.socket] = {}
@@ -189,6 +187,7 @@ class RedirectRefused(ModelError):
 
 
 def _redirect_refused(base: str):
+    import urllib.request
     class NoRedirect(urllib.request.HTTPRedirectHandler):
         """A redirect is never followed: it could point anywhere, off the machine too."""
 
@@ -203,6 +202,7 @@ def _redirect_refused(base: str):
 
 
 def _opener(sockets: _Sockets, base: str) -> urllib.request.OpenerDirector:
+    import urllib.request
     class HTTP(urllib.request.HTTPHandler):
         def http_open(self, req):
             return self.do_open(sockets.http, req)
@@ -258,6 +258,7 @@ class LLMClient:
     def _call(self, method: str, url: str, body: dict | None, timeout: float) -> dict:
         """The JSON object the server answers; HTTPStatus for an error status (429 is waited
         out up to the limits above, then ModelError)."""
+        import urllib.request
         data = json.dumps(body, ensure_ascii=False).encode() if body is not None else None
         for attempt in range(RATE_LIMIT_RETRIES + 1):
             request = urllib.request.Request(url, data=data, method=method,
@@ -297,6 +298,8 @@ class LLMClient:
     def _once(self, request: urllib.request.Request, timeout: float) -> bytes:
         """One request within one deadline of ``timeout`` seconds: the body it answers, at
         most MAX_ANSWER_BYTES of it."""
+        import http.client
+        import urllib.error
         where = f"the LLM server at {self.base}"
         ident = threading.get_ident()
         expired = threading.Event()
@@ -343,6 +346,7 @@ class LLMClient:
     def _read(self, response, limit: int, cut: bool = False) -> bytes:
         """The body, at most ``limit`` bytes; beyond that ModelError (``cut``: just the
         first ``limit`` bytes, for an error's message)."""
+        import http.client
         length = response.headers.get("Content-Length") if response.headers else None
         if not cut and length and length.strip().isdigit() and int(length) > limit:
             raise self._too_big(int(length))
