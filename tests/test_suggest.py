@@ -766,3 +766,17 @@ def test_a_widespread_noun_character_is_no_modifier_of_a_short_span():
 
     none = frozenset()
     assert not _morpheme_unit("时", "n", none) and _morpheme_unit("泡", "n", none)
+
+
+def test_a_verb_sense_behind_a_note_still_reads_as_a_verb():
+    # cell biology: CC-CEDICT writes 介导 "(biology) to mediate", a verb behind a note,
+    # its only sense, so where nothing aligns it is the clause's verb, not the term's start
+    from zhenglossary.align import verb_sense
+    from zhenglossary.bilingual import _mostly_verb
+
+    assert verb_sense("(biology) to mediate") and verb_sense("(of a vehicle) to roll over")
+    assert not verb_sense("(of trains) up (i.e. towards the capital)")
+    assert _mostly_verb("介导") and not _mostly_verb("反向")
+    # a noted verb sense beside a noun sense does not make the word mostly a verb
+    assert not _mostly_verb("睡眠")
+    assert "胞饮" in _found("该通路主要由网格蛋白介导胞饮（pinocytosis）。")

@@ -1322,7 +1322,11 @@ def _mostly_verb(word: str) -> bool:
     from .align import dictionary_index
 
     senses = [s for e in dictionary_index().entries(word) if not e.proper for s in e.senses]
-    return bool(senses) and 2 * sum(s.startswith("to ") for s in senses) >= len(senses)
+    # (a word read only as a verb is one, a note before a sense aside: 读取 "(of a
+    # computer etc) to read (data)"; but a note does not make 睡眠 "sleep", "to sleep",
+    # "(computing) to enter sleep mode" mostly a verb)
+    return bool(senses) and (2 * sum(s.startswith("to ") for s in senses) >= len(senses)
+                             or gloss(word).verb_only)
 
 
 def _copula(word: str) -> bool:
