@@ -780,3 +780,14 @@ def test_a_verb_sense_behind_a_note_still_reads_as_a_verb():
     # a noted verb sense beside a noun sense does not make the word mostly a verb
     assert not _mostly_verb("睡眠")
     assert "胞饮" in _found("该通路主要由网格蛋白介导胞饮（pinocytosis）。")
+
+
+def test_a_suffix_character_saying_an_english_word_is_no_suffix():
+    # materials testing, ophthalmic surgery, mechanical assembly: 上 has a "(noun suffix)
+    # on" sense, but here it says *upper* by a sense of its own, so the verb before it
+    # (安装, 保护, 拆除) stays the clause's
+    assert "上夹具" in _found("拉伸试验前要安装上夹具（upper grip）。")
+    assert "上睑" in _found("手术时需要保护上睑（upper eyelid）。")
+    assert "上盖板" in _found("工人必须拆除上盖板（upper cover plate）。")
+    # a suffix character saying nothing still takes the word before it
+    assert "弥散性血管内凝血" in _found("脓毒症可并发弥散性血管内凝血（DIC）。")

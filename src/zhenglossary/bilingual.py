@@ -726,7 +726,7 @@ def term_span(run: str, english: str, abbr: str,
                 and not hard(start - 1) and not is_function_word(bflag, before) \
                 and not en_links[start - 1] and not _copula(before):
             start -= 1
-    start = _off_suffix(units, start, forms, hard)
+    start = _off_suffix(units, start, forms, hard, en_links)
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
@@ -958,11 +958,14 @@ def _clause_verb_spelling(units, k: int, letters: str, abbreviation: str,
                                or not abbreviation.startswith(taken[0]))
 
 
-def _off_suffix(units, start: int, forms: frozenset[str], hard) -> int:
+def _off_suffix(units, start: int, forms: frozenset[str], hard, en_links=None) -> int:
     """No term starts with a suffix character (CC-CEDICT: "(noun suffix)") inside it:
     the word before it, a content word of two characters or more, is the term's too
-    (弥散|性|血管内凝血 *DIC*)."""
+    (弥散|性|血管内凝血 *DIC*); not when the character says an English word whole by a
+    sense of its own (上 *upper* of 上模 *upper die*: 使用 before it is the clause's)."""
     n = len(units)
+    if en_links and 0 <= start < n and any(not part for _, part in en_links[start]):
+        return start
     if 0 < start < n - 1 and len(units[start][0]) == 1 and _suffix_character(units[start][0]) \
             and units[start][0] not in forms and len(units[start - 1][0]) > 1 \
             and not hard(start - 1) and not is_function_word(units[start - 1][1], units[start - 1][0]):
