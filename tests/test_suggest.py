@@ -791,3 +791,14 @@ def test_a_suffix_character_saying_an_english_word_is_no_suffix():
     assert "上盖板" in _found("工人必须拆除上盖板（upper cover plate）。")
     # a suffix character saying nothing still takes the word before it
     assert "弥散性血管内凝血" in _found("脓毒症可并发弥散性血管内凝血（DIC）。")
+
+
+def test_a_latin_name_joined_by_a_dash_heads_the_term():
+    # biochemistry, population genetics, fluids: names joined by an en dash or a Unicode
+    # hyphen before the Chinese are read as joined by a hyphen (before, only the last
+    # name was seen, and the term lost its head)
+    assert "Michaelis–Menten 方程" in _found(
+        "酶动力学数据用 Michaelis–Menten 方程（Michaelis–Menten equation）拟合。")
+    assert "Hardy–Weinberg 平衡" in _found("群体满足 Hardy–Weinberg 平衡（Hardy–Weinberg equilibrium）。")
+    assert "Navier‐Stokes 方程" in _found("按 Navier‐Stokes 方程（Navier–Stokes equations）求解。")
+    assert "Lotka-Volterra 方程" in _found("用 Lotka-Volterra 方程（Lotka–Volterra equations）描述。")

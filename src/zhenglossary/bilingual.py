@@ -2080,11 +2080,11 @@ def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score
 # a Latin word (letters, digits, hyphens) and at most one space, ending where the
 # Chinese starts, after no letter, digit or code mark
 _LATIN_BEFORE = re.compile(
-    r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:(?:[A-Za-z0-9\-]|(?<=\d)\.(?=\d)){0,14}[A-Za-z0-9])?) ?")
+    r"(?<![A-Za-z0-9_.\-‐–/$`])([A-Za-z0-9](?:(?:[A-Za-z0-9\-‐–]|(?<=\d)\.(?=\d)){0,14}[A-Za-z0-9])?) ?")
 
 
 _LATIN_NAME_BEFORE = re.compile(
-    r"(?<![A-Za-z0-9_.\-/$`'’])([A-Za-z][A-Za-z0-9\-'’]*(?: [A-Za-z0-9][A-Za-z0-9\-'’]*){0,2}) ?$")
+    r"(?<![A-Za-z0-9_.\-‐–/$`'’])([A-Za-z][A-Za-z0-9\-‐–'’]*(?: [A-Za-z0-9][A-Za-z0-9\-‐–'’]*){0,2}) ?$")
 # (a name's later word may be a number, ARINC 429 总线 *ARINC 429 bus*, and a name may
 # hold an apostrophe, O'Brien 关系 *O'Brien relation*)
 _GREEK_BEFORE = re.compile(r"(?<![A-Za-z0-9\u0391-\u03a9\u03b1-\u03c9])([\u0391-\u03a9\u03b1-\u03c9])(?: ?|[-‐])$")
@@ -2146,7 +2146,7 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
             break
     else:
         return ""
-    word = found.group(1).lower()
+    word = re.sub("[‐–]", "-", found.group(1).lower())   # Kubelka–Munk 方程: a dash is a hyphen
     first = re.sub("[‐–]", "-", first)  # Lotka-Volterra 方程 *Lotka–Volterra equations*
     first = re.sub("['’]s?$", "", first)  # Graves 病 *Graves' disease*: the name's possessive
     if len(english.split()) < 2 and "-" not in first:
