@@ -802,3 +802,17 @@ def test_a_latin_name_joined_by_a_dash_heads_the_term():
     assert "Hardy–Weinberg 平衡" in _found("群体满足 Hardy–Weinberg 平衡（Hardy–Weinberg equilibrium）。")
     assert "Navier‐Stokes 方程" in _found("按 Navier‐Stokes 方程（Navier–Stokes equations）求解。")
     assert "Lotka-Volterra 方程" in _found("用 Lotka-Volterra 方程（Lotka–Volterra equations）描述。")
+
+
+def test_a_hyphenated_compound_before_a_noun_modifies_it():
+    # signal processing, soil science, networking: a preposition inside a hyphenated
+    # compound that stands before another word does not end the head (the compound is
+    # the noun's modifier); a compound that is the whole English still does
+    from zhenglossary.bilingual import _english_head
+
+    assert _english_head("peak-to-average power ratio") == (3, None)
+    assert _english_head("carbon-to-nitrogen ratio") == (2, None)
+    assert _english_head("end-to-end delay") == (2, None)
+    assert _english_head("Network-on-Chip") == (0, 1)
+    assert _english_head("Principle of Least Privilege") == (0, 1)
+    assert "峰值平均功率比" in _found("功放测试常用峰值平均功率比（peak-to-average power ratio，PAPR）。")

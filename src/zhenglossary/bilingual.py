@@ -1250,17 +1250,22 @@ def _blend_links(words: list[str], en: list[str], en_links: list, blocked: froze
 def _english_head(english: str) -> tuple[int, int | None]:
     """(index among :func:`align.english_words` of the phrase's head noun, index of the
     first word after its preposition or None): the head is the last content word before
-    a preposition (*principle* of least privilege, *network*-on-chip), else the last word."""
+    a preposition (*principle* of least privilege, *network*-on-chip), else the last word.
+    A hyphenated compound before another word modifies it, its preposition inside
+    (albumin-to-creatinine *ratio*, end-to-end *delay*)."""
     index = -1
-    for token in re.split(r"[\s\-‐‑–/_.]+", english.strip()):
-        low = token.lower().strip(".,;:'\"’")
-        if not low:
-            continue
-        if low in EN_FUNCTION:
-            if low not in ("and", "or") and index >= 0:
-                return index, index + 1
-            continue
-        index += len(english_words(token)) or 0
+    spaced = english.split()
+    for at, chunk in enumerate(spaced):
+        inside = at < len(spaced) - 1 and bool(re.search(r"\w[\-‐‑–]\w", chunk))
+        for token in re.split(r"[\-‐‑–/_.]+", chunk):
+            low = token.lower().strip(".,;:'\"’")
+            if not low:
+                continue
+            if low in EN_FUNCTION:
+                if low not in ("and", "or") and index >= 0 and not inside:
+                    return index, index + 1
+                continue
+            index += len(english_words(token)) or 0
     return index, None
 
 
