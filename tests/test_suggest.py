@@ -816,3 +816,15 @@ def test_a_hyphenated_compound_before_a_noun_modifies_it():
     assert _english_head("Network-on-Chip") == (0, 1)
     assert _english_head("Principle of Least Privilege") == (0, 1)
     assert "峰值平均功率比" in _found("功放测试常用峰值平均功率比（peak-to-average power ratio，PAPR）。")
+
+
+def test_a_one_character_term_opening_its_sentence_stands_alone():
+    # anatomy, botany: a character opening its sentence, its gloss saying its one English
+    # word, is the sentence's subject and a term though widespread in general Chinese
+    assert "肝" in _found("肝（liver）是最大的实质器官。")
+    assert "茎" in _found("叶片的气孔很多。茎（stem）负责输导水分。")
+    # a label opening a line is not, nor a character inside a sentence
+    assert not _found("注（note）：以下数据为估算。")
+    assert "核" not in _found("每个细胞有一个核（nucleus）。")
+    # nor a verb opening its sentence (jieba: v; *see* is no noun)
+    assert not _found("看（see）图 2 的曲线。")

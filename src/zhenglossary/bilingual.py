@@ -2037,17 +2037,37 @@ _ITEM_BEFORE = "、，,；;：:|"     # marks a one-character list item or table
 def _item_character(text: str, run_start: int, run: str, english: str, score: float) -> bool:
     """A one-character term standing alone as a list item or a table cell (卵、幼虫、蛹
     （pupa）; | 蛹（pupa） |), whose CC-CEDICT gloss says its one English word whole and
-    that is not a general word (每个核（core）, 分区的锁（lock） stay out)."""
+    that is not a general word (每个核（core）, 分区的锁（lock） stay out), or opening its
+    sentence, general or not (肝（liver）是…)."""
     from .align import is_general
 
     if len(run) != 1 or " " in english.strip():
         return False
     if score < 1.0 and not (score == 0.0 and _unaligned_noun_character(run, english)):
         return False
+    before = text[:run_start].rstrip(" \t")
+    closed = re.match(r"[ \t]*[（(][^（()）]*[）)][ \t]*", text[run_start + 1:])
+    if (not before or before[-1] in "\n。！？!?") and closed \
+            and text[run_start + 1 + closed.end():][:1] not in ("：", ":") \
+            and _noun_character(run, english):
+        # opening its sentence, a noun character is the sentence's subject, standing alone
+        # as an item does (鳃（gill）上的鳃丝…), however widespread; not a label (注（note）：)
+        # nor a verb (看（see）图 2)
+        return True
     if score == 1.0 and is_general(run):
         return False
-    before = text[:run_start].rstrip(" \t")
-    return not before or before[-1] in _ITEM_BEFORE or before[-1] == "\n"
+    return before[-1] in _ITEM_BEFORE
+
+
+def _noun_character(char: str, english: str) -> bool:
+    """jieba tags the character no verb or function word (鳃 n, 肾 zg; not 看 v) and the
+    lemmatiser knows its one English word as a noun."""
+    from .english import parts_of_speech
+    from .segment import posseg
+
+    flag = posseg(char, frozenset())[0][1]
+    return not flag.startswith(("v",) + HARD_FLAGS) and english.strip().isalpha() \
+        and "NOUN" in parts_of_speech(english.strip().lower())
 
 
 def _unaligned_noun_character(char: str, english: str) -> bool:
