@@ -1,7 +1,7 @@
 """Precision and recall of the parenthetical finder and of `zhen glossary suggest`.
 
     python scripts/eval_suggest.py                 # the development sets (parentheticals.yaml …
-                                                   # unseen8.yaml, unseen10.yaml)
+                                                   # unseen8.yaml, unseen10.yaml, unseen9.yaml)
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
     python scripts/eval_suggest.py --unseen        # only tests/gold/unseen9.yaml, round ten's
@@ -43,7 +43,7 @@ UNSEEN5 = ROOT / "tests" / "gold" / "unseen5.yaml"     # issue 22 round 6: held 
 UNSEEN6 = ROOT / "tests" / "gold" / "unseen6.yaml"     # issue 22 round 7: held out, dev since
 UNSEEN7 = ROOT / "tests" / "gold" / "unseen7.yaml"     # issue 22 round 8: held out, dev since
 UNSEEN8 = ROOT / "tests" / "gold" / "unseen8.yaml"     # issue 22 round 9: held out to its end, dev since
-UNSEEN9 = ROOT / "tests" / "gold" / "unseen9.yaml"     # issue 22 round 10: held out to its end
+UNSEEN9 = ROOT / "tests" / "gold" / "unseen9.yaml"     # issue 22 round 10: held out to its end, dev since
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),
                 ("unseen3 set", UNSEEN3), ("unseen4 set", UNSEEN4), ("unseen5 set", UNSEEN5),
                 ("unseen6 set", UNSEEN6), ("unseen7 set", UNSEEN7), ("unseen8 set", UNSEEN8),
-                ("unseen10 set", UNSEEN10)]
+                ("unseen10 set", UNSEEN10), ("unseen9 set", UNSEEN9)]
     for name, path in sets:
         result = evaluate_gold(path)
         f, s = result["finder"], result["suggest"]

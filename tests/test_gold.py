@@ -182,15 +182,18 @@ def test_round_ten_development_set_keeps_the_level_reached():
     _keeps_level("unseen10", 0.99, 0.93, 1)
 
 
-def test_round_ten_held_out_set_does_not_fall_below_its_final_score():
+def test_round_ten_held_out_set_keeps_round_elevens_level_as_a_development_set():
     """tests/gold/unseen9.yaml (256 sightings, 30 non-terms, in ichthyology, nephrology,
     room acoustics, dyeing chemistry, viticulture and enology, railway signalling and
     numismatics) was written for round ten by someone who ran no part of zhen on it, and
     held out from the one who wrote the round's rules: never seen, listed or scored during
     the round. Scored at the start with the round-nine rules (P 92.2%, R 83.6%, 17 boundary
-    errors of 232 found, 1 non-term) and once at the end (P 92.3%, R 84.8%, 17 of 235
-    found, 1 non-term; suggest P 92.3%, R 84.7%). This guards that final score; it is not a target the rules were
-    tuned to, and issue 22's targets (recall ≥ 90%, boundary errors ≤ 5%) are not met on
-    it: see README, round ten."""
-    # (suggest's pairs, 216 of 234 right and of 255, are the lower bounds)
-    _holds("unseen9", 216 / 234 - 1e-9, 216 / 255 - 1e-9, 17, 1)
+    errors of 232 found, 1 non-term) and once at round ten's end (P 92.3%, R 84.8%, 17 of
+    235 found, 1 non-term; suggest P 92.3%, R 84.7%). Since round eleven it is a
+    development set (its misses were read and rules written against them), held to round
+    eleven's level: P 94.1%, R 87.5%, 13 boundary errors of 238 found (5.5%: issue 22's
+    boundary target is still missed, so it is not asserted), 1 non-term; suggest P 94.0%,
+    R 86.3%. Raised from round ten's guard because the rules now do better on it, not as a
+    held-out number: see README, round eleven."""
+    # (suggest's pairs, 220 of 234 right and of 255, are the lower bounds)
+    _holds("unseen9", 220 / 234 - 1e-9, 220 / 255 - 1e-9, 13, 1)

@@ -766,3 +766,65 @@ def test_a_widespread_noun_character_is_no_modifier_of_a_short_span():
 
     none = frozenset()
     assert not _morpheme_unit("时", "n", none) and _morpheme_unit("泡", "n", none)
+
+
+def test_a_verb_sense_behind_a_note_still_reads_as_a_verb():
+    # cell biology: CC-CEDICT writes 介导 "(biology) to mediate", a verb behind a note,
+    # its only sense, so where nothing aligns it is the clause's verb, not the term's start
+    from zhenglossary.align import verb_sense
+    from zhenglossary.bilingual import _mostly_verb
+
+    assert verb_sense("(biology) to mediate") and verb_sense("(of a vehicle) to roll over")
+    assert not verb_sense("(of trains) up (i.e. towards the capital)")
+    assert _mostly_verb("介导") and not _mostly_verb("反向")
+    # a noted verb sense beside a noun sense does not make the word mostly a verb
+    assert not _mostly_verb("睡眠")
+    assert "胞饮" in _found("该通路主要由网格蛋白介导胞饮（pinocytosis）。")
+
+
+def test_a_suffix_character_saying_an_english_word_is_no_suffix():
+    # materials testing, ophthalmic surgery, mechanical assembly: 上 has a "(noun suffix)
+    # on" sense, but here it says *upper* by a sense of its own, so the verb before it
+    # (安装, 保护, 拆除) stays the clause's
+    assert "上夹具" in _found("拉伸试验前要安装上夹具（upper grip）。")
+    assert "上睑" in _found("手术时需要保护上睑（upper eyelid）。")
+    assert "上盖板" in _found("工人必须拆除上盖板（upper cover plate）。")
+    # a suffix character saying nothing still takes the word before it
+    assert "弥散性血管内凝血" in _found("脓毒症可并发弥散性血管内凝血（DIC）。")
+
+
+def test_a_latin_name_joined_by_a_dash_heads_the_term():
+    # biochemistry, population genetics, fluids: names joined by an en dash or a Unicode
+    # hyphen before the Chinese are read as joined by a hyphen (before, only the last
+    # name was seen, and the term lost its head)
+    assert "Michaelis–Menten 方程" in _found(
+        "酶动力学数据用 Michaelis–Menten 方程（Michaelis–Menten equation）拟合。")
+    assert "Hardy–Weinberg 平衡" in _found("群体满足 Hardy–Weinberg 平衡（Hardy–Weinberg equilibrium）。")
+    assert "Navier‐Stokes 方程" in _found("按 Navier‐Stokes 方程（Navier–Stokes equations）求解。")
+    assert "Lotka-Volterra 方程" in _found("用 Lotka-Volterra 方程（Lotka–Volterra equations）描述。")
+
+
+def test_a_hyphenated_compound_before_a_noun_modifies_it():
+    # signal processing, soil science, networking: a preposition inside a hyphenated
+    # compound that stands before another word does not end the head (the compound is
+    # the noun's modifier); a compound that is the whole English still does
+    from zhenglossary.bilingual import _english_head
+
+    assert _english_head("peak-to-average power ratio") == (3, None)
+    assert _english_head("carbon-to-nitrogen ratio") == (2, None)
+    assert _english_head("end-to-end delay") == (2, None)
+    assert _english_head("Network-on-Chip") == (0, 1)
+    assert _english_head("Principle of Least Privilege") == (0, 1)
+    assert "峰值平均功率比" in _found("功放测试常用峰值平均功率比（peak-to-average power ratio，PAPR）。")
+
+
+def test_a_one_character_term_opening_its_sentence_stands_alone():
+    # anatomy, botany: a character opening its sentence, its gloss saying its one English
+    # word, is the sentence's subject and a term though widespread in general Chinese
+    assert "肝" in _found("肝（liver）是最大的实质器官。")
+    assert "茎" in _found("叶片的气孔很多。茎（stem）负责输导水分。")
+    # a label opening a line is not, nor a character inside a sentence
+    assert not _found("注（note）：以下数据为估算。")
+    assert "核" not in _found("每个细胞有一个核（nucleus）。")
+    # nor a verb opening its sentence (jieba: v; *see* is no noun)
+    assert not _found("看（see）图 2 的曲线。")

@@ -126,6 +126,15 @@ def dictionary_index():
     return lookup()
 
 
+_LEADING_NOTE = re.compile(r"^(?:\([^()]*\)\s*)+")
+
+
+def verb_sense(sense: str) -> bool:
+    """Does a CC-CEDICT sense read as a verb ("to …"), a note before it aside ("(of a
+    computer etc) to read (data)", "(literary) to …")?"""
+    return _LEADING_NOTE.sub("", sense).startswith("to ")
+
+
 @lru_cache(maxsize=65536)
 def gloss(word: str) -> Gloss:
     entries = dictionary_index().entries(word)
@@ -136,7 +145,7 @@ def gloss(word: str) -> Gloss:
         [s for e in entries for s in e.senses]
     verbs = 0
     for sense in senses:
-        if sense.startswith("to "):
+        if verb_sense(sense):
             verbs += 1
         if CROSS_REFERENCE.match(sense):
             continue                      # "variant of 懈[xie4]": points at a word, says nothing

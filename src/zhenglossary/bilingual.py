@@ -726,7 +726,7 @@ def term_span(run: str, english: str, abbr: str,
                 and not hard(start - 1) and not is_function_word(bflag, before) \
                 and not en_links[start - 1] and not _copula(before):
             start -= 1
-    start = _off_suffix(units, start, forms, hard)
+    start = _off_suffix(units, start, forms, hard, en_links)
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
@@ -958,11 +958,14 @@ def _clause_verb_spelling(units, k: int, letters: str, abbreviation: str,
                                or not abbreviation.startswith(taken[0]))
 
 
-def _off_suffix(units, start: int, forms: frozenset[str], hard) -> int:
+def _off_suffix(units, start: int, forms: frozenset[str], hard, en_links=None) -> int:
     """No term starts with a suffix character (CC-CEDICT: "(noun suffix)") inside it:
     the word before it, a content word of two characters or more, is the term's too
-    (弥散|性|血管内凝血 *DIC*)."""
+    (弥散|性|血管内凝血 *DIC*); not when the character says an English word whole by a
+    sense of its own (上 *upper* of 上模 *upper die*: 使用 before it is the clause's)."""
     n = len(units)
+    if en_links and 0 <= start < n and any(not part for _, part in en_links[start]):
+        return start
     if 0 < start < n - 1 and len(units[start][0]) == 1 and _suffix_character(units[start][0]) \
             and units[start][0] not in forms and len(units[start - 1][0]) > 1 \
             and not hard(start - 1) and not is_function_word(units[start - 1][1], units[start - 1][0]):
@@ -1247,17 +1250,22 @@ def _blend_links(words: list[str], en: list[str], en_links: list, blocked: froze
 def _english_head(english: str) -> tuple[int, int | None]:
     """(index among :func:`align.english_words` of the phrase's head noun, index of the
     first word after its preposition or None): the head is the last content word before
-    a preposition (*principle* of least privilege, *network*-on-chip), else the last word."""
+    a preposition (*principle* of least privilege, *network*-on-chip), else the last word.
+    A hyphenated compound before another word modifies it, its preposition inside
+    (albumin-to-creatinine *ratio*, end-to-end *delay*)."""
     index = -1
-    for token in re.split(r"[\s\-‐‑–/_.]+", english.strip()):
-        low = token.lower().strip(".,;:'\"’")
-        if not low:
-            continue
-        if low in EN_FUNCTION:
-            if low not in ("and", "or") and index >= 0:
-                return index, index + 1
-            continue
-        index += len(english_words(token)) or 0
+    spaced = english.split()
+    for at, chunk in enumerate(spaced):
+        inside = at < len(spaced) - 1 and bool(re.search(r"\w[\-‐‑–]\w", chunk))
+        for token in re.split(r"[\-‐‑–/_.]+", chunk):
+            low = token.lower().strip(".,;:'\"’")
+            if not low:
+                continue
+            if low in EN_FUNCTION:
+                if low not in ("and", "or") and index >= 0 and not inside:
+                    return index, index + 1
+                continue
+            index += len(english_words(token)) or 0
     return index, None
 
 
@@ -1322,7 +1330,11 @@ def _mostly_verb(word: str) -> bool:
     from .align import dictionary_index
 
     senses = [s for e in dictionary_index().entries(word) if not e.proper for s in e.senses]
-    return bool(senses) and 2 * sum(s.startswith("to ") for s in senses) >= len(senses)
+    # (a word read only as a verb is one, a note before a sense aside: 读取 "(of a
+    # computer etc) to read (data)"; but a note does not make 睡眠 "sleep", "to sleep",
+    # "(computing) to enter sleep mode" mostly a verb)
+    return bool(senses) and (2 * sum(s.startswith("to ") for s in senses) >= len(senses)
+                             or gloss(word).verb_only)
 
 
 def _copula(word: str) -> bool:
@@ -2025,17 +2037,37 @@ _ITEM_BEFORE = "、，,；;：:|"     # marks a one-character list item or table
 def _item_character(text: str, run_start: int, run: str, english: str, score: float) -> bool:
     """A one-character term standing alone as a list item or a table cell (卵、幼虫、蛹
     （pupa）; | 蛹（pupa） |), whose CC-CEDICT gloss says its one English word whole and
-    that is not a general word (每个核（core）, 分区的锁（lock） stay out)."""
+    that is not a general word (每个核（core）, 分区的锁（lock） stay out), or opening its
+    sentence, general or not (肝（liver）是…)."""
     from .align import is_general
 
     if len(run) != 1 or " " in english.strip():
         return False
     if score < 1.0 and not (score == 0.0 and _unaligned_noun_character(run, english)):
         return False
+    before = text[:run_start].rstrip(" \t")
+    closed = re.match(r"[ \t]*[（(][^（()）]*[）)][ \t]*", text[run_start + 1:])
+    if (not before or before[-1] in "\n。！？!?") and closed \
+            and text[run_start + 1 + closed.end():][:1] not in ("：", ":") \
+            and _noun_character(run, english):
+        # opening its sentence, a noun character is the sentence's subject, standing alone
+        # as an item does (鳃（gill）上的鳃丝…), however widespread; not a label (注（note）：)
+        # nor a verb (看（see）图 2)
+        return True
     if score == 1.0 and is_general(run):
         return False
-    before = text[:run_start].rstrip(" \t")
-    return not before or before[-1] in _ITEM_BEFORE or before[-1] == "\n"
+    return before[-1] in _ITEM_BEFORE
+
+
+def _noun_character(char: str, english: str) -> bool:
+    """jieba tags the character no verb or function word (鳃 n, 肾 zg; not 看 v) and the
+    lemmatiser knows its one English word as a noun."""
+    from .english import parts_of_speech
+    from .segment import posseg
+
+    flag = posseg(char, frozenset())[0][1]
+    return not flag.startswith(("v",) + HARD_FLAGS) and english.strip().isalpha() \
+        and "NOUN" in parts_of_speech(english.strip().lower())
 
 
 def _unaligned_noun_character(char: str, english: str) -> bool:
@@ -2073,11 +2105,11 @@ def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score
 # a Latin word (letters, digits, hyphens) and at most one space, ending where the
 # Chinese starts, after no letter, digit or code mark
 _LATIN_BEFORE = re.compile(
-    r"(?<![A-Za-z0-9_.\-/$`])([A-Za-z0-9](?:(?:[A-Za-z0-9\-]|(?<=\d)\.(?=\d)){0,14}[A-Za-z0-9])?) ?")
+    r"(?<![A-Za-z0-9_.\-‐–/$`])([A-Za-z0-9](?:(?:[A-Za-z0-9\-‐–]|(?<=\d)\.(?=\d)){0,14}[A-Za-z0-9])?) ?")
 
 
 _LATIN_NAME_BEFORE = re.compile(
-    r"(?<![A-Za-z0-9_.\-/$`'’])([A-Za-z][A-Za-z0-9\-'’]*(?: [A-Za-z0-9][A-Za-z0-9\-'’]*){0,2}) ?$")
+    r"(?<![A-Za-z0-9_.\-‐–/$`'’])([A-Za-z][A-Za-z0-9\-‐–'’]*(?: [A-Za-z0-9][A-Za-z0-9\-‐–'’]*){0,2}) ?$")
 # (a name's later word may be a number, ARINC 429 总线 *ARINC 429 bus*, and a name may
 # hold an apostrophe, O'Brien 关系 *O'Brien relation*)
 _GREEK_BEFORE = re.compile(r"(?<![A-Za-z0-9\u0391-\u03a9\u03b1-\u03c9])([\u0391-\u03a9\u03b1-\u03c9])(?: ?|[-‐])$")
@@ -2139,7 +2171,7 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
             break
     else:
         return ""
-    word = found.group(1).lower()
+    word = re.sub("[‐–]", "-", found.group(1).lower())   # Kubelka–Munk 方程: a dash is a hyphen
     first = re.sub("[‐–]", "-", first)  # Lotka-Volterra 方程 *Lotka–Volterra equations*
     first = re.sub("['’]s?$", "", first)  # Graves 病 *Graves' disease*: the name's possessive
     if len(english.split()) < 2 and "-" not in first:
