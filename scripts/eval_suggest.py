@@ -4,7 +4,7 @@
                                                    # unseen8.yaml, unseen10.yaml, unseen9.yaml)
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
-    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen9.yaml, round ten's
+    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen11.yaml, round eleven's
                                                    # held-out set (not among the development sets)
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
@@ -44,6 +44,7 @@ UNSEEN6 = ROOT / "tests" / "gold" / "unseen6.yaml"     # issue 22 round 7: held 
 UNSEEN7 = ROOT / "tests" / "gold" / "unseen7.yaml"     # issue 22 round 8: held out, dev since
 UNSEEN8 = ROOT / "tests" / "gold" / "unseen8.yaml"     # issue 22 round 9: held out to its end, dev since
 UNSEEN9 = ROOT / "tests" / "gold" / "unseen9.yaml"     # issue 22 round 10: held out to its end, dev since
+UNSEEN11 = ROOT / "tests" / "gold" / "unseen11.yaml"   # issue 22 round 11: held out to its end
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -206,13 +207,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", action="store_true", help="also score the shipped notes")
     parser.add_argument("--errors", action="store_true", help="list misses and wrong boundaries")
     parser.add_argument("--unseen", action="store_true",
-                        help="score only tests/gold/unseen9.yaml (round ten's held-out set)")
+                        help="score only tests/gold/unseen11.yaml (round eleven's held-out set)")
     parser.add_argument("sets", nargs="*", type=Path, help="gold set files to score instead")
     args = parser.parse_args(argv)
     if args.sets:
         sets = [(str(path), path) for path in args.sets]
     elif args.unseen:
-        sets = [("held-out set (unseen9)", UNSEEN9)]
+        sets = [("held-out set (unseen11)", UNSEEN11)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),

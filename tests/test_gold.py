@@ -197,3 +197,16 @@ def test_round_ten_held_out_set_keeps_round_elevens_level_as_a_development_set()
     held-out number: see README, round eleven."""
     # (suggest's pairs, 220 of 234 right and of 255, are the lower bounds)
     _holds("unseen9", 220 / 234 - 1e-9, 220 / 255 - 1e-9, 13, 1)
+
+
+def test_round_eleven_held_out_set_does_not_fall_below_its_final_score():
+    """tests/gold/unseen11.yaml (366 sightings, 41 non-terms, in orthopedics, herpetology,
+    tunnel engineering, perfumery, musicology, paper making and meteoritics, each note in
+    another writer's style) was written for round eleven by someone who ran no part of zhen
+    on it, and held out from the one who wrote the round's rules. Scored at the start with
+    the round-ten rules (P 85.1%, R 78.1%, 46 boundary errors of 336 found, 4 non-terms)
+    and once at the end (P 85.4%, R 78.4%, 45 of 336, 4 non-terms; suggest P 85.9%,
+    R 78.4%). This guards that final score; it is not a target, and issue 22's targets
+    are far from met on it: see README, round eleven."""
+    # (the finder's precision, 287 of 336, and suggest's recall, 286 of 365, the lower)
+    _holds("unseen11", 287 / 336 - 1e-9, 286 / 365 - 1e-9, 45, 4)
