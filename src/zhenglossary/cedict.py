@@ -261,23 +261,15 @@ def _open_lookup(path: Path) -> sqlite3.Connection | None:
 
 def _build_lookup(path: Path, index: CedictIndex) -> bool:
     """Write the look-up file to a temp file and rename it into place; False on failure."""
-    from .fileio import cache_file, remove_stale
+    from .fileio import remove_stale, write_sqlite
 
-    try:
-        with cache_file(path) as tmp:
-            db = sqlite3.connect(tmp)
-            try:
-                with db:
-                    db.execute("CREATE TABLE entries (word TEXT PRIMARY KEY, packed TEXT) "
-                               "WITHOUT ROWID")
-                    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-                    db.executemany("INSERT INTO entries VALUES (?, ?)", index._packed.items())
-                    db.execute("INSERT INTO meta VALUES ('complete', '1')")
-            finally:
-                db.close()
-    except (OSError, sqlite3.Error):
+    def fill(db) -> None:
+        db.execute("CREATE TABLE entries (word TEXT PRIMARY KEY, packed TEXT) WITHOUT ROWID")
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+        db.executemany("INSERT INTO entries VALUES (?, ?)", index._packed.items())
+
+    if not write_sqlite(path, fill, "cedict-*-lookup.sqlite"):
         return False
-    remove_stale(path, "cedict-*-lookup.sqlite")
     remove_stale(path, "cedict-*.pickle")       # the whole-index cache of zhen ≤ 0.2
     return True
 

@@ -9,7 +9,7 @@ import os
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from .errors import OutputError
 
@@ -125,6 +125,31 @@ def write_cache(path: Path, data: bytes) -> bool:
         return True
     except OSError:
         return False
+
+
+def write_sqlite(path: Path, fill: Callable, stale: str | None = None) -> bool:
+    """Build the SQLite cache ``path``: ``fill(db)`` creates its tables (a ``meta`` table of
+    text keys and values among them) and fills them in one transaction, in a temporary file
+    beside ``path``; then ``meta`` gets ``complete = 1``, the readers' sign of a whole file,
+    and the file is renamed into place, and the older versions beside it that match
+    ``stale`` are removed. False where it cannot be written (the folder, the disk, a source
+    that cannot be read): the caller then reads its source as it is."""
+    import sqlite3
+
+    try:
+        with cache_file(path) as tmp:     # (an unwritable folder fails here, before the read)
+            db = sqlite3.connect(tmp)
+            try:
+                with db:
+                    fill(db)
+                    db.execute("INSERT INTO meta VALUES ('complete', '1')")
+            finally:
+                db.close()
+    except (OSError, sqlite3.Error, ValueError):
+        return False
+    if stale:
+        remove_stale(path, stale)
+    return True
 
 
 def remove_stale(path: Path, pattern: str) -> None:

@@ -311,25 +311,16 @@ def _open(path: Path) -> sqlite3.Connection | None:
 def build(path: Path) -> bool:
     """Write the index from lemminflect's files (temp file, renamed into place); False if
     it cannot be written."""
-    from .fileio import cache_file, remove_stale
+    from .fileio import write_sqlite
 
-    try:
-        with cache_file(path) as tmp:      # (an unwritable folder fails here, before the read)
-            tables = loaded_tables()
-            db = sqlite3.connect(tmp)
-            try:
-                with db:
-                    db.execute("CREATE TABLE entries (tab TEXT, word TEXT, value BLOB, "
-                               "PRIMARY KEY (tab, word)) WITHOUT ROWID")
-                    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-                    for table in _TABLES:
-                        db.executemany("INSERT INTO entries VALUES (?, ?, ?)",
-                                       ((table, word, marshal.dumps(value))
-                                        for word, value in tables[table].items()))
-                    db.execute("INSERT INTO meta VALUES ('complete', '1')")
-            finally:
-                db.close()
-    except (OSError, sqlite3.Error, ValueError):
-        return False
-    remove_stale(path, "lemminflect-*.sqlite")
-    return True
+    def fill(db) -> None:
+        tables = loaded_tables()
+        db.execute("CREATE TABLE entries (tab TEXT, word TEXT, value BLOB, "
+                   "PRIMARY KEY (tab, word)) WITHOUT ROWID")
+        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+        for table in _TABLES:
+            db.executemany("INSERT INTO entries VALUES (?, ?, ?)",
+                           ((table, word, marshal.dumps(value))
+                            for word, value in tables[table].items()))
+
+    return write_sqlite(path, fill, "lemminflect-*.sqlite")

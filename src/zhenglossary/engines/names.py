@@ -281,37 +281,24 @@ def _open_index(path: Path):
 
 
 def _build_index(path: Path, source: Path) -> bool:
-    import sqlite3
+    from ..fileio import write_sqlite
 
-    from ..fileio import cache_file, remove_stale
+    def fill(db) -> None:
+        index, starts = short_phrases(source.read_text("utf-8"), SHORT)
+        prefixes = {start[:i + 1] for start in starts for i in range(len(start))}
+        for table in ("phrases", "prefixes", "meta"):
+            db.execute(f"CREATE TABLE {table} (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
+        db.executemany("INSERT INTO phrases VALUES (?, ?)", index.items())
+        db.executemany("INSERT INTO prefixes VALUES (?, '')", ((p,) for p in prefixes))
+        db.execute("CREATE TABLE chars (key INTEGER PRIMARY KEY, value TEXT)")
+        if source.with_name("pinyin_dict.json").is_file():
+            db.executemany("INSERT INTO chars VALUES (?, ?)", _char_dict(source).items())
+            db.execute("INSERT INTO meta VALUES ('chars', '1')")
+        first = next(iter(index), None)
+        if first is not None:
+            db.execute("INSERT INTO meta VALUES ('first', ?)", (first,))
 
-    try:
-        with cache_file(path) as tmp:      # (an unwritable folder fails here, before the read)
-            index, starts = short_phrases(source.read_text("utf-8"), SHORT)
-            prefixes = {start[:i + 1] for start in starts for i in range(len(start))}
-            db = sqlite3.connect(tmp)
-            try:
-                with db:
-                    for table in ("phrases", "prefixes", "meta"):
-                        db.execute(f"CREATE TABLE {table} (key TEXT PRIMARY KEY, value TEXT) "
-                                   "WITHOUT ROWID")
-                    db.executemany("INSERT INTO phrases VALUES (?, ?)", index.items())
-                    db.executemany("INSERT INTO prefixes VALUES (?, '')", ((p,) for p in prefixes))
-                    db.execute("CREATE TABLE chars (key INTEGER PRIMARY KEY, value TEXT)")
-                    if source.with_name("pinyin_dict.json").is_file():
-                        db.executemany("INSERT INTO chars VALUES (?, ?)",
-                                       _char_dict(source).items())
-                        db.execute("INSERT INTO meta VALUES ('chars', '1')")
-                    first = next(iter(index), None)
-                    if first is not None:
-                        db.execute("INSERT INTO meta VALUES ('first', ?)", (first,))
-                    db.execute("INSERT INTO meta VALUES ('complete', '1')")
-            finally:
-                db.close()
-    except (OSError, sqlite3.Error, ValueError):
-        return False
-    remove_stale(path, "pypinyin-phrases-*.sqlite")
-    return True
+    return write_sqlite(path, fill, "pypinyin-phrases-*.sqlite")
 
 
 @lru_cache(maxsize=1)
