@@ -5,6 +5,7 @@ that rolls back on failure."""
 from __future__ import annotations
 
 import sqlite3
+import time
 
 import pytest
 
@@ -47,3 +48,35 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path):
     assert memory.get_many(["k1", "k2"]) == {}
     memory.put_many([("k1", "gloss", "源", {"hypotheses": ["a"]})])
     assert memory.get_many(["k1"]) == {"k1": {"hypotheses": ["a"]}}
+
+
+def _open_at_once(path, start, results):
+    while time.time() < start:              # spin: a barrier's wake-up is too orderly
+        pass
+    try:
+        Memory(path).close()
+        results.put("ok")
+    except Exception as exc:                                # noqa: BLE001 (reported below)
+        results.put(f"{type(exc).__name__}: {exc}")
+
+
+def test_runs_that_open_a_new_memory_at_once_all_get_it(tmp_path):
+    """Two zhen runs started together on a project with no memory yet (CI's
+    test_two_runs_at_once): SQLite answers the one that loses the race for WAL mode
+    "database is locked" at once, without waiting; the memory retries it."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    results = ctx.Queue()
+    outcomes = []
+    for round_ in range(16):
+        path = tmp_path / str(round_) / "memory.sqlite"
+        start = time.time() + 0.15
+        procs = [ctx.Process(target=_open_at_once, args=(path, start, results))
+                 for _ in range(4)]
+        for proc in procs:
+            proc.start()
+        for proc in procs:
+            proc.join(60)
+        outcomes += [results.get(timeout=5) for _ in procs]
+    assert outcomes == ["ok"] * len(outcomes), [o for o in outcomes if o != "ok"][:3]

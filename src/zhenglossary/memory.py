@@ -165,9 +165,26 @@ class Memory:
         conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000,
                                isolation_level=None, check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
+        self._wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         return conn
+
+    @staticmethod
+    def _wal(conn: sqlite3.Connection) -> None:
+        """Put the database in WAL mode. Two runs that open a new memory at once race for
+        it, and SQLite answers the loser "database is locked" at once, without waiting out
+        the busy timeout; so it is retried here, for as long as that timeout."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        pause = 0.005
+        while True:
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.2)
 
     def _open(self) -> sqlite3.Connection:
         try:
