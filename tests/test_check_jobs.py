@@ -169,10 +169,10 @@ def test_two_processes_print_what_one_does(checked):
     root, env, one = checked
     script = ("import sys; from zhenglossary import workers; "
               "workers.MIN_BYTES_PER_CHECK_JOB = 1; "      # small notes: processes anyway
-              "real = workers.ProcessPoolExecutor\n"
+              "real = workers.executor\n"
               "def pool(*a, **k):\n"
               "    print('POOL', k.get('max_workers'), file=sys.stderr); return real(*a, **k)\n"
-              "workers.ProcessPoolExecutor = pool\n"
+              "workers.executor = pool\n"
               "from zhenglossary.checks import gather\n"
               "own = gather.check_shard\n"
               "def mine(*a, **k):\n"
@@ -196,7 +196,7 @@ def test_little_to_check_stays_in_one_process(checked, monkeypatch):
     root, env, one = checked
     monkeypatch.chdir(root)
     started = []
-    monkeypatch.setattr(workers, "ProcessPoolExecutor", lambda *a, **k: started.append(1))
+    monkeypatch.setattr(workers, "executor", lambda *a, **k: started.append(1))
     from typer.testing import CliRunner
 
     for name, value in env.items():
@@ -235,7 +235,7 @@ def test_a_process_that_dies_is_an_error_that_says_what_to_do(checked, monkeypat
     monkeypatch.chdir(root)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr(workers, "ProcessPoolExecutor", Dying)
+    monkeypatch.setattr(workers, "executor", Dying)
     monkeypatch.setattr(workers, "MIN_BYTES_PER_CHECK_JOB", 1)
     monkeypatch.setattr(workers, "MIN_CHARS_PER_JOB", 1)
     for argv in (["glossary", "check", "--jobs", "2"],

@@ -170,3 +170,49 @@ def test_protected_changed_fires_on_real_changes_only(runner, tmp_path, monkeypa
 def test_facts_of_math_touching_chinese():
     found = facts("上下文变量$\\mathbf{c}_{t'}$的形状，和$x$。").protected
     assert found == {("math", "\\mathbf{c}_{t'}"): 1, ("math", "x"): 1}
+
+
+_FORBID_TERMS = [("调度器", "scheduler", ["dispatcher"]), ("吞吐量", "throughput", ["output rate"]),
+                 ("节点", "node", ["vertex", "knot"]), ("缓存", "cache", []),
+                 ("副本", "replica", ["copy"]), ("延迟", "latency", ["delay"])]
+_FORBID_WORDS = ["the", "dispatcher", "output rate", "vertex", "knot", "copy", "delay",
+                 "scheduler", "throughput", "node", "replica", "latency", "cache", "is", "."]
+
+
+def _forbid_glossary(extra: list[str]):
+    lines = ["terms:"] + [f"  - zh: {zh}\n    en: {en}" + (f"\n    forbid: {forbid}" if forbid else "")
+                          for zh, en, forbid in _FORBID_TERMS]
+    if extra:
+        lines.insert(0, f"forbid: {extra}")
+    return load_glossary_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_forbid_prefilter_changes_no_finding(seed):
+    """The term check looks for forbids only when one of the source's terms' forbids (or a
+    corpus-wide one) is in the English: the same findings as reading every aligned
+    sentence (the reference below, without the shortcut), on random blocks."""
+    import random
+
+    from zhenglossary import terms as terms_module
+    from zhenglossary.sentences import align
+    from zhenglossary.validate import _term_problems
+
+    rng = random.Random(seed)
+    glossary = _forbid_glossary(rng.choice([[], ["copy"], ["knot", "delay"]]))
+    sentences = rng.randint(1, 3)
+    zh = "".join("".join(rng.choice([t[0] for t in _FORBID_TERMS] + ["很快", "和", "的"])
+                         for _ in range(rng.randint(1, 4))) + "。" for _ in range(sentences))
+    en = " ".join(" ".join(rng.choice(_FORBID_WORDS) for _ in range(rng.randint(1, 6))) + "."
+                  for _ in range(sentences))
+    got = _term_problems(zh, en, glossary)
+    expected = [p for p in got if p.startswith("term ")]            # counting is unchanged
+    aligned = align(zh.replace("\n", ""), en.replace("\n", " "))
+    scopes = aligned if aligned is not None and len(aligned) > 1 else [(zh, en)]
+    for z, e in scopes:
+        for term, phrase in glossary.forbids(m.term for m in glossary.find(z)):
+            pattern = terms_module.forbid_pattern(phrase)
+            if pattern.search(e) and not pattern.search(zh):
+                what = f"of {term.zh} (write {term.en!r})" if term else "(banned in every note)"
+                expected.append(f"forbidden rendering {phrase!r} {what}")
+    assert got == list(dict.fromkeys(expected))

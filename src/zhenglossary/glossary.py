@@ -182,8 +182,6 @@ class Glossary:
     findings: list[Finding] = field(default_factory=list)
     forbid: tuple[str, ...] = ()          # the top-level list: banned in every note
     _matcher: TermMatcher | None = field(default=None, repr=False)
-    _forbidden: list | None = field(default=None, repr=False)
-    _forbid_any: object = field(default=None, repr=False)
 
     _form_map: tuple | None = field(default=None, repr=False)
 
@@ -235,28 +233,6 @@ class Glossary:
         the glossary's corpus-wide list: what may not appear in their English."""
         out = [(t, p) for t in dict.fromkeys(terms) for p in t.forbid]
         return out + [(None, p) for p in self.forbid]
-
-    @property
-    def forbidden(self) -> list[tuple[Term, str, re.Pattern[str]]]:
-        """Every (term, forbidden phrase, pattern), compiled once."""
-        if self._forbidden is None:
-            self._forbidden = [(t, phrase, pattern) for t in self.terms
-                               for phrase, pattern in t.forbid_patterns()]
-        return self._forbidden
-
-    def first_forbidden(self, text: str) -> tuple[Term, str] | None:
-        """The first forbidden rendering in ``text`` (one combined scan)."""
-        if self._forbid_any is None:
-            phrases = sorted({p for _, p, _ in self.forbidden}, key=len, reverse=True)
-            body = "|".join(r"\s+".join(re.escape(w) for w in p.split()) for p in phrases)
-            self._forbid_any = re.compile(rf"(?<![A-Za-z0-9])(?:{body})(?![A-Za-z0-9])",
-                                          re.IGNORECASE) if phrases else False
-        if not self._forbid_any or not self._forbid_any.search(text):
-            return None
-        for term, phrase, pattern in self.forbidden:
-            if pattern.search(text):
-                return term, phrase
-        return None
 
     def by_zh(self, zh: str) -> Term | None:
         return self.form_map.get(zh)

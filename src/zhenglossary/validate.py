@@ -423,17 +423,20 @@ def _term_problems(source: str, english: str, glossary: Glossary) -> list[str]:
     problems = []
     needed: Counter = Counter()
     by_en: dict[str, Term] = {}
+    found: dict[Term, None] = {}
     for match in glossary.find(source):
         needed[match.term.en] += 1
         by_en.setdefault(match.term.en, match.term)
+        found[match.term] = None
     flat = " ".join(english.split())
     for en, n in needed.items():
         have = terms.count(by_en[en], flat)
         if have < n:
             problems.append(f"term {by_en[en].zh} → {en!r} appears {have} of {n} times")
-    if not (glossary.forbid or glossary.forbidden) or (
-            glossary.first_forbidden(english) is None and not glossary.forbid):
-        return problems                         # one combined scan: no forbid anywhere
+    if not glossary.forbid and not any(      # the source's terms' forbids (each aligned
+            terms.forbid_pattern(phrase).search(english)   # sentence's terms are some of
+            for term in found for phrase in term.forbid):    # them) are nowhere
+        return problems
     aligned = align(source.replace("\n", ""), english.replace("\n", " "))
     scopes = aligned if aligned is not None and len(aligned) > 1 else [(source, english)]
     for zh, en in scopes:

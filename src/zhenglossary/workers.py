@@ -13,7 +13,6 @@ CTranslate2) or a server's concurrency (llm) run in the main process.
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 MIN_CHARS_PER_JOB = 50_000        # less work than this per process: not worth starting one
@@ -103,18 +102,24 @@ def _work(notes: list) -> tuple[list, int]:
     return out, runner.misses - before
 
 
+def executor(**kwargs):
+    """A process pool of fresh interpreters (``spawn``: never forked from a process with
+    open databases and threads). concurrent.futures is imported here, by a run that
+    starts processes, not by every run."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(mp_context=multiprocessing.get_context("spawn"), **kwargs)
+
+
 class Pool:
     """The run's worker processes, started once (fresh, never forked from a process with
     open databases and threads) and given chunks of notes as the windows come."""
 
     def __init__(self, jobs: int, glossary_path: Path | None, options, root: Path) -> None:
-        import multiprocessing
-
         self.jobs = jobs
-        self._pool = ProcessPoolExecutor(max_workers=jobs,
-                                         mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_start,
-                                         initargs=(glossary_path, options, root))
+        self._pool = executor(max_workers=jobs, initializer=_start,
+                              initargs=(glossary_path, options, root))
 
     def run(self, notes: list, sizes: dict[int, int]):
         """(results, engine calls) of each chunk of ``notes``, as they finish:
@@ -122,6 +127,8 @@ class Pool:
         window ends when its last chunk does)."""
         by_index = {item[0]: item for item in notes}
         parts = chunks([(k, sizes[k]) for k in by_index], min(len(by_index), CHUNKS_PER_PROCESS * self.jobs))
+        from concurrent.futures import as_completed
+
         futures = [self._pool.submit(_work, [by_index[k] for k in part]) for part in parts]
         for future in as_completed(futures):
             yield _result(future, "translating notes")
@@ -163,8 +170,6 @@ def check_in_processes(files: list, glossary, glossary_path: Path, out_dir: Path
     :class:`checks.gather.Gathered` whose findings are the per-note checks'); None when one
     process is better (one job, or too little to check for a second process to pay for its
     start). ``glossary`` is the main process's own, loaded from ``glossary_path``."""
-    import multiprocessing
-
     from .checks.gather import check_shard, merge
 
     from .parallel import output_paths
@@ -186,9 +191,8 @@ def check_in_processes(files: list, glossary, glossary_path: Path, out_dir: Path
     # sixteen chunks a process: the last to finish leaves the others idle for less (x100,
     # 2 processes: 4 a process 43.5 s, 8: 39.9 s, 16: 32-35 s, 32: 35 s)
     parts = chunks(list(enumerate(sizes)), min(len(files), 16 * jobs))
-    with ProcessPoolExecutor(max_workers=jobs - 1,
-                             mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_start_check, initargs=(glossary_path,)) as pool:
+    with executor(max_workers=jobs - 1, initializer=_start_check,
+                  initargs=(glossary_path,)) as pool:
         futures = [pool.submit(_check_work, [files[k] for k in part], out_dir, encoding, only)
                    for part in parts]
         shards: list = [None] * len(parts)
