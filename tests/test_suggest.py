@@ -828,3 +828,20 @@ def test_a_one_character_term_opening_its_sentence_stands_alone():
     assert "核" not in _found("每个细胞有一个核（nucleus）。")
     # nor a verb opening its sentence (jieba: v; *see* is no noun)
     assert not _found("看（see）图 2 的曲线。")
+
+
+def test_a_widespread_verb_jieba_tags_a_noun_ends_the_reach_for_unsaid_english():
+    # law, logistics: 产生 ("to produce", CC-CEDICT's only senses) is tagged n by jieba;
+    # it is the clause's verb all the same, so the reach for the English words no Chinese
+    # word says (*collateral*, *inventory*) stops before it
+    assert "附带裁定" in _found("该法院可以在审理中产生附带裁定（collateral ruling）。")
+    assert "账实差异" in _found("仓储环节在盘点中产生账实差异（inventory discrepancy）。")
+    # rice agronomy, aquaculture: and where nothing aligns, before the rest of the run
+    # (more than one bound character, which would make it a noun: 利用|度)
+    assert "垩白粒" in _found("稻田在灌浆期中产生垩白粒（chalky kernels）。")
+    assert "泛塘" in _found("鱼塘在夏夜中产生泛塘（fish kill）。")
+    # an adjective by jieba's tag that CC-CEDICT reads as a verb still modifies
+    from zhenglossary.bilingual import _clause_verb_tagged_otherwise
+
+    assert _clause_verb_tagged_otherwise("产生", "n")
+    assert not _clause_verb_tagged_otherwise("混杂", "a")

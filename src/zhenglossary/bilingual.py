@@ -681,9 +681,13 @@ def term_span(run: str, english: str, abbr: str,
                 break
             if i < n - 1 and len(units[i][0]) > 1 and units[i][0] not in forms \
                     and (units[i][1] in _VERB_FLAGS and _mostly_verb(units[i][0])
-                         or units[i][1] == "vn" and gloss(units[i][0]).verb_only):
+                         or units[i][1] == "vn" and gloss(units[i][0]).verb_only
+                         or sum(len(w) for w in words[i + 1:]) > 1
+                         and _clause_verb_tagged_otherwise(*units[i])):
                 break                     # 拟合 (CC-CEDICT: "to fit") 变异函数: the clause's verb;
-                #                           筛查 (tagged vn, but CC-CEDICT has only "to screen")
+                #                           筛查 (tagged vn, but CC-CEDICT has only "to screen");
+                #                           产生 (tagged n) before more than a bound
+                #                           character (not 利用|度, a noun)
             if _passive_verb(units[i][0], forms) or _naming_verb(units[i][0], forms):
                 break                     # 被称作 (tagged n): 被 and CC-CEDICT's "to be called"
             start = i
@@ -1337,6 +1341,14 @@ def _mostly_verb(word: str) -> bool:
                              or gloss(word).verb_only)
 
 
+def _clause_verb_tagged_otherwise(word: str, flag: str) -> bool:
+    """A word of general Chinese (jieba's IDF) that CC-CEDICT reads only as a verb ("to
+    …") but jieba tags otherwise, neither verb nor adjective or distinguishing word: the
+    clause's verb all the same (产生 "to produce", tagged n, in 可以产生低温等离子体; not
+    混杂 "to mix", tagged a, of 无混杂假设 *unconfoundedness assumption*)."""
+    return len(word) > 1 and flag[:1] not in "abv" and is_general(word) and gloss(word).verb_only
+
+
 def _copula(word: str) -> bool:
     """CC-CEDICT reads ``word`` as the copula in one of its senses ("to be", "to be (…)":
     是, 为, 属, 呈), not 叫 *to be called*, nor a copula of literary Chinese only (系 "to be
@@ -1448,7 +1460,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 一棵, 两个: a count, not part of the term
         if len(word) > 1 and not en_links[i] and not (i == start - 1 and participle) \
                 and (flag in _VERB_FLAGS and _mostly_verb(word)
-                     or flag == "vn" and gloss(word).verb_only and not binomial):
+                     or gloss(word).verb_only and not binomial
+                     and (flag == "vn" or _clause_verb_tagged_otherwise(word, flag))):
             # (and a verbal noun CC-CEDICT reads only as a verb: 监测 "to monitor"; but
             # a species' epithet is reached for like a name: 酿酒 of 酿酒酵母)
             return True                   # 采用, 来自, 说服 (CC-CEDICT: "to …"): the clause's verb
