@@ -845,3 +845,14 @@ def test_a_widespread_verb_jieba_tags_a_noun_ends_the_reach_for_unsaid_english()
 
     assert _clause_verb_tagged_otherwise("产生", "n")
     assert not _clause_verb_tagged_otherwise("混杂", "a")
+
+
+def test_a_verb_after_a_function_word_before_a_span_saying_the_englishs_opening_is_the_clauses():
+    # aquaculture, rice agronomy: after 以 or 但 the phrase would be the term whole, but
+    # a verb CC-CEDICT reads only as "to …" (排除, 遇到) stands in it and the span's first
+    # word already says the English's first word (池塘 *pond*, 稻田 *rice*): the verb is
+    # the clause's predicate, with nothing left for it to translate
+    assert "池塘缺氧隐患" in _found("养殖户每天巡塘，以排除池塘缺氧隐患（pond oxygen risk）。")
+    assert "稻田倒伏区" in _found("收割机效率高，但遇到稻田倒伏区（rice lodging zone）时要减速。")
+    # (可以 is tagged a conjunction; 产生 "to produce" follows it, 次生 says *secondary*)
+    assert "次生潜育化" in _found("稻田长期淹水可以产生次生潜育化（secondary gleying）。")

@@ -1794,6 +1794,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     elif not marked and 0 < start and score < 1.0 and len(match.group("sp")) <= 1:
         opening = _after_function_word(run, start, forms)
         if opening is not None and opening < start \
+                and not _predicate_before(run, opening, start, english, forms) \
                 and _opening_run(run[opening:], start - opening, english, abbr, forms) \
                 and not any(f.startswith("m") or len(w) > 1 and f in ("a", "ad", "an")
                             and is_general(w) for w, f in _units(run[opening:start], forms)):
@@ -1978,6 +1979,31 @@ def _prefix_characters(chars: str, forms: frozenset[str]) -> bool:
     return all(len(w) == 1 and w not in forms
                and (flag in _PREFIX_FLAGS or k > 0 and flag == "u")
                for k, (w, flag) in enumerate(units))
+
+
+def _predicate_before(run: str, opening: int, start: int, english: str,
+                      forms: frozenset[str]) -> bool:
+    """Is a word between ``opening`` and the span (``start``) the clause's predicate: a
+    verb CC-CEDICT reads only as "to …" (遇到 "to run into", 排除 "to rule out"), no
+    adjective by jieba's tag (混杂 of 无混杂假设), where the span's first word says the
+    English's first content word, so no English is left for the verb to translate
+    (但|遇到|断层破碎带 *fault fracture zone*; a verb before a span leaving the English's
+    opening unsaid may say it: 析出|强化 *precipitation hardening*)?"""
+    en = english_words(english) if english else []
+    if not en:
+        return False
+    at, first = 0, False
+    verb = False
+    for word, flag in _units(run, forms):
+        if opening <= at < start and len(word) > 1 and word not in forms \
+                and flag[:1] not in "ab" and gloss(word).verb_only \
+                and not english_links(word, en):
+            verb = True
+        if at == start:
+            first = any(j == 0 and (not part or en[0].startswith(part))
+                        for j, part in english_links(word, en))
+        at += len(word)
+    return verb and first
 
 
 def _after_function_word(run: str, start: int, forms: frozenset[str]) -> int | None:
