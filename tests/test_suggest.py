@@ -856,3 +856,19 @@ def test_a_verb_after_a_function_word_before_a_span_saying_the_englishs_opening_
     assert "稻田倒伏区" in _found("收割机效率高，但遇到稻田倒伏区（rice lodging zone）时要减速。")
     # (可以 is tagged a conjunction; 产生 "to produce" follows it, 次生 says *secondary*)
     assert "次生潜育化" in _found("稻田长期淹水可以产生次生潜育化（secondary gleying）。")
+
+
+def test_the_chinese_head_says_the_english_head_where_nothing_else_does():
+    # rice agronomy, logistics, aquaculture: 预警 "early warning" and 预告 "to announce
+    # in advance" say *early* / *advance*, which 早期 and 提前 say too, and nothing says
+    # the English head (*alert*, *notification*): the Chinese head translates it, so the
+    # modifier on the left is the term's
+    assert "早期霜冻预警" in _found("稻农需要依靠早期霜冻预警（early frost alert）。")
+    assert "提前到货预告" in _found("物流公司依靠提前到货预告（advance arrival notification）。")
+    assert "早期病害预警" in _found("养殖场依靠早期病害预警（early disease notification）。")
+    # a one-character word saying the same is no evidence (是 "correct" of *corrected*)
+    from zhenglossary.bilingual import _head_says_head
+
+    links = [{(1, "")}, {(0, "")}, {(1, "")}]
+    _head_says_head("best corrected acuity", ["是", "最佳", "矫正"], ["best", "corrected", "acuity"], links)
+    assert links[-1] == {(1, "")}

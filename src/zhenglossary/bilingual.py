@@ -569,6 +569,7 @@ def term_span(run: str, english: str, abbr: str,
         _one_each(words, en_all, en_links)
         _share_repeats(en_all, en_links)
         _suffix_with_stem(en_all, en_links)
+        _head_says_head(english, words, en_all, en_links)
     if english:
         _blend_links(words, english_words(english), en_links, blocked)
         _clipping_links(words, english_words(english), en_links, blocked)
@@ -861,6 +862,24 @@ def _one_each(words: list[str], en: list[str], en_links: list) -> None:
         left = {j for j, part in own_links(words[i - 1], en) if not part} & mine
         if left and left != mine and en_links[i - 1]:
             en_links[i] = {link for link in en_links[i] if link[0] not in left}
+
+
+def _head_says_head(english: str, words: list[str], en: list[str], en_links: list) -> None:
+    """The Chinese head says the English head: where no word says the English head noun
+    and the last word before the parenthesis says only English words another word of the
+    run says whole, it translates the head (a synonym CC-CEDICT does not list: 预报
+    "forecast", glossed through 预 *advance* too, is *prediction* of *advance geological
+    prediction*, and 超前 says *advance*)."""
+    head = _english_head(english)[0]
+    if len(en) < 2 or not 0 <= head < len(en) or not en_links or not en_links[-1]:
+        return
+    if any(j == head for links in en_links for j, _ in links):
+        return
+    # (a word of two characters or more: 是 "correct" says nothing of *best-corrected*)
+    others = {j for w, links in zip(words[:-1], en_links[:-1]) if len(w) > 1
+              for j, part in links if not part}
+    if all(j in others and j != head for j, _ in en_links[-1]):
+        en_links[-1] = {(head, "")}
 
 
 def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
