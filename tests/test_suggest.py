@@ -872,3 +872,16 @@ def test_the_chinese_head_says_the_english_head_where_nothing_else_does():
     links = [{(1, "")}, {(0, "")}, {(1, "")}]
     _head_says_head("best corrected acuity", ["是", "最佳", "矫正"], ["best", "corrected", "acuity"], links)
     assert links[-1] == {(1, "")}
+
+
+def test_a_one_character_modifier_between_a_verb_and_the_term_is_the_terms():
+    # logistics: one noun, adjective or distinguishing character right before the span,
+    # with a verb (or a function word, or the run's start) before it, makes a compound
+    # with the word after it; it is no word of the clause (铁托盘 as 木托盘 already was)
+    assert set(_found("仓库引入铁托盘（pallet），也引入木托盘（pallet）。")) == {"铁托盘", "木托盘"}
+    assert "总分拣中心" in _found("包裹进入总分拣中心（sorting center）。")
+    # not 的 read as a noun (的 *target*), nor a one-character term's verb
+    assert "目标时效" in _found("客户要求的目标时效（target lead time）为 48 小时。")
+    from zhenglossary.bilingual import _orphan_prefix
+
+    assert _orphan_prefix([("需要", "v"), ("加", "n"), ("碱", "n")], 2, frozenset()) == 2

@@ -732,6 +732,7 @@ def term_span(run: str, english: str, abbr: str,
                 and not en_links[start - 1] and not _copula(before):
             start -= 1
     start = _off_suffix(units, start, forms, hard, en_links)
+    start = _orphan_prefix(units, start, forms)
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
@@ -979,6 +980,39 @@ def _clause_verb_spelling(units, k: int, letters: str, abbreviation: str,
     # Theory*)
     return bool(taken[0]) and (english and gloss(word).verb_only
                                or not abbreviation.startswith(taken[0]))
+
+
+_ORPHAN_FLAGS = ("n", "ng", "a", "b", "g", "zg", "h")
+
+
+def _orphan_prefix(units, start: int, forms: frozenset[str]) -> int:
+    """A single noun, adjective, distinguishing or bound character (jieba's n, ng, a, b,
+    g, zg, h) right before the term, with nothing it could belong to on its left (the run's
+    start, a verb, a function word), is the term's: a one-syllable modifier before a word
+    makes a compound with it, it does not stand as a word of the clause (送入|碱|回收炉,
+    有|骨|水泥型, 非|骨|水泥型)."""
+    from .align import idf
+    from .segment import posseg
+
+    if sum(len(w) for w, _ in units[start:]) < 2:
+        return start                      # (加|碱 *alkali*: a verb and its object)
+    k = start
+    while k > 0:
+        word, flag = units[k - 1]
+        if len(word) != 1 or word in forms or flag not in _ORPHAN_FLAGS or _copula(word) \
+                or is_function_word(posseg(word, forms)[0][1], word):
+            break                         # (的 *target*, read as a noun, is 的)
+        if flag.startswith("n") and (idf(word) or 0.0) < MORPHEME_IDF:
+            break                         # a widespread noun character: 冷却|时 "when cooling"
+        k -= 1
+    if k == start:
+        return start
+    if k > 0:
+        before, bflag = units[k - 1]
+        if before not in forms and not (bflag in _VERB_FLAGS or is_function_word(bflag, before)
+                                        or bflag.startswith(HARD_FLAGS) or bflag == "uj"):
+            return start
+    return k
 
 
 def _off_suffix(units, start: int, forms: frozenset[str], hard, en_links=None) -> int:
