@@ -143,8 +143,9 @@ def test_round_seven_held_out_set_keeps_the_level_reached_as_a_development_set()
     until the end of round seven (P 88.7%, R 84.3%, 17 boundary errors of 151 found) and
     developed against in rounds eight and nine, which reached P 94.9%, R 93.7%, 8 boundary
     errors of 157 found (5.1%: issue 22's boundary target not met), and round ten, which
-    reached P 96.8%, R 95.6%, 5 of 157 (3.2%): it keeps issue 22's targets and that level."""
-    _keeps_level("unseen6", 152 / 157 - 1e-9, 152 / 159 - 1e-9, 5)
+    reached P 96.8%, R 95.6%, 5 of 157 (3.2%), and round twelve, which reached P 97.5%,
+    R 96.2%, 4 of 157 (2.5%; 低温等离子体 right): it keeps issue 22's targets and that level."""
+    _keeps_level("unseen6", 153 / 157 - 1e-9, 153 / 159 - 1e-9, 4)
 
 
 def test_round_eight_held_out_set_keeps_the_level_reached_as_a_development_set():
@@ -199,14 +200,17 @@ def test_round_ten_held_out_set_keeps_round_elevens_level_as_a_development_set()
     _holds("unseen9", 220 / 234 - 1e-9, 220 / 255 - 1e-9, 13, 1)
 
 
-def test_round_eleven_held_out_set_does_not_fall_below_its_final_score():
+def test_round_eleven_held_out_set_keeps_round_twelves_level_as_a_development_set():
     """tests/gold/unseen11.yaml (366 sightings, 41 non-terms, in orthopedics, herpetology,
     tunnel engineering, perfumery, musicology, paper making and meteoritics, each note in
     another writer's style) was written for round eleven by someone who ran no part of zhen
     on it, and held out from the one who wrote the round's rules. Scored at the start with
     the round-ten rules (P 85.1%, R 78.1%, 46 boundary errors of 336 found, 4 non-terms)
     and once at the end (P 85.4%, R 78.4%, 45 of 336, 4 non-terms; suggest P 85.9%,
-    R 78.4%). This guards that final score; it is not a target, and issue 22's targets
-    are far from met on it: see README, round eleven."""
-    # (the finder's precision, 287 of 336, and suggest's recall, 286 of 365, the lower)
-    _holds("unseen11", 287 / 336 - 1e-9, 286 / 365 - 1e-9, 45, 4)
+    R 78.4%). Since round twelve it is a development set (half A's misses read), held to
+    round twelve's level: P 87.2%, R 80.1%, 39 boundary errors of 336 found (11.6%: issue
+    22's targets are far from met on it, so they are not asserted), 4 non-terms; suggest
+    P 87.4%, R 80.0%. Raised because the rules now do better on it, not as a held-out
+    number: see README, round twelve."""
+    # (the finder's precision, 293 of 336, and suggest's recall, 292 of 365, the lower)
+    _holds("unseen11", 293 / 336 - 1e-9, 292 / 365 - 1e-9, 39, 4)

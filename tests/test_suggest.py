@@ -828,3 +828,60 @@ def test_a_one_character_term_opening_its_sentence_stands_alone():
     assert "核" not in _found("每个细胞有一个核（nucleus）。")
     # nor a verb opening its sentence (jieba: v; *see* is no noun)
     assert not _found("看（see）图 2 的曲线。")
+
+
+def test_a_widespread_verb_jieba_tags_a_noun_ends_the_reach_for_unsaid_english():
+    # law, logistics: 产生 ("to produce", CC-CEDICT's only senses) is tagged n by jieba;
+    # it is the clause's verb all the same, so the reach for the English words no Chinese
+    # word says (*collateral*, *inventory*) stops before it
+    assert "附带裁定" in _found("该法院可以在审理中产生附带裁定（collateral ruling）。")
+    assert "账实差异" in _found("仓储环节在盘点中产生账实差异（inventory discrepancy）。")
+    # rice agronomy, aquaculture: and where nothing aligns, before the rest of the run
+    # (more than one bound character, which would make it a noun: 利用|度)
+    assert "垩白粒" in _found("稻田在灌浆期中产生垩白粒（chalky kernels）。")
+    assert "泛塘" in _found("鱼塘在夏夜中产生泛塘（fish kill）。")
+    # an adjective by jieba's tag that CC-CEDICT reads as a verb still modifies
+    from zhenglossary.bilingual import _clause_verb_tagged_otherwise
+
+    assert _clause_verb_tagged_otherwise("产生", "n")
+    assert not _clause_verb_tagged_otherwise("混杂", "a")
+
+
+def test_a_verb_after_a_function_word_before_a_span_saying_the_englishs_opening_is_the_clauses():
+    # aquaculture, rice agronomy: after 以 or 但 the phrase would be the term whole, but
+    # a verb CC-CEDICT reads only as "to …" (排除, 遇到) stands in it and the span's first
+    # word already says the English's first word (池塘 *pond*, 稻田 *rice*): the verb is
+    # the clause's predicate, with nothing left for it to translate
+    assert "池塘缺氧隐患" in _found("养殖户每天巡塘，以排除池塘缺氧隐患（pond oxygen risk）。")
+    assert "稻田倒伏区" in _found("收割机效率高，但遇到稻田倒伏区（rice lodging zone）时要减速。")
+    # (可以 is tagged a conjunction; 产生 "to produce" follows it, 次生 says *secondary*)
+    assert "次生潜育化" in _found("稻田长期淹水可以产生次生潜育化（secondary gleying）。")
+
+
+def test_the_chinese_head_says_the_english_head_where_nothing_else_does():
+    # rice agronomy, logistics, aquaculture: 预警 "early warning" and 预告 "to announce
+    # in advance" say *early* / *advance*, which 早期 and 提前 say too, and nothing says
+    # the English head (*alert*, *notification*): the Chinese head translates it, so the
+    # modifier on the left is the term's
+    assert "早期霜冻预警" in _found("稻农需要依靠早期霜冻预警（early frost alert）。")
+    assert "提前到货预告" in _found("物流公司依靠提前到货预告（advance arrival notification）。")
+    assert "早期病害预警" in _found("养殖场依靠早期病害预警（early disease notification）。")
+    # a one-character word saying the same is no evidence (是 "correct" of *corrected*)
+    from zhenglossary.bilingual import _head_says_head
+
+    links = [{(1, "")}, {(0, "")}, {(1, "")}]
+    _head_says_head("best corrected acuity", ["是", "最佳", "矫正"], ["best", "corrected", "acuity"], links)
+    assert links[-1] == {(1, "")}
+
+
+def test_a_one_character_modifier_between_a_verb_and_the_term_is_the_terms():
+    # logistics: one noun, adjective or distinguishing character right before the span,
+    # with a verb (or a function word, or the run's start) before it, makes a compound
+    # with the word after it; it is no word of the clause (铁托盘 as 木托盘 already was)
+    assert set(_found("仓库引入铁托盘（pallet），也引入木托盘（pallet）。")) == {"铁托盘", "木托盘"}
+    assert "总分拣中心" in _found("包裹进入总分拣中心（sorting center）。")
+    # not 的 read as a noun (的 *target*), nor a one-character term's verb
+    assert "目标时效" in _found("客户要求的目标时效（target lead time）为 48 小时。")
+    from zhenglossary.bilingual import _orphan_prefix
+
+    assert _orphan_prefix([("需要", "v"), ("加", "n"), ("碱", "n")], 2, frozenset()) == 2

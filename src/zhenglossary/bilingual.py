@@ -569,6 +569,7 @@ def term_span(run: str, english: str, abbr: str,
         _one_each(words, en_all, en_links)
         _share_repeats(en_all, en_links)
         _suffix_with_stem(en_all, en_links)
+        _head_says_head(english, words, en_all, en_links)
     if english:
         _blend_links(words, english_words(english), en_links, blocked)
         _clipping_links(words, english_words(english), en_links, blocked)
@@ -681,9 +682,13 @@ def term_span(run: str, english: str, abbr: str,
                 break
             if i < n - 1 and len(units[i][0]) > 1 and units[i][0] not in forms \
                     and (units[i][1] in _VERB_FLAGS and _mostly_verb(units[i][0])
-                         or units[i][1] == "vn" and gloss(units[i][0]).verb_only):
+                         or units[i][1] == "vn" and gloss(units[i][0]).verb_only
+                         or sum(len(w) for w in words[i + 1:]) > 1
+                         and _clause_verb_tagged_otherwise(*units[i])):
                 break                     # 拟合 (CC-CEDICT: "to fit") 变异函数: the clause's verb;
-                #                           筛查 (tagged vn, but CC-CEDICT has only "to screen")
+                #                           筛查 (tagged vn, but CC-CEDICT has only "to screen");
+                #                           产生 (tagged n) before more than a bound
+                #                           character (not 利用|度, a noun)
             if _passive_verb(units[i][0], forms) or _naming_verb(units[i][0], forms):
                 break                     # 被称作 (tagged n): 被 and CC-CEDICT's "to be called"
             start = i
@@ -727,6 +732,7 @@ def term_span(run: str, english: str, abbr: str,
                 and not en_links[start - 1] and not _copula(before):
             start -= 1
     start = _off_suffix(units, start, forms, hard, en_links)
+    start = _orphan_prefix(units, start, forms)
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
@@ -859,6 +865,24 @@ def _one_each(words: list[str], en: list[str], en_links: list) -> None:
             en_links[i] = {link for link in en_links[i] if link[0] not in left}
 
 
+def _head_says_head(english: str, words: list[str], en: list[str], en_links: list) -> None:
+    """The Chinese head says the English head: where no word says the English head noun
+    and the last word before the parenthesis says only English words another word of the
+    run says whole, it translates the head (a synonym CC-CEDICT does not list: 预报
+    "forecast", glossed through 预 *advance* too, is *prediction* of *advance geological
+    prediction*, and 超前 says *advance*)."""
+    head = _english_head(english)[0]
+    if len(en) < 2 or not 0 <= head < len(en) or not en_links or not en_links[-1]:
+        return
+    if any(j == head for links in en_links for j, _ in links):
+        return
+    # (a word of two characters or more: 是 "correct" says nothing of *best-corrected*)
+    others = {j for w, links in zip(words[:-1], en_links[:-1]) if len(w) > 1
+              for j, part in links if not part}
+    if all(j in others and j != head for j, _ in en_links[-1]):
+        en_links[-1] = {(head, "")}
+
+
 def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
     """A word CC-CEDICT glosses, aligned only through a piece of it, does not say what the
     word beside it says by its own gloss: 节点 is *node*, and its 点 (*to light*) echoes
@@ -956,6 +980,39 @@ def _clause_verb_spelling(units, k: int, letters: str, abbreviation: str,
     # Theory*)
     return bool(taken[0]) and (english and gloss(word).verb_only
                                or not abbreviation.startswith(taken[0]))
+
+
+_ORPHAN_FLAGS = ("n", "ng", "a", "b", "g", "zg", "h")
+
+
+def _orphan_prefix(units, start: int, forms: frozenset[str]) -> int:
+    """A single noun, adjective, distinguishing or bound character (jieba's n, ng, a, b,
+    g, zg, h) right before the term, with nothing it could belong to on its left (the run's
+    start, a verb, a function word), is the term's: a one-syllable modifier before a word
+    makes a compound with it, it does not stand as a word of the clause (送入|碱|回收炉,
+    有|骨|水泥型, 非|骨|水泥型)."""
+    from .align import idf
+    from .segment import posseg
+
+    if sum(len(w) for w, _ in units[start:]) < 2:
+        return start                      # (加|碱 *alkali*: a verb and its object)
+    k = start
+    while k > 0:
+        word, flag = units[k - 1]
+        if len(word) != 1 or word in forms or flag not in _ORPHAN_FLAGS or _copula(word) \
+                or is_function_word(posseg(word, forms)[0][1], word):
+            break                         # (的 *target*, read as a noun, is 的)
+        if flag.startswith("n") and (idf(word) or 0.0) < MORPHEME_IDF:
+            break                         # a widespread noun character: 冷却|时 "when cooling"
+        k -= 1
+    if k == start:
+        return start
+    if k > 0:
+        before, bflag = units[k - 1]
+        if before not in forms and not (bflag in _VERB_FLAGS or is_function_word(bflag, before)
+                                        or bflag.startswith(HARD_FLAGS) or bflag == "uj"):
+            return start
+    return k
 
 
 def _off_suffix(units, start: int, forms: frozenset[str], hard, en_links=None) -> int:
@@ -1337,6 +1394,14 @@ def _mostly_verb(word: str) -> bool:
                              or gloss(word).verb_only)
 
 
+def _clause_verb_tagged_otherwise(word: str, flag: str) -> bool:
+    """A word of general Chinese (jieba's IDF) that CC-CEDICT reads only as a verb ("to
+    …") but jieba tags otherwise, neither verb nor adjective or distinguishing word: the
+    clause's verb all the same (产生 "to produce", tagged n, in 可以产生低温等离子体; not
+    混杂 "to mix", tagged a, of 无混杂假设 *unconfoundedness assumption*)."""
+    return len(word) > 1 and flag[:1] not in "abv" and is_general(word) and gloss(word).verb_only
+
+
 def _copula(word: str) -> bool:
     """CC-CEDICT reads ``word`` as the copula in one of its senses ("to be", "to be (…)":
     是, 为, 属, 呈), not 叫 *to be called*, nor a copula of literary Chinese only (系 "to be
@@ -1448,7 +1513,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 一棵, 两个: a count, not part of the term
         if len(word) > 1 and not en_links[i] and not (i == start - 1 and participle) \
                 and (flag in _VERB_FLAGS and _mostly_verb(word)
-                     or flag == "vn" and gloss(word).verb_only and not binomial):
+                     or gloss(word).verb_only and not binomial
+                     and (flag == "vn" or _clause_verb_tagged_otherwise(word, flag))):
             # (and a verbal noun CC-CEDICT reads only as a verb: 监测 "to monitor"; but
             # a species' epithet is reached for like a name: 酿酒 of 酿酒酵母)
             return True                   # 采用, 来自, 说服 (CC-CEDICT: "to …"): the clause's verb
@@ -1781,6 +1847,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     elif not marked and 0 < start and score < 1.0 and len(match.group("sp")) <= 1:
         opening = _after_function_word(run, start, forms)
         if opening is not None and opening < start \
+                and not _predicate_before(run, opening, start, english, forms) \
                 and _opening_run(run[opening:], start - opening, english, abbr, forms) \
                 and not any(f.startswith("m") or len(w) > 1 and f in ("a", "ad", "an")
                             and is_general(w) for w, f in _units(run[opening:start], forms)):
@@ -1965,6 +2032,31 @@ def _prefix_characters(chars: str, forms: frozenset[str]) -> bool:
     return all(len(w) == 1 and w not in forms
                and (flag in _PREFIX_FLAGS or k > 0 and flag == "u")
                for k, (w, flag) in enumerate(units))
+
+
+def _predicate_before(run: str, opening: int, start: int, english: str,
+                      forms: frozenset[str]) -> bool:
+    """Is a word between ``opening`` and the span (``start``) the clause's predicate: a
+    verb CC-CEDICT reads only as "to …" (遇到 "to run into", 排除 "to rule out"), no
+    adjective by jieba's tag (混杂 of 无混杂假设), where the span's first word says the
+    English's first content word, so no English is left for the verb to translate
+    (但|遇到|断层破碎带 *fault fracture zone*; a verb before a span leaving the English's
+    opening unsaid may say it: 析出|强化 *precipitation hardening*)?"""
+    en = english_words(english) if english else []
+    if not en:
+        return False
+    at, first = 0, False
+    verb = False
+    for word, flag in _units(run, forms):
+        if opening <= at < start and len(word) > 1 and word not in forms \
+                and flag[:1] not in "ab" and gloss(word).verb_only \
+                and not english_links(word, en):
+            verb = True
+        if at == start:
+            first = any(j == 0 and (not part or en[0].startswith(part))
+                        for j, part in english_links(word, en))
+        at += len(word)
+    return verb and first
 
 
 def _after_function_word(run: str, start: int, forms: frozenset[str]) -> int | None:
