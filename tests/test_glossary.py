@@ -315,6 +315,20 @@ def test_matcher_finds_forms_planted_in_text(forms, parts):
     assert got == reference_matches(forms, text)
 
 
+@settings(max_examples=100, deadline=None)
+@given(forms=FORMS, texts=st.lists(st.text(ALPHABET, max_size=30), min_size=1, max_size=12))
+def test_occurrences_memo_answers_as_a_fresh_scan(forms, texts):
+    # the memo of the last few texts' occurrences (shared by the matches, term-unused and
+    # term-overlap) gives what a matcher that never saw the text gives, in any order of asking
+    term = Term("数据", "data")
+    memo = TermMatcher({f: term for f in forms})
+    for text in texts + texts[::-1] + texts:
+        fresh = TermMatcher({f: term for f in forms})
+        assert memo.occurrences(text) == fresh.occurrences(text)
+        assert list(memo.finditer(text)) == list(fresh.finditer(text))
+    assert len(memo._recent_occurrences) <= TermMatcher.MEMO
+
+
 def test_matcher_latin_edges_fall_back_to_a_shorter_form():
     term = Term("数据", "data")
     matcher = TermMatcher({f: term for f in ("GPU内存", "GPU内存A", "内存")})

@@ -140,3 +140,56 @@ def test_every_check_on_notes_in_other_fields_is_actionable():
     spec.loader.exec_module(module)
     result = module.evaluate_notes()
     assert result["false_alarms"] == [] and result["missed"] == [], result
+
+
+# ------------------------------------------------ forbid-too-broad's indexes (5,000 terms)
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+# English with the case-insensitive corners: ı (dotless i) matches i under re.IGNORECASE but
+# does not casefold to it, U+212A (KELVIN SIGN) matches k; É is non-ASCII; space, hyphen
+_EN_CHARS = "abik K\u212aA-\u0131\u00c9\u00e9"
+_EN = st.text(_EN_CHARS, min_size=1, max_size=14)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ens=st.lists(_EN, min_size=1, max_size=12), phrase=_EN)
+def test_renderings_index_finds_the_entries_a_search_of_each_finds(ens, phrase):
+    from bisect import bisect_right
+    from itertools import accumulate
+
+    from zhenglossary.checks.lint import _Renderings
+    from zhenglossary.glossary import Term
+    from zhenglossary.textutil import whole_phrase_re
+
+    if not phrase.split():
+        return
+    terms = [Term(f"术语{k}", en) for k, en in enumerate(ens)]
+    pattern = whole_phrase_re(phrase)
+    naive = {k for k, t in enumerate(terms) if pattern.search(t.en)}
+    assert _Renderings(terms).holding(phrase, pattern) == naive
+    # and what the one search of all entries joined found before the index
+    joined = "\0".join(t.en for t in terms)
+    starts = list(accumulate((len(t.en) + 1 for t in terms[:-1]), initial=0))
+    assert {bisect_right(starts, m.start()) - 1 for m in pattern.finditer(joined)} == naive
+
+
+_WORDS = ("cache", "caches", "caching", "cached", "index", "indices", "run", "ran", "running",
+          "network", "networks", "GPU", "GPUs", "data", "early-exit")
+
+
+@settings(max_examples=150, deadline=None)
+@given(ens=st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=3), min_size=1,
+                    max_size=15),
+       phrases=st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=2), min_size=1,
+                        max_size=4))
+def test_lemma_index_of_the_forbids_keys_gives_the_full_indexes_candidates(ens, phrases):
+    from zhenglossary.checks.lint import _candidates, _lemma_index, _lemma_keys
+    from zhenglossary.glossary import Term
+
+    terms = [Term(f"术语{k}", " ".join(ws)) for k, ws in enumerate(ens)]
+    phrases = [" ".join(ws) for ws in phrases]
+    full = _lemma_index(terms)
+    wanted = _lemma_index(terms, {key for p in phrases for key in _lemma_keys(p)})
+    for phrase in phrases:
+        assert _candidates(wanted, phrase) == _candidates(full, phrase)

@@ -326,3 +326,47 @@ def test_a_large_text_switches_to_jiebas_whole_table(monkeypatch):
     assert switched_at is not None and 0 < switched_at < len(lines) - 1
     assert table.memo is jieba.dt.FREQ and jieba.dt.total == total
     assert table.get("计算") == reference.FREQ["计算"] and table.get("不存在的词语组合") is None
+
+
+# ------------------------------------------------------------------ the cut cache
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_RUN_CHARS = "数据集成训练模型并行的在中GPU7"
+
+
+@settings(max_examples=60, deadline=None)
+@given(runs=st.lists(st.text(_RUN_CHARS, min_size=1, max_size=12), max_size=8),
+       more=st.lists(st.text(_RUN_CHARS, min_size=1, max_size=12), max_size=8))
+def test_cut_runs_answers_as_cutting_them(tmp_path_factory, runs, more):
+    # the words of a document's runs, cut, kept, then read back with runs not cut before
+    # among them: what cut_all gives for every run, in the order asked (term-in-word's index)
+    import os
+
+    os.environ["ZHEN_HOME"] = str(tmp_path_factory.mktemp("cuts"))
+    try:
+        document = "".join(runs) + "。" + "".join(more)
+        for asked in (runs, runs + more, more[::-1] + runs, runs):
+            assert segment.cut_runs(document, asked) == segment.cut_all(asked, hmm=False)
+        cache = segment.CutCache.for_document(document)
+        assert not runs + more or set(cache.read()) == set(runs + more)
+    finally:
+        del os.environ["ZHEN_HOME"]
+
+
+def test_cut_cache_ignores_damage_and_an_unwritable_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZHEN_HOME", str(tmp_path / "home"))
+    runs = ["数据集成", "模型并行训练"]
+    want = segment.cut_all(runs, hmm=False)
+    assert segment.cut_runs("doc", runs) == want
+    cache = segment.CutCache.for_document("doc")
+    assert cache.path.is_file() and segment.CutCache.for_document("other").path != cache.path
+    for damage in (b"", b"\x00garbage", cache.path.read_bytes()[:9],
+                   __import__("marshal").dumps({"数据集成": ("数据", "集")})):   # words ≠ run
+        cache.path.write_bytes(damage)
+        assert cache.read() == {}                       # ignored, then rewritten
+        assert segment.cut_runs("doc", runs) == want
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setenv("ZHEN_HOME", str(blocker))
+    assert segment.cut_runs("doc", runs) == want

@@ -118,10 +118,13 @@ class TermMatcher:
     takes milliseconds even for tens of thousands of forms.
     """
 
+    MEMO = 8               # texts whose matches (and occurrences) are remembered
+
     def __init__(self, forms: dict[str, Term]) -> None:
         self.forms = forms
         self._automaton = None
         self._recent: dict[str, list[Match]] = {}
+        self._recent_occurrences: dict[str, tuple[Match, ...]] = {}
         if forms:
             import ahocorasick
 
@@ -139,17 +142,27 @@ class TermMatcher:
         found = self._recent.get(text)
         if found is None:
             found = list(self._scan(text))
-            if len(self._recent) >= 8:
+            if len(self._recent) >= self.MEMO:
                 self._recent.pop(next(iter(self._recent)))
             self._recent[text] = found
         return iter(found)
 
-    def occurrences(self, text: str) -> list[Match]:
+    def occurrences(self, text: str) -> tuple[Match, ...]:
         """Every occurrence of every form the Latin-boundary rule allows, overlapping ones
         too, by start and then longest first (what the leftmost-longest rule chooses
-        from)."""
+        from). A text asked lately (a note's prose: the matches, term-unused and
+        term-overlap each read it) is answered from a memo of the last few."""
         if self._automaton is None or not text:
-            return []
+            return ()
+        found = self._recent_occurrences.get(text)
+        if found is None:
+            found = self._occurrences(text)
+            if len(self._recent_occurrences) >= self.MEMO:
+                self._recent_occurrences.pop(next(iter(self._recent_occurrences)))
+            self._recent_occurrences[text] = found
+        return found
+
+    def _occurrences(self, text: str) -> tuple[Match, ...]:
         n = len(text)
         found = []
         for last, (form, term, latin_first, latin_last) in self._automaton.iter(text):
@@ -160,7 +173,8 @@ class TermMatcher:
                 continue
             found.append((start, -end, form, term))
         found.sort()
-        return [Match(start, -minus_end, form, term) for start, minus_end, form, term in found]
+        return tuple(Match(start, -minus_end, form, term)
+                     for start, minus_end, form, term in found)
 
     def _scan(self, text: str) -> Iterator[Match]:
         done = 0

@@ -354,6 +354,88 @@ def cut_all(texts: list[str], forms: Iterable[str] = (), hmm: bool = True) -> li
     return [list(tokenizer.cut(text, HMM=hmm)) for text in texts]
 
 
+def cut_runs(document: str, runs: list[str]) -> list[list[str]]:
+    """``cut_all(runs, hmm=False)`` for runs of ``document`` (a note's prose: the runs of
+    :func:`blocks`), with the words of each run cut before for the same document kept in
+    the cache folder (:class:`CutCache`): a note read again cuts only runs it has not
+    cut, whatever the glossary (``term-in-word`` cuts the runs that hold a term)."""
+    cache = CutCache.for_document(document)
+    known = cache.read() if cache is not None else {}
+    missing = list(dict.fromkeys(run for run in runs if run not in known))
+    if missing:
+        known.update(zip(missing, (tuple(words) for words in cut_all(missing, hmm=False))))
+        if cache is not None:
+            cache.write(known)
+    return [list(known[run]) for run in runs]
+
+
+class CutCache:
+    """The words of a document's runs (jieba's dictionary, no user words, no HMM), one
+    ``marshal`` file per document in ``cache_dir()/jieba-cuts/<stamp>/``, named by the
+    SHA-256 of the document; the stamp is jieba's dictionary (its word index's name) and
+    the source of this module, whose cut rules shape the words, so a new jieba, dictionary
+    or zhen starts a new folder (the old ones are removed). A file that cannot be read, or
+    holds anything but run → words, is ignored and rewritten; a cache folder that cannot
+    be written is no error. At most :data:`CUTS_KEEP` files, the oldest go first."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @classmethod
+    def for_document(cls, document: str) -> "CutCache | None":
+        import hashlib
+
+        import jieba
+
+        from .fileio import add_sources
+
+        index = _tags_path(jieba.dt)
+        if index is None:
+            return None
+        stamp = hashlib.sha256(b"zhen-jieba-cuts %d\0%s\0" % (CUTS_FORMAT, index.name.encode()))
+        add_sources(stamp, (__file__,))
+        digest = hashlib.sha256(document.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+        return cls(index.parent / "jieba-cuts" / stamp.hexdigest()[:24] / f"{digest}.marshal")
+
+    def read(self) -> dict[str, tuple[str, ...]]:
+        import marshal
+
+        try:
+            data = marshal.loads(self.path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            return {}
+        if not isinstance(data, dict) or not all(
+                isinstance(run, str) and isinstance(words, tuple)
+                and all(isinstance(w, str) for w in words) and "".join(words) == run
+                for run, words in data.items()):
+            return {}
+        return data
+
+    def write(self, known: dict[str, tuple[str, ...]]) -> None:
+        global _CUTS_PRUNED
+        import marshal
+        import shutil
+
+        from .fileio import prune, write_cache
+
+        folder = self.path.parent
+        new_folder = not folder.is_dir()
+        if not write_cache(self.path, marshal.dumps(known)):
+            return
+        if new_folder:                    # a new stamp: the older stamps' folders go
+            for other in folder.parent.iterdir():
+                if other.is_dir() and other != folder:
+                    shutil.rmtree(other, ignore_errors=True)
+        if not _CUTS_PRUNED:              # once a process: at most CUTS_KEEP files
+            _CUTS_PRUNED = True
+            prune(folder, "*.marshal", CUTS_KEEP)
+
+
+_CUTS_PRUNED = False
+CUTS_FORMAT = 1
+CUTS_KEEP = 20_000          # documents' files kept (the oldest go first)
+
+
 def cut(text: str, forms: Iterable[str] = ()) -> list[str]:
     return list(tokenizer_for(forms).cut(text, HMM=True))
 

@@ -91,6 +91,8 @@ _EN_WITH_ABBR = re.compile(r"^(?P<en>.*?)\s*\((?P<abbr>[^()]+)\)\s*$")
 
 def split_abbreviation(en: str) -> tuple[str, str | None]:
     """``data transfer node (DTN)`` → (``data transfer node``, ``DTN``)."""
+    if "(" not in en:                 # the lint asks this of every entry, several times
+        return en, None
     match = _EN_WITH_ABBR.match(en)
     if match and is_abbreviation(match.group("abbr")):
         return match.group("en"), match.group("abbr")

@@ -277,16 +277,29 @@ def _warm_latin_sentences(ctx: CheckContext) -> None:
         _sentences_with_latin(ctx)
 
 
-def _lemma_index(terms) -> dict[str, set[int]]:
-    """Each word form and lemma of the entries' English → the entries holding it."""
+def _lemma_index(terms, wanted: set[str] | None = None) -> dict[str, set[int]]:
+    """Each word form and lemma of the entries' English → the entries holding it; with
+    ``wanted``, only those keys (what :func:`_candidates` asks about the forbids): each
+    distinct word's lemmas are looked up once, and a key no forbid has is not stored."""
     from ..english import lemmas, words
 
-    out: dict[str, set[int]] = {}
+    by_word: dict[str, list[int]] = {}
     for k, term in enumerate(terms):
         for word in words(term.en):
-            for key in {word.lower(), *lemmas(word)}:
-                out.setdefault(key, set()).add(k)
+            by_word.setdefault(word, []).append(k)
+    out: dict[str, set[int]] = {}
+    for word, holders in by_word.items():
+        for key in {word.lower(), *lemmas(word)}:
+            if wanted is None or key in wanted:
+                out.setdefault(key, set()).update(holders)
     return out
+
+
+def _lemma_keys(phrase: str) -> set[str]:
+    """What :func:`_candidates` looks up in the index for ``phrase``."""
+    from ..english import lemmas, words
+
+    return {key for word in words(phrase) for key in {word.lower(), *lemmas(word)}}
 
 
 def _candidates(index: dict[str, set[int]], phrase: str) -> list[int]:
@@ -303,6 +316,39 @@ def _candidates(index: dict[str, set[int]], phrase: str) -> list[int]:
     return sorted(found or ())
 
 
+class _Renderings:
+    """The entries' English, to find which of them a forbid's pattern matches: where the
+    phrase and an entry are ASCII (case-insensitive matching is then ``lower()``), only
+    the entries whose lower case holds the phrase's longest word are searched, found with
+    ``str.find`` over all of them joined; the other entries are searched one by one. The
+    entries a ``whole_phrase_re`` search of each entry finds, at any glossary size."""
+
+    def __init__(self, terms) -> None:
+        self.terms = terms
+        ascii_en = [t.en.isascii() for t in terms]
+        self.other = [k for k, a in enumerate(ascii_en) if not a]
+        # NUL between: no part of a phrase (split at white space) runs over it, so no hit
+        # spans two entries; a non-ASCII entry is an empty place (searched by itself)
+        self.lower = "\0".join(t.en.lower() if a else "" for t, a in zip(terms, ascii_en))
+        self.starts = list(accumulate((len(t.en) + 1 if a else 1
+                                       for t, a in zip(terms[:-1], ascii_en)), initial=0))
+
+    def holding(self, phrase: str, pattern: re.Pattern[str]) -> set[int]:
+        terms = self.terms
+        parts = phrase.split()
+        if not phrase.isascii() or not parts:
+            return {k for k, t in enumerate(terms) if pattern.search(t.en)}
+        needle = max(parts, key=len).lower()
+        maybe: list[int] = []
+        text, starts = self.lower, self.starts
+        at = text.find(needle)
+        while at >= 0:
+            k = bisect_right(starts, at) - 1
+            maybe.append(k)
+            at = text.find(needle, starts[k + 1]) if k + 1 < len(starts) else -1
+        return {k for k in (*maybe, *self.other) if pattern.search(terms[k].en)}
+
+
 @check("forbid-too-broad", "warning", "glossary")
 def forbid_too_broad(ctx: CheckContext) -> Iterable[Finding]:
     """A `forbid` that is right English elsewhere (it is matched in every sentence)."""
@@ -314,23 +360,24 @@ def forbid_too_broad(ctx: CheckContext) -> Iterable[Finding]:
     technical = None
     english = None
     index = None
-    # every entry's English in one text (NUL between: neither a word character nor \s, so
-    # no match runs from one entry into the next): one search per forbid, not one per entry
-    joined = "\0".join(t.en for t in terms)
-    starts = list(accumulate((len(t.en) + 1 for t in terms[:-1]), initial=0))
-    folded = joined.casefold()     # a phrase with a word no entry holds is searched no further
+    renderings = _Renderings(terms)
+    # a phrase with a word no entry holds is searched no further
+    folded = "\0".join(t.en for t in terms).casefold()
     for term in terms:
         for phrase in term.forbid:
             fline = term.positions.get(f"forbid:{phrase}", (term.line, None))[0]
             pattern = whole_phrase_re(phrase)
-            holding = {bisect_right(starts, m.start()) - 1 for m in pattern.finditer(joined)} \
+            holding = renderings.holding(phrase, pattern) \
                 if all(part.casefold() in folded for part in phrase.split()) else set()
             if any(terms[k] is not term for k in holding):
                 continue                  # forbid-conflict says it (one finding per cause)
             # another entry's en holding it as an inflected form (the exact form is
             # forbid-conflict's, found when the glossary is read); only entries sharing a
-            # lemma with each of its words can (an index, so 5,000 entries cost no more)
-            index = index if index is not None else _lemma_index(terms)
+            # lemma with each of its words can (an index of the keys the forbids ask about,
+            # so 5,000 entries cost little more)
+            if index is None:
+                index = _lemma_index(terms, {key for t in terms for p in t.forbid
+                                             for key in _lemma_keys(p)})
             maybe = _candidates(index, phrase)
             other = next((terms[k] for k in maybe if terms[k] is not term
                           and k not in holding

@@ -219,7 +219,7 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
     """A glossary term matched inside a longer word with another meaning (数据集 in 数据集成)."""
     from bisect import bisect_right
 
-    from ..segment import blocks, cut_all
+    from ..segment import blocks, cut_runs
 
     forms = ctx.glossary.form_map
     if not forms:
@@ -242,8 +242,8 @@ def term_in_word(ctx: CheckContext) -> Iterable[Finding]:
         wanted = sorted({i for m in matches for at in (m.start, m.end - 1)
                          if (i := run_of(at)) is not None})
         words_of: dict[int, tuple[list[int], list[str]]] = {}
-        for i, words in zip(wanted, cut_all([note.prose[runs[i][0]:runs[i][1]] for i in wanted],
-                                            hmm=False)):
+        for i, words in zip(wanted, cut_runs(note.prose, [note.prose[runs[i][0]:runs[i][1]]
+                                                          for i in wanted])):
             starts, pos = [], runs[i][0]
             for word in words:
                 starts.append(pos)
