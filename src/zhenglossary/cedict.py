@@ -242,10 +242,12 @@ class CedictLookup:
 def _open_lookup(path: Path) -> sqlite3.Connection | None:
     """A read-only connection to a complete look-up file, or None (missing, partial,
     damaged)."""
+    from .fileio import open_cache
+
     if not path.is_file():
         return None
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        db = open_cache(path)
     except sqlite3.Error:
         return None
     try:

@@ -207,6 +207,27 @@ def _complete(tmp: Path) -> bool:
     return bool(row) and row[0] == "1"
 
 
+# SQLite's page cache for each read-only cache connection, in KiB (its default is 2,000):
+# the readers keep the answers they asked for, so a page is seldom read twice, and at the
+# default the four caches of a gloss run held about 3 MiB of its RSS (10 MB note)
+READ_CACHE_KIB = 256
+
+
+def open_cache(path: Path):
+    """A read-only connection to the SQLite cache ``path``, usable from any thread, with
+    a small page cache (``READ_CACHE_KIB``); ``sqlite3.Error`` as ``sqlite3.connect``
+    raises it."""
+    import sqlite3
+
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    try:
+        db.execute(f"PRAGMA cache_size = -{READ_CACHE_KIB}")
+    except sqlite3.Error:
+        db.close()
+        raise
+    return db
+
+
 def remove_stale(path: Path, pattern: str) -> None:
     """Delete the other files beside ``path`` matching ``pattern`` (older versions of one
     cache); a file that cannot be removed is left."""

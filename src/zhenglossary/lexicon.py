@@ -321,10 +321,12 @@ def _index() -> _Index | None:
 
 
 def _open(path: Path) -> sqlite3.Connection | None:
+    from .fileio import open_cache
+
     if not path.is_file():
         return None
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        db = open_cache(path)
         meta = dict(db.execute("SELECT key, value FROM meta"))
         for table in _TABLES:
             row = db.execute("SELECT value FROM entries WHERE tab = ? LIMIT 1", (table,)).fetchone()

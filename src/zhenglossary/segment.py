@@ -613,10 +613,12 @@ def _tags_path(tokenizer) -> Path | None:
 
 def _open_tags(path: Path) -> sqlite3.Connection | None:
     """A read-only connection to a complete index, or None (missing, partial, corrupt)."""
+    from .fileio import open_cache
+
     if not path.is_file():
         return None
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        db = open_cache(path)
         done = db.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
         float(db.execute("SELECT value FROM meta WHERE key = 'idf_cut'").fetchone()[0])
         int(db.execute("SELECT value FROM meta WHERE key = 'total'").fetchone()[0])

@@ -264,10 +264,12 @@ class _Prefixes:
 def _open_index(path: Path):
     import sqlite3
 
+    from ..fileio import open_cache
+
     if not path.is_file():
         return None
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        db = open_cache(path)
         done = db.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
         db.execute("SELECT value FROM phrases LIMIT 1").fetchone()
         db.execute("SELECT value FROM prefixes LIMIT 1").fetchone()
