@@ -696,8 +696,10 @@ class Suite:
                          f"{run.rss_mb:.0f} MB / {mb:.0f} MB = {r:.1f}× "
                          f"({tenth.rss_mb:.0f} MB at {sizes['tenth']:.1f} MB: "
                          f"{slope:.0f} MB per MB; on a machine's first run, building the "
-                         f"caches: {cold.rss_mb:.0f} MB = {cold.rss_mb / mb:.1f}×)",
-                         "< 20× for 10 MB", r < 20 if s.judge_mt_goals else None,
+                         f"caches in child processes: {cold.rss_mb:.0f} MB = "
+                         f"{cold.rss_mb / mb:.1f}×, the largest process)",
+                         "< 20× for 10 MB, first run too",
+                         max(r, cold.rss_mb / mb) < 20 if s.judge_mt_goals else None,
                          data={"rss_mb": run.rss_mb, "note_mb": mb,
                                "tenth_rss_mb": tenth.rss_mb, "tenth_mb": sizes["tenth"],
                                "mb_per_mb": slope, "cold_rss_mb": cold.rss_mb}))

@@ -42,14 +42,15 @@ _WORD = st.sampled_from(["cache", "node", "vertex", "index", "policy", "batch", 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(_WORD, min_size=1, max_size=3), st.sampled_from(["lower", "upper", "title"]))
 def test_a_phrase_and_its_plural_in_any_case_are_one_term(words, case):
-    from lemminflect import getInflection
+    # lemminflect as zhen asks it (its tables from the index): the module's own functions
+    # would load its tables whole into its singletons, for every later test in the process
+    from zhenglossary.lexicon import lemminflect
 
+    getInflection, getAllLemmas = lemminflect().getInflection, lemminflect().getAllLemmas  # noqa: N806
     plural = words[:-1] + [getInflection(words[-1], "NNS")[0]]
     phrase = " ".join(words)
     other = getattr(" ".join(plural), case)()
     assert same_term(phrase, other) and same_term(other, phrase)
-    from lemminflect import getAllLemmas
-
     if len(getAllLemmas(plural[-1]).get("NOUN", ())) == 1:
         # the key is one lemma per word; a plural with two noun lemmas (leaves: leaf,
         # leave) keys to the first, so only same_term promises equality there

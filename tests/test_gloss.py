@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from zhenglossary import cedict, fileio
+from zhenglossary import apart, cedict, fileio
 from zhenglossary.engines import gloss as G
 from zhenglossary.engines.base import Engine, EngineOutput
 from zhenglossary.engines.gloss import GlossEngine
@@ -192,6 +192,7 @@ def fake_parser(monkeypatch, tmp_path):
         return cedict.parse_lines(["模型 模型 [mo2 xing2] /model/mold/\n"])
 
     monkeypatch.setattr(cedict, "_parse_source", parse)
+    monkeypatch.setattr(apart, "ENABLED", False)        # parsed here, where the stand-in is
     # nor a copy of the real files this process built (fileio.copy_built): their name is
     # the real source's, and this source is another
     monkeypatch.setattr(fileio, "_BUILT", {})

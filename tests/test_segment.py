@@ -172,7 +172,7 @@ def test_cedict_lookup_answers_as_the_index_and_survives_damage(tmp_path, monkey
     found._rows.clear()
     assert [(w in found, found.entries(w)) for w in words] == expected
     cedict.forget_loaded()
-    monkeypatch.setattr(cedict, "_build_lookup", lambda path, index: False)
+    monkeypatch.setattr(cedict, "_build_lookup", lambda path: False)
     monkeypatch.setattr(fileio, "_BUILT", {})          # and no built copy to take
     path.unlink()
     found = cedict.lookup()                             # cache not writable: the index

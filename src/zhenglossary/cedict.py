@@ -242,10 +242,12 @@ class CedictLookup:
 def _open_lookup(path: Path) -> sqlite3.Connection | None:
     """A read-only connection to a complete look-up file, or None (missing, partial,
     damaged)."""
+    from .fileio import open_cache
+
     if not path.is_file():
         return None
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        db = open_cache(path)
     except sqlite3.Error:
         return None
     try:
@@ -259,16 +261,19 @@ def _open_lookup(path: Path) -> sqlite3.Connection | None:
     return None
 
 
-def _build_lookup(path: Path, index: CedictIndex) -> bool:
+def _fill_lookup(db) -> None:
+    """The look-up file's tables, filled from the parsed source (``fileio.write_sqlite``'s
+    fill, which it runs in a child process: the parse, about 50 MB, is not this one's)."""
+    db.execute("CREATE TABLE entries (word TEXT PRIMARY KEY, packed TEXT) WITHOUT ROWID")
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+    db.executemany("INSERT INTO entries VALUES (?, ?)", _parse_source().items())
+
+
+def _build_lookup(path: Path) -> bool:
     """Write the look-up file to a temp file and rename it into place; False on failure."""
     from .fileio import remove_stale, write_sqlite
 
-    def fill(db) -> None:
-        db.execute("CREATE TABLE entries (word TEXT PRIMARY KEY, packed TEXT) WITHOUT ROWID")
-        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-        db.executemany("INSERT INTO entries VALUES (?, ?)", index._packed.items())
-
-    if not write_sqlite(path, fill, "cedict-*-lookup.sqlite"):
+    if not write_sqlite(path, _fill_lookup, "cedict-*-lookup.sqlite"):
         return False
     remove_stale(path, "cedict-*.pickle")       # the whole-index cache of zhen ≤ 0.2
     return True
@@ -280,8 +285,8 @@ _lookups: dict[Path, CedictLookup] = {}
 def lookup() -> CedictIndex | CedictLookup:
     """Something that answers ``word in …`` and ``….entries(word)`` exactly as
     :func:`load_index` does: the index if this process has loaded it, else the on-disk
-    look-up file (built once from an index parsed for it and not kept), else the index
-    (the cache is unwritable)."""
+    look-up file (built once from the source, parsed for it in a child process), else the
+    index (the cache is unwritable)."""
     version = package_version()
     path = lookup_path(version)
     with _lock:
@@ -296,17 +301,14 @@ def lookup() -> CedictIndex | CedictLookup:
 
         if copy_built(path):                      # built in another cache folder
             db = _open_lookup(path)
-    if db is None:
-        # the index builds the file and is let go (about 50 MB): the file answers from now
-        index = CedictIndex(_parse_source(), version)
-        _build_lookup(path, index)
+    if db is None and _build_lookup(path):     # the source parsed for it, not kept
         db = _open_lookup(path)
-        if db is None:                  # the cache is unwritable: the index answers
-            with _lock:
-                _loaded.clear()
-                _loaded[version] = index
-            return index
-        del index
+    if db is None:                      # the cache is unwritable: the index answers
+        index = CedictIndex(_parse_source(), version)
+        with _lock:
+            _loaded.clear()
+            _loaded[version] = index
+        return index
     with _lock:
         _lookups.clear()
         _lookups[path] = CedictLookup(db)

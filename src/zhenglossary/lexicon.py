@@ -18,8 +18,10 @@ unchanged over the table.
 as lemminflect's own code does from its tables and overrides (both in the index) without
 importing lemminflect — its import imports numpy (about 17 MB of RSS) for the model that
 guesses the forms of a word its tables lack. Only such a word goes to lemminflect itself
-(:func:`_module`, its singletons given the index's tables), and its guess is kept in the
-cache folder (:func:`save`). The index lives in ``paths.cache_dir()``, named by
+(:func:`_module`, its singletons given the index's tables), asked in a child process kept
+for the run (``apart.Helper``: lemminflect, numpy and the model are its memory, not this
+process's; where it cannot answer, here), and its guess is kept in the cache folder
+(:func:`save`). The index lives in ``paths.cache_dir()``, named by
 lemminflect's version and the index format; a missing, stale or corrupt index is rebuilt,
 and where it cannot be written or read lemminflect is used as it is.
 """
@@ -131,15 +133,44 @@ def _guessed(lemma: str, tag: str):
     found = _guesses().get(key)
     if isinstance(found, tuple) and all(isinstance(x, str) for x in found):
         return found
-    answer = tuple(_module().getInflection(lemma, tag, True))
+    answer = _guess_apart(lemma, tag)
+    if answer is None:
+        answer = guess(lemma, tag)
     _guesses()[key] = answer
     _GUESSED += 1
     return answer
 
 
+def guess(lemma: str, tag: str) -> tuple[str, ...]:
+    """lemminflect's own ``getInflection(lemma, tag)``, its model guessing for a word its
+    tables lack (what the guesses child answers)."""
+    return tuple(_module().getInflection(lemma, tag, True))
+
+
+_HELPER = None
+
+
+def _guess_apart(lemma: str, tag: str) -> tuple[str, ...] | None:
+    """:func:`guess` asked of a child kept for the run (``apart.Helper``, closed by
+    :func:`save`), so that lemminflect, numpy and the model are never this process's; None
+    where the child cannot answer."""
+    global _HELPER
+    if _HELPER is None:
+        from . import apart
+
+        _HELPER = apart.Helper(guess)
+    answer = _HELPER.ask(lemma, tag)
+    if isinstance(answer, list) and all(isinstance(x, str) for x in answer):
+        return tuple(answer)
+    return None
+
+
 def save() -> None:
-    """Keep the guesses this run added for the next (a cache: never an error)."""
+    """Keep the guesses this run added for the next (a cache: never an error); the guesses
+    child, if one was started, ends."""
     global _GUESSED
+    if _HELPER is not None:
+        _HELPER.close()
     path = _guesses_path()
     if not _GUESSED or _GUESSES is None or path is None:
         return
@@ -290,10 +321,12 @@ def _index() -> _Index | None:
 
 
 def _open(path: Path) -> sqlite3.Connection | None:
+    from .fileio import open_cache
+
     if not path.is_file():
         return None
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        db = open_cache(path)
         meta = dict(db.execute("SELECT key, value FROM meta"))
         for table in _TABLES:
             row = db.execute("SELECT value FROM entries WHERE tab = ? LIMIT 1", (table,)).fetchone()
@@ -313,14 +346,18 @@ def build(path: Path) -> bool:
     it cannot be written."""
     from .fileio import write_sqlite
 
-    def fill(db) -> None:
-        tables = loaded_tables()
-        db.execute("CREATE TABLE entries (tab TEXT, word TEXT, value BLOB, "
-                   "PRIMARY KEY (tab, word)) WITHOUT ROWID")
-        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-        for table in _TABLES:
-            db.executemany("INSERT INTO entries VALUES (?, ?, ?)",
-                           ((table, word, marshal.dumps(value))
-                            for word, value in tables[table].items()))
+    return write_sqlite(path, _fill, "lemminflect-*.sqlite")
 
-    return write_sqlite(path, fill, "lemminflect-*.sqlite")
+
+def _fill(db) -> None:
+    """The index's table from lemminflect's own readers (``fileio.write_sqlite``'s fill,
+    which it runs in a child process: neither lemminflect, numpy nor the tables loaded
+    here)."""
+    tables = loaded_tables()
+    db.execute("CREATE TABLE entries (tab TEXT, word TEXT, value BLOB, "
+               "PRIMARY KEY (tab, word)) WITHOUT ROWID")
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+    for table in _TABLES:
+        db.executemany("INSERT INTO entries VALUES (?, ?, ?)",
+                       ((table, word, marshal.dumps(value))
+                        for word, value in tables[table].items()))

@@ -695,10 +695,12 @@ def _tags_path(tokenizer) -> Path | None:
 
 def _open_tags(path: Path) -> sqlite3.Connection | None:
     """A read-only connection to a complete index, or None (missing, partial, corrupt)."""
+    from .fileio import open_cache
+
     if not path.is_file():
         return None
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        db = open_cache(path)
         done = db.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
         float(db.execute("SELECT value FROM meta WHERE key = 'idf_cut'").fetchone()[0])
         int(db.execute("SELECT value FROM meta WHERE key = 'total'").fetchone()[0])
@@ -712,34 +714,39 @@ def _open_tags(path: Path) -> sqlite3.Connection | None:
 
 
 def _build_tags(path: Path, tokenizer) -> bool:
-    """Write the index to a temp file and rename it into place; False if that fails.
+    """Write the index to a temp file and rename it into place; False if that fails."""
+    from .fileio import write_sqlite
+
+    return write_sqlite(path, _fill_tags, args=(tokenizer.dictionary,))
+
+
+def _fill_tags(db, dictionary: str | None) -> None:
+    """The index's tables from jieba's dictionary file ``dictionary`` (``jieba.dt``'s
+    ``dictionary``: None for jieba's own), ``fileio.write_sqlite``'s fill, which it runs in
+    a child process.
 
     jieba's FREQ goes into the table as ``gen_pfdict`` makes it, then is let go; the tags
     and the IDF are streamed into it (an upsert each), and the IDF cut is asked of the
     table: no second word → row dict beside jieba's (about 70 MB at the first run)."""
-    from .fileio import write_sqlite
+    import jieba
 
+    tokenizer = jieba.Tokenizer(dictionary)
     with tokenizer.get_dict_file() as handle:
         freq, total = tokenizer.gen_pfdict(handle)      # jieba's own FREQ, prefixes and all
-
-    def fill(db) -> None:
-        nonlocal freq
-        db.execute("CREATE TABLE words (word TEXT PRIMARY KEY, tag TEXT, idf REAL, "
-                   "freq INTEGER) WITHOUT ROWID")
-        db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-        db.executemany("INSERT INTO words (word, freq) VALUES (?, ?)", freq.items())
-        freq = None
-        db.executemany("INSERT INTO words (word, tag) VALUES (?, ?) ON CONFLICT(word) "
-                       "DO UPDATE SET tag = excluded.tag", _read_tags(tokenizer))
-        db.executemany("INSERT INTO words (word, idf) VALUES (?, ?) ON CONFLICT(word) "
-                       "DO UPDATE SET idf = excluded.idf", _read_idf())
-        # _cut's value: the IDF at position len // 20 of the sorted IDFs
-        row = db.execute(
-            "SELECT idf FROM words WHERE idf IS NOT NULL ORDER BY idf LIMIT 1 "
-            "OFFSET (SELECT COUNT(*) / 20 FROM words WHERE idf IS NOT NULL)"
-        ).fetchone()
-        cut = float(row[0]) if row else 0.0
-        db.executemany("INSERT INTO meta VALUES (?, ?)",
-                       (("idf_cut", repr(cut)), ("total", str(total))))
-
-    return write_sqlite(path, fill)
+    db.execute("CREATE TABLE words (word TEXT PRIMARY KEY, tag TEXT, idf REAL, "
+               "freq INTEGER) WITHOUT ROWID")
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+    db.executemany("INSERT INTO words (word, freq) VALUES (?, ?)", freq.items())
+    del freq
+    db.executemany("INSERT INTO words (word, tag) VALUES (?, ?) ON CONFLICT(word) "
+                   "DO UPDATE SET tag = excluded.tag", _read_tags(tokenizer))
+    db.executemany("INSERT INTO words (word, idf) VALUES (?, ?) ON CONFLICT(word) "
+                   "DO UPDATE SET idf = excluded.idf", _read_idf())
+    # _cut's value: the IDF at position len // 20 of the sorted IDFs
+    row = db.execute(
+        "SELECT idf FROM words WHERE idf IS NOT NULL ORDER BY idf LIMIT 1 "
+        "OFFSET (SELECT COUNT(*) / 20 FROM words WHERE idf IS NOT NULL)"
+    ).fetchone()
+    cut = float(row[0]) if row else 0.0
+    db.executemany("INSERT INTO meta VALUES (?, ?)",
+                   (("idf_cut", repr(cut)), ("total", str(total))))

@@ -264,10 +264,12 @@ class _Prefixes:
 def _open_index(path: Path):
     import sqlite3
 
+    from ..fileio import open_cache
+
     if not path.is_file():
         return None
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        db = open_cache(path)
         done = db.execute("SELECT value FROM meta WHERE key = 'complete'").fetchone()
         db.execute("SELECT value FROM phrases LIMIT 1").fetchone()
         db.execute("SELECT value FROM prefixes LIMIT 1").fetchone()
@@ -283,22 +285,27 @@ def _open_index(path: Path):
 def _build_index(path: Path, source: Path) -> bool:
     from ..fileio import write_sqlite
 
-    def fill(db) -> None:
-        index, starts = short_phrases(source.read_text("utf-8"), SHORT)
-        prefixes = {start[:i + 1] for start in starts for i in range(len(start))}
-        for table in ("phrases", "prefixes", "meta"):
-            db.execute(f"CREATE TABLE {table} (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
-        db.executemany("INSERT INTO phrases VALUES (?, ?)", index.items())
-        db.executemany("INSERT INTO prefixes VALUES (?, '')", ((p,) for p in prefixes))
-        db.execute("CREATE TABLE chars (key INTEGER PRIMARY KEY, value TEXT)")
-        if source.with_name("pinyin_dict.json").is_file():
-            db.executemany("INSERT INTO chars VALUES (?, ?)", _char_dict(source).items())
-            db.execute("INSERT INTO meta VALUES ('chars', '1')")
-        first = next(iter(index), None)
-        if first is not None:
-            db.execute("INSERT INTO meta VALUES ('first', ?)", (first,))
+    return write_sqlite(path, _fill_index, "pypinyin-phrases-*.sqlite", (str(source),))
 
-    return write_sqlite(path, fill, "pypinyin-phrases-*.sqlite")
+
+def _fill_index(db, name: str) -> None:
+    """The index's tables from pypinyin's ``phrases_dict.json`` (``name``) and the
+    ``pinyin_dict.json`` beside it: ``fileio.write_sqlite``'s fill, which it runs in a child
+    process."""
+    source = Path(name)
+    index, starts = short_phrases(source.read_text("utf-8"), SHORT)
+    prefixes = {start[:i + 1] for start in starts for i in range(len(start))}
+    for table in ("phrases", "prefixes", "meta"):
+        db.execute(f"CREATE TABLE {table} (key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID")
+    db.executemany("INSERT INTO phrases VALUES (?, ?)", index.items())
+    db.executemany("INSERT INTO prefixes VALUES (?, '')", ((p,) for p in prefixes))
+    db.execute("CREATE TABLE chars (key INTEGER PRIMARY KEY, value TEXT)")
+    if source.with_name("pinyin_dict.json").is_file():
+        db.executemany("INSERT INTO chars VALUES (?, ?)", _char_dict(source).items())
+        db.execute("INSERT INTO meta VALUES ('chars', '1')")
+    first = next(iter(index), None)
+    if first is not None:
+        db.execute("INSERT INTO meta VALUES ('first', ?)", (first,))
 
 
 @lru_cache(maxsize=1)
