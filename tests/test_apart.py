@@ -102,6 +102,35 @@ def test_a_child_that_fails_leaves_the_fill_to_this_process(tmp_path, monkeypatc
     assert out == "" and err == ""                                  # the core never prints
 
 
+def _fill_then_die(db, n: int) -> None:
+    """In a child: commits a table and rows (not ``complete``), then dies."""
+    _fill_tiny(db, n)
+    db.commit()
+    db.execute("INSERT INTO t VALUES (?)", (n + 100,))     # and a transaction left open
+    if os.environ.get("ZHEN_TEST_IN_PARENT") != "1":
+        os._exit(1)
+
+
+def test_a_child_that_leaves_half_a_file_is_undone_before_this_process_fills_it(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("ZHEN_TEST_IN_PARENT", "0")        # the child inherits it and dies
+    path = tmp_path / "cache" / "half.sqlite"
+
+    def fill_here(db, n):
+        monkeypatch.setenv("ZHEN_TEST_IN_PARENT", "1")
+        _fill_tiny(db, n)
+
+    monkeypatch.setattr(sys.modules[__name__], "_fill_then_die", _fill_then_die)
+    runs = len(apart.RUNS)
+    real = fileio._fill_sqlite
+    monkeypatch.setattr(fileio, "_fill_sqlite", lambda tmp, fill, args: real(tmp, fill_here, args))
+    assert fileio.write_sqlite(path, _fill_then_die, args=(3,))
+    assert apart.RUNS[runs].status != 0                          # the child died
+    assert fileio.BUILDS[-1].child is None                       # then filled here, whole
+    assert _rows(path)["t"] == [(0,), (1,), (2,)]
+    assert not [p for p in path.parent.iterdir() if p != path]
+
+
 def test_no_child_for_an_unwritable_folder_and_a_fill_that_fails_is_false(tmp_path, capfd):
     blocker = tmp_path / "file"
     blocker.write_text("x")

@@ -152,6 +152,8 @@ def write_sqlite(path: Path, fill: Callable, stale: str | None = None, args: tup
             run = None if what is None else apart.call(fill_file, str(tmp), what, list(args))
             if run is None or not _complete(tmp):
                 run = None
+                for left in (tmp, tmp.with_name(tmp.name + "-journal")):
+                    left.unlink(missing_ok=True)     # what a failed child left, if anything
                 _fill_sqlite(tmp, fill, args)
             BUILDS.append(Build(path.name, run, time.perf_counter() - start))
     except (OSError, sqlite3.Error, ValueError):
