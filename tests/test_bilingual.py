@@ -538,3 +538,57 @@ def test_a_verb_says_the_past_participle_opening_the_english():
         _found("油田三期工程用提高采收率（enhanced oil recovery）技术。")
     assert ("层次包围盒", "bounding volume hierarchy", "BVH") in \
         _found("渲染器需要层次包围盒（Bounding Volume Hierarchy, BVH）加速。")
+
+
+# ------------------------------------------------------------------ round thirteen
+
+def _pairs(text: str) -> list[tuple[str, str, str]]:
+    return [(p.zh, p.english, p.abbr) for p in find_parentheticals(text)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a chemical formula as the second piece is the substance's formula, not a second term
+    ("釉料里常加石膏（gypsum，CaSO₄·2H₂O）调节流动性。", ("石膏", "gypsum", "")),
+    ("软化水用的是碳酸钠（sodium carbonate, Na₂CO₃）。", ("碳酸钠", "sodium carbonate", "")),
+    ("硬水中的氢氧化镁（magnesium hydroxide，Mg(OH)₂）会结垢。", ("氢氧化镁", "magnesium hydroxide", "")),
+    ("出水中的高铁酸盐（ferrate，FeO₄²⁻）氧化性很强。", ("高铁酸盐", "ferrate", "")),
+])
+def test_a_formula_after_the_english_is_an_annotation(text, expected):
+    assert expected in _pairs(text)
+
+
+@pytest.mark.parametrize("piece, is_formula", [
+    ("Fe₃O₄", True), ("Ca(OH)₂", True), ("CuSO₄·5H₂O", True), ("Cr³⁺", True), ("CO2", True),
+    # abbreviations and product names spelled with letters that are element symbols
+    ("NC", False), ("CPU", False), ("H100", False), ("RT60", False), ("NaCl", False),
+    ("PM2.5", False), ("T2D", False),
+])
+def test_what_a_formula_is(piece, is_formula):
+    from zhenglossary.bilingual import formula
+
+    assert formula(piece) is is_formula
+
+
+@pytest.mark.parametrize("text, expected", [
+    # one English word alone among Chinese, glossed by its parenthesis
+    ("釉面缺陷里要分清 crawling（缩釉）和 crazing（开片）。", [("缩釉", "crawling", ""), ("开片", "crazing", "")]),
+    ("- Tenmoku（天目釉）：铁含量高的深色釉", [("天目釉", "tenmoku", "")]),
+    ("日本的书里一直写 kintsugi（金缮），我不知道该怎么译。", [("金缮", "kintsugi", "")]),
+    # accented letters inside the English
+    ("### Pétri dish（培养皿）怎么灭菌？", [("培养皿", "pétri dish", "")]),
+    ("两种釉的差别见 Séguier glaze（塞吉耶釉）一节。", [("塞吉耶釉", "Séguier glaze", "")]),
+])
+def test_one_english_word_glossed_by_the_chinese_after_it(text, expected):
+    found = _pairs(text)
+    for pair in expected:
+        assert pair in found
+
+
+@pytest.mark.parametrize("text", [
+    "我们用 Python（一种语言）写处理脚本。",          # a capital mid-sentence: a name
+    "参数 alpha（默认）取 0.1。",                    # a remark, not a translation
+    "先装 numpy（一个库）再说。",                      # a count: a description
+    "这一段里 Python（这个）指的是解释器。",           # a pronoun
+])
+def test_a_remark_after_one_english_word_is_not_a_gloss(text):
+    assert _pairs(text) == []

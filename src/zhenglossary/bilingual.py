@@ -139,16 +139,18 @@ _MARK_PAIRS = {"*": "*", "**": "**", "***": "***", "_": "_", "__": "__", "”": 
 PAREN_RE = re.compile(
     rf"(?P<zh>[{CJK_CLASS}]+(?:[-‐–][{CJK_CLASS}]+)*)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
     r"(?P<latin>[A-Za-z](?:[A-Za-z0-9\- ]*[A-Za-z0-9])? ?)?"
-    r"(?P<open>[（(])(?P<body>[^（）()\n]{1,120})(?P<close>[）)])"
-)
+    r"(?P<open>[（(])(?P<body>(?:[^（）()\n]|\([^（）()\n]{1,12}\)){1,120})(?P<close>[）)])"
+)   # (a group inside the body: a formula's, *lime, Ca(OH)₂*)
+# Latin letters with diacritics are letters of names (El Niño, Poincaré map, Erdős–Rényi)
+_DIACRITIC = "À-ÖØ-öø-ÿĀ-ž"
 # English first: a Latin phrase, optional closing mark, then a Chinese-only parenthesis
+# (accented letters inside a word: *Ménière's disease*（梅尼埃病）, *Widmanstätten pattern*)
 EN_FIRST_RE = re.compile(
-    r"(?<![A-Za-z0-9_.\-])(?P<latin>[A-Za-z][A-Za-z0-9'\-]*(?: [A-Za-z0-9][A-Za-z0-9'\-]*){0,7})"
+    rf"(?<![A-Za-z0-9_.\-{_DIACRITIC}])(?P<latin>[A-Za-z][A-Za-z0-9'’{_DIACRITIC}\-]*"
+    rf"(?: [A-Za-z0-9][A-Za-z0-9'’{_DIACRITIC}\-]*){{0,7}})"
     rf"(?P<mark>\*{{1,3}}|_{{1,2}}|[”\"])?[ \t]?(?P<open>[（(])(?P<body>[{CJK_CLASS}·]{{2,16}})"
     r"(?P<close>[）)])"
 )
-# Latin letters with diacritics are letters of names (El Niño, Poincaré map, Erdős–Rényi)
-_DIACRITIC = "À-ÖØ-öø-ÿĀ-ž"
 _PIECE_RE = re.compile(rf"[A-Za-z0-9](?:[A-Za-z0-9{_DIACRITIC} '’/+&\-–]|(?<=\d)\.(?=\d))*")
 _LETTERS2 = re.compile(r"[A-Za-z]{2}")
 _CJK = re.compile(f"[{CJK_CLASS}]")
@@ -223,9 +225,41 @@ def _abbreviation_with_digits(pieces: list[str]) -> bool:
 
 
 def _annotation(piece: str) -> bool:
-    """A remark after the term's English in its parenthesis: Chinese, or a reference
-    with digits (RFC 5280, 2019, §3)."""
-    return bool(_CJK.search(piece)) or bool(re.search(r"\d", piece)) and len(piece.split()) <= 3
+    """A remark after the term's English in its parenthesis: Chinese, a reference with
+    digits (RFC 5280, 2019, §3), or a chemical formula (Fe₃O₄, Ca(OH)₂, Cr³⁺)."""
+    return bool(_CJK.search(piece)) or bool(re.search(r"\d", piece)) and len(piece.split()) <= 3 \
+        or formula(piece)
+
+
+# The chemical elements' symbols (IUPAC): a formula is written in them and nothing else
+ELEMENTS = frozenset("""H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe
+    Co Ni Cu Zn Ga Ge As Se Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba
+    La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm Yb Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn
+    Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr Rf Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv
+    Ts Og""".split())
+_SUBSCRIPTS = "\u2080-\u2089"                              # ₀ … ₉
+_SUPERSCRIPTS = "\u00b2\u00b3\u00b9\u2070-\u2079\u207a\u207b"   # ² ³ ¹ ⁰ … ⁹ ⁺ ⁻
+_COUNT = "0-9" + _SUBSCRIPTS
+_CHARGE = _SUPERSCRIPTS + "+\\-"
+_FORMULA_RE = re.compile(rf"(?:[A-Z][a-z]?[{_COUNT}]*|[(\[](?:[A-Z][a-z]?[{_COUNT}]*)+[)\]][{_COUNT}]*"
+                         rf"|[·•](?:[{_COUNT}]*))+[{_CHARGE}]*")
+
+
+def formula(piece: str) -> bool:
+    """Is ``piece`` a chemical formula: element symbols with counts, groups and a charge,
+    at least two elements or a count (Fe₃O₄, NaHCO₃, Ca(OH)₂, CuSO₄·5H₂O, H₂, Cr³⁺)? Not
+    an abbreviation spelled in letters that happen to be symbols (NC, CPU: no count, and
+    P, U not all symbols), nor a product's name with digits (H100: one element and a
+    number)."""
+    piece = piece.strip()
+    if not _FORMULA_RE.fullmatch(piece):
+        return False
+    symbols = re.findall(r"[A-Z][a-z]?", piece)
+    if not symbols or not all(s in ELEMENTS for s in symbols):
+        return False
+    subscripted = bool(re.search(rf"[{_SUBSCRIPTS}{_SUPERSCRIPTS}()\[\]·]", piece))
+    counted = bool(re.search(r"(?<=[A-Za-z)\]])\d", piece))
+    return subscripted or counted and len(symbols) >= 2 and not re.search(r"\d{3}", piece)
 
 
 # a quantity's symbol: a letter and up to two lower-case letters or digits (Mw, aw, Tg),
@@ -2338,6 +2372,33 @@ def _opening_phrase(text: str, pos: int, words: list[str], zh: str) -> bool:
     return not is_general(zh) or len(units) == 1 and units[0][1].startswith("n")
 
 
+def _glossed_word(text: str, pos: int, words: list[str], zh: str) -> bool:
+    """One English word alone among Chinese, glossed by the Chinese in its parenthesis
+    with nothing aligned: 区分 *shoaling*（集群）, 常写 *miai*（见合）, - *Hemiola*（赫米奥拉）.
+    A word (three letters or more, not an abbreviation, a function word, code or a
+    variable), in lower case, or capitalised where a clause opens (mid-sentence a
+    capital is a name: *Python*（一种语言）); the Chinese two to six characters, no
+    function word at its start nor a particle, pronoun or preposition inside, and
+    naming a thing (a noun in it), or else glossing a word the dictionaries do not know
+    (*miai*（见合）), not a general word (*alpha*（默认）, *numpy*（一个库）, *Note*（注意））."""
+    from .align import is_general
+
+    if len(words) != 1 or not 2 <= len(zh) <= 6 or is_general(zh):
+        return False
+    word = words[0]
+    if len(word) < 3 or not re.fullmatch(rf"[A-Za-z{_DIACRITIC}]+(?:-[A-Za-z{_DIACRITIC}]+)*", word) \
+            or is_abbreviation(word) or word.lower() in EN_FUNCTION or _CODE_CAMEL.search(word) \
+            or _variable(word.lower()):
+        return False
+    if word[1:] != word[1:].lower() or word[0].isupper() and not _clause_start(text, pos):
+        return False
+    units = _units(zh, frozenset())
+    if is_function_word(units[0][1], units[0][0]) \
+            or any(flag.startswith(HARD_FLAGS) for _, flag in units):
+        return False
+    return any(flag.startswith("n") for _, flag in units) or _unknown_word(word)
+
+
 def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
     if match.group("close") not in _CLOSE[match.group("open")]:
         return None
@@ -2358,9 +2419,12 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
             best = (score, k)
     opening = _opening_phrase(text, match.start("latin"), words, zh)
     if best is None or best[0] < 0.5:
-        if not opening:
+        if opening:
+            best = (term_span(zh, " ".join(words), "", forms)[1], 0)
+        elif _glossed_word(text, match.start("latin"), words, zh):
+            best = (best[0] if best else 0.0, 0)
+        else:
             return None
-        best = (term_span(zh, " ".join(words), "", forms)[1], 0)
     elif opening and best[1] > 0:
         # the phrase opening its clause is all of the English, not only the words that
         # align (*Hydraulic jump*（水跃）: 跃 says *jump*)
