@@ -5,7 +5,7 @@
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
     python scripts/eval_suggest.py --half A        # only the passages of half A (or B) of each set
-    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen12.yaml, round twelve's
+    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen13.yaml, round thirteen's
                                                    # held-out set (not among the development sets)
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
@@ -52,7 +52,8 @@ UNSEEN7 = ROOT / "tests" / "gold" / "unseen7.yaml"     # issue 22 round 8: held 
 UNSEEN8 = ROOT / "tests" / "gold" / "unseen8.yaml"     # issue 22 round 9: held out to its end, dev since
 UNSEEN9 = ROOT / "tests" / "gold" / "unseen9.yaml"     # issue 22 round 10: held out to its end, dev since
 UNSEEN11 = ROOT / "tests" / "gold" / "unseen11.yaml"   # issue 22 round 11: held out to its end, dev since
-UNSEEN12 = ROOT / "tests" / "gold" / "unseen12.yaml"   # issue 22 round 12: held out to its end
+UNSEEN12 = ROOT / "tests" / "gold" / "unseen12.yaml"   # issue 22 round 12: held out to its end, dev since
+UNSEEN13 = ROOT / "tests" / "gold" / "unseen13.yaml"   # issue 22 round 13: held out to its end
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -224,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", action="store_true", help="also score the shipped notes")
     parser.add_argument("--errors", action="store_true", help="list misses and wrong boundaries")
     parser.add_argument("--unseen", action="store_true",
-                        help="score only tests/gold/unseen12.yaml (round twelve's held-out set, "
+                        help="score only tests/gold/unseen13.yaml (round thirteen's held-out set, "
                              "not among the development sets)")
     parser.add_argument("--half", choices=("A", "B"),
                         help="score only the passages of this half of each set (by a hash of "
@@ -234,14 +235,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.sets:
         sets = [(str(path), path) for path in args.sets]
     elif args.unseen:
-        sets = [("held-out set (unseen12)", UNSEEN12)]
+        sets = [("held-out set (unseen13)", UNSEEN13)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),
                 ("unseen3 set", UNSEEN3), ("unseen4 set", UNSEEN4), ("unseen5 set", UNSEEN5),
                 ("unseen6 set", UNSEEN6), ("unseen7 set", UNSEEN7), ("unseen8 set", UNSEEN8),
                 ("unseen10 set", UNSEEN10), ("unseen9 set", UNSEEN9),
-                ("unseen11 set", UNSEEN11)]
+                ("unseen11 set", UNSEEN11), ("unseen12 set", UNSEEN12)]
     total: dict[str, int] = defaultdict(int)
     for name, path in sets:
         result = evaluate_gold(path, args.half)
