@@ -258,6 +258,29 @@ def test_one_reader_for_every_glossary_file(tmp_path):
         read_glossary_file(gbk)
 
 
+def test_any_bytes_give_text_or_a_glossary_error(tmp_path):
+    """Whatever bytes a glossary file holds (a UTF-16 or UTF-8 BOM before bytes that do not
+    decode, a truncated UTF-16 file: ``FF FE`` then ASCII), reading it gives its text or a
+    GlossaryError that says what to do: never a UnicodeDecodeError (exit 3, "a bug")."""
+    from hypothesis import given, settings, strategies as st
+
+    path = tmp_path / "g.yaml"
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.sampled_from([b"", b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf"]), st.binary(max_size=40))
+    def read(prefix, body):
+        path.write_bytes(prefix + body)
+        try:
+            assert isinstance(read_glossary_file(path), str)
+        except GlossaryError as exc:
+            assert "g.yaml" in str(exc)
+
+    read()
+    path.write_bytes(b"\xff\xfeterms:\n")
+    with pytest.raises(GlossaryError, match="starts like UTF-16 but is not"):
+        read_glossary_file(path)
+
+
 # --------------------------------------------------------------------------- the matcher
 # against a plain reference: at each position from the left, try every form length from
 # the longest; take the first form that exists and whose Latin edges are free

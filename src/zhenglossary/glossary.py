@@ -722,7 +722,12 @@ def read_glossary_file(path: Path, *, exact: bool = False) -> str:
         raise UsageError("is a zip file (a spreadsheet?); save it as CSV UTF-8 or as tab-"
                          "separated text and use that", path=display)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):     # Excel's "Unicode text" is UTF-16
-        return raw.decode("utf-16")
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise GlossaryError(
+                f"starts like UTF-16 but is not (byte {exc.start}); save it as UTF-8 (or as "
+                "Excel's \"Unicode text\") and run again", path=display) from exc
     bom = raw.startswith(b"\xef\xbb\xbf")
     if bom:
         raw = raw[3:]
