@@ -100,6 +100,28 @@ def test_protected_span_changed(runner, translated):
     assert code == 1           # an error, as `zhen translate` reports the same edit (edit-invalid)
 
 
+def test_a_changed_glossary_entry_is_one_stale_finding_not_an_error_per_block(runner, translated):
+    """The notes are as translated; an entry's English changed. The machine English of every
+    block using it is pending (``zhen translate`` rewrites it), so the check says so once
+    per note, at a real line, as a warning: no term-missing error for each of those blocks
+    (one `zhen translate` fixes them all), and no "line ?"."""
+    glossary = translated / "glossary.yaml"
+    glossary.write_text(glossary.read_text("utf-8").replace("en: mixed precision",
+                                                            "en: mixed-precision arithmetic"),
+                        "utf-8")
+    code, data = check(runner)
+    assert of(data, "term-missing") == []
+    stales = {f["file"]: f for f in of(data, "stale")}
+    assert set(stales) == {"notes/a.md", "notes/b.md"}
+    for f in stales.values():
+        assert "use a glossary entry that changed" in f["message"]
+        assert "?" not in f["message"] and f["line"] == 3
+    assert code == 0
+    runner.invoke(app, ["translate", "notes/"])
+    code, data = check(runner)
+    assert of(data, "stale") == [] and of(data, "term-missing") == []
+
+
 def test_stale_when_the_note_changes(runner, translated):
     note = translated / "notes" / "a.md"
     note.write_text(note.read_text("utf-8").replace("第二段：数据并行。", "第二段：数据并行和模型并行。")
@@ -109,7 +131,7 @@ def test_stale_when_the_note_changes(runner, translated):
     # a new one), at the first changed line
     [stale] = of(data, "stale")
     assert (stale["file"], stale["line"], stale["lines"]) == ("notes/a.md", 5, [5, 9])
-    assert "2 block(s) of notes/a.md changed or were added" in stale["message"]
+    assert "2 block(s) of notes/a.md changed, were added" in stale["message"]
     assert "run `zhen translate notes/a.md`" in stale["message"]
     runner.invoke(app, ["translate", "notes/"])
     assert of(check(runner)[1], "stale") == []

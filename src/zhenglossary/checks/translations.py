@@ -53,10 +53,13 @@ def _finding(check_id: str, severity: str, message: str, pair: Pair, *,
 
 def _translated(ctx: CheckContext) -> Iterable[Pair]:
     """Pairs with English, a machine's or a person's: each promise is checked on both (a
-    person's English breaking one is what ``zhen translate`` reports as ``edit-invalid``)."""
+    person's English breaking one is what ``zhen translate`` reports as ``edit-invalid``).
+    Not a pending pair: its machine English is for an older source or glossary entry and
+    ``zhen translate`` replaces it, which the note's one ``stale`` finding says (a term
+    check of it against the new entry would repeat that once per block, as errors)."""
     for note in ctx.pairs:
         for pair in note.pairs:
-            if pair.status != PairStatus.SAME:
+            if pair.status not in (PairStatus.SAME, PairStatus.PENDING):
                 yield pair
 
 
@@ -430,10 +433,13 @@ def stale(ctx: CheckContext) -> Iterable[Finding]:
                                "what you keep of yours", pair)
         pending = note.counts.get("pending", 0)
         if pending:
-            lines = [line for line, _ in ctx.untranslated_blocks.get(note.note, [])]
+            lines = sorted({line for line, _ in ctx.untranslated_blocks.get(note.note, [])}
+                           | {pair.line for pair in note.pairs
+                              if pair.status == PairStatus.PENDING and pair.line})
+            where = f" (first at line {lines[0]})" if lines else ""
             yield Finding("stale", "warning",
-                          f"{pending} block(s) of {note.note} changed or were added since it was "
-                          f"translated (first at line {lines[0] if lines else '?'}); run "
+                          f"{pending} block(s) of {note.note} changed, were added or use a "
+                          f"glossary entry that changed since it was translated{where}; run "
                           f"`zhen translate {note.note}`", note.note, lines[0] if lines else None,
                           extra={"lines": lines})
 
