@@ -130,6 +130,41 @@ def test_characters_the_engine_reported_are_allowed(tmp_path):
     assert report.stats["invalid_blocks"] == 0
 
 
+class CopyingEngine(BracketEngine):
+    """A model that copies a character of its source into its English (段, in the first
+    hypothesis) and writes one the source never had into the others (鲸)."""
+
+    def translate(self, texts, *, num_hypotheses=1):
+        out = []
+        for result in super().translate(texts, num_hypotheses=num_hypotheses):
+            hyps = [h + (" 段" if k == 0 else " 鲸") for k, h in enumerate(result.hypotheses)]
+            out.append(EngineOutput(hyps, sorted({"段", "鲸"} if len(hyps) > 1 else {"段"})))
+        return out
+
+
+def test_chinese_a_model_copies_is_one_warning_in_translate_and_check(tmp_path, runner,
+                                                                     monkeypatch):
+    """What the engine copied into the English is said to be in it (not "left out"), what
+    only a hypothesis not taken held is not reported at all, and `glossary check` says the
+    same as `zhen translate`: one `unrendered` warning per block, no `untranslated` error,
+    exit 0 both."""
+    from zhenglossary.cli import app
+
+    report = run(tmp_path, CopyingEngine())
+    assert report.exit_code == 0
+    said = [f for f in report.findings if f.check == "unrendered"]
+    assert said and all("copied '段' into the English" in f.message and "鲸" not in f.message
+                        and "left out" not in f.message for f in said)
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["glossary", "check", "n.md", "--format", "json"])
+    found = json.loads(result.stdout)["findings"]
+    assert result.exit_code == 0, result.stdout
+    assert not [f for f in found if f["check"] == "untranslated"]
+    checked = [f for f in found if f["check"] == "unrendered"]
+    assert len(checked) == len(said)
+    assert all("copied '段' into the English" in f["message"] for f in checked)
+
+
 def test_the_summary_counts_validated_blocks(tmp_path):
     report = run(tmp_path)
     assert report.exit_code == 0

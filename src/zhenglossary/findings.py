@@ -69,3 +69,20 @@ def exit_code_for(findings: list[Finding], *, strict: bool = False) -> int:
     if counts["error"] or (strict and counts["warning"]):
         return 1
     return 0
+
+
+def unrendered_message(pieces: list[str], english: str) -> str:
+    """What the ``unrendered`` finding says of an engine's unrendered pieces, the same in
+    ``zhen translate``, ``check`` and ``review``: the pieces it left out of the English
+    (the gloss engine drops a character nobody knows) apart from those it copied into the
+    English in Chinese (a model copying what it cannot translate), each quoted."""
+    pieces = list(dict.fromkeys(p for p in pieces if p))
+    copied = [p for p in pieces if p in english]
+    dropped = [p for p in pieces if p not in english]
+    parts = []
+    if dropped:
+        parts.append(f"could not render {', '.join(repr(p) for p in dropped)}, left out of the "
+                     "English")
+    if copied:
+        parts.append(f"copied {', '.join(repr(p) for p in copied)} into the English untranslated")
+    return f"the engine {' and '.join(parts)} — write the English for it in the parallel file"

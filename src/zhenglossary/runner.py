@@ -25,6 +25,14 @@ Progress = Callable[[str, int, int], None]        # (phase, done, total)
 PIECES = "re-translating pieces"                  # the phase of the piece-wise fallback
 
 
+def _reported(unrendered: list[str], english: str, source: str) -> list[str]:
+    """Of what an engine said it could not render for a text (every hypothesis's), what
+    the English chosen holds (Chinese a model copied into it) or the source holds (a piece
+    the gloss engine left out): not a copied run of a hypothesis not taken, which is in
+    neither and would be reported as left out of a source that never had it."""
+    return [u for u in unrendered if u in english or u in source]
+
+
 class Runner:
     """Engine calls through the memory, counting hits and misses: what every translation
     goes through (``translate_note``, ``zhen translate``, the benchmarks)."""
@@ -189,6 +197,7 @@ def lock_parts(segments: list[Segment], glossary: Glossary, runner: Runner, n: i
             reason = check_hypothesis(seg, hypothesis, glossary, runner.terms_in_prompt)
             if reason is None:
                 chosen[id(seg)] = (hypothesis, True)
+                seg.unrendered = _reported(output.unrendered, hypothesis, seg.source)
                 seg.status = "ok" if k == 0 else "hypothesis"
                 break
             reasons.append(reason)
@@ -201,8 +210,9 @@ def lock_parts(segments: list[Segment], glossary: Glossary, runner: Runner, n: i
         translated = {p: o.hypotheses[0] if o.hypotheses else "" for p, o in piece_out.items()}
         for seg, ps, reasons in need_pieces:
             chosen[id(seg)] = (join_pieces(ps, translated), False)
-            seg.unrendered += [u for p in ps if p.strip() in piece_out
-                               for u in piece_out[p.strip()].unrendered]
+            seg.unrendered = [u for p in ps if p.strip() in piece_out
+                              for u in _reported(piece_out[p.strip()].unrendered,
+                                                 translated[p.strip()], p)]
             bad = next((hit for p in ps if (hit := forbidden_in(translated.get(p.strip(), ""),
                                                                 glossary, seg))), None)
             seg.status = "failed" if bad else "pieces"

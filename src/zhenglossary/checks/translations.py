@@ -18,7 +18,7 @@ import hashlib
 import re
 from typing import Iterable
 
-from ..findings import Finding
+from ..findings import Finding, unrendered_message
 from .. import terms
 from ..parallel import Pair, PairStatus, english_body, english_edits, split_english
 from ..prose import prose_view
@@ -193,6 +193,11 @@ def untranslated(ctx: CheckContext) -> Iterable[Finding]:
     envs = _envs(ctx)
     for pair in _translated(ctx):
         left = re.findall(f"[{CJK_CLASS}]+", _english_facts(ctx, pair, envs.get(pair.note)).text)
+        if left and pair.unrendered and not PairStatus(pair.status).owned:
+            # Chinese the engine said it copied is the block's one `unrendered` warning (as
+            # `zhen translate` reports it), not also an error here
+            reported = "".join(pair.unrendered)
+            left = [run for run in left if any(ch not in reported for ch in run)]
         if left:
             joined = "\u3000".join(left)
             terms = list(dict.fromkeys(m.term.zh for m in pair.terms
@@ -461,10 +466,8 @@ def unrendered(ctx: CheckContext) -> Iterable[Finding]:
     """The engine rendered every piece of the source."""
     for pair in _translated(ctx):
         if pair.unrendered and not PairStatus(pair.status).owned:
-            pieces = "、".join(dict.fromkeys(pair.unrendered))
             yield _finding("unrendered", "warning",
-                           f"the engine could not render {_short(pieces, 30)!r}; it is left out "
-                           "of the English — add it in the parallel file", pair,
+                           unrendered_message(pair.unrendered, pair.english), pair,
                            pieces=list(pair.unrendered))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..findings import Finding
+from ..findings import Finding, unrendered_message
 from ..markdown import KEEP_CHARS
 from .carry import Carry
 from .format import read_parallel_file
@@ -51,9 +51,8 @@ def state_findings(carry: Carry, leaves, parallel, par_path: Path, en_name: str,
         if leaf.unrendered:
             out.append(Finding(
                 "unrendered", "warning",
-                f"block {leaf.index}: the engine could not render "
-                f"{'、'.join(dict.fromkeys(leaf.unrendered))!r}; it is left out of the English — "
-                "add it in the parallel file", par, where.get(leaf.index, 0),
+                f"block {leaf.index}: {unrendered_message(leaf.unrendered, leaf.english)}",
+                par, where.get(leaf.index, 0),
                 extra={**extra, "pieces": leaf.unrendered}))
     orphan_lines = [o.line for o in written.orphans] if written else []
     for k, orphan in enumerate(carry.orphans):
