@@ -328,6 +328,13 @@ def test_empty_note_gives_empty_outputs(runner, small_project, argos_dir):
     assert result.exit_code == 0
     assert (small_project / "notes" / "empty.en.md").read_text() == ""
     assert (small_project / "notes" / "empty.zh-en.md").read_text() == ""
+    # the note gets its first words: its empty outputs, zhen's own, are replaced without a
+    # word of their having been "changed by hand"
+    write(small_project / "notes" / "empty.md", "降雨很少。\n")
+    result, data = run_json(runner, "notes/empty.md")
+    assert result.exit_code == 0
+    assert not [f for f in data["findings"] if f["check"] == "output-replaced"]
+    assert (small_project / "notes" / "empty.en.md").read_text().startswith("<!-- zhen:")
 
 
 def test_missing_path_exits_2(runner, small_project, argos_dir):

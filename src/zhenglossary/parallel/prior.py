@@ -49,8 +49,10 @@ def read_prior(en_path: Path, par_path: Path, force: bool = False) -> Prior:
         prior.findings.append(Finding("output-replaced", "warning", "unreadable; replaced "
                                       "(--force)", str(en_path)))
         return prior
+    if not text.strip():
+        return prior                      # empty (an empty note's): nothing in it to keep
     english = split_english(text)
-    if not english.zhens and text.strip():
+    if not english.zhens:
         if not force:
             raise ParallelFileError("was not written by zhen (no `<!-- zhen: English of … -->` "
                                     "header); zhen does not write over it — move it away, or "
