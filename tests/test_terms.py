@@ -103,6 +103,16 @@ def test_a_parenthetical_already_said_is_not_said_again(tmp_path):
                        "Tensor operator is basic unit.")
 
 
+def test_a_parenthetical_saying_the_term_then_its_abbreviation_says_only_the_abbreviation(tmp_path):
+    """基频（fundamental frequency, F0）: the English and then the abbreviation; the term is
+    said once and the abbreviation kept, "tensor operator (TO)", never "tensor operator
+    (tensor operator, TO)"."""
+    report, english = translate(tmp_path, "张量算子（tensor operator, TO）是基本单元。\n\n"
+                                          "每个张量算子（Tensor Operator，TO）都要测。\n")
+    assert errors(report) == []
+    assert english.count("(TO)") == 2 and english.lower().count("tensor operator") == 2, english
+
+
 def test_an_emphasised_term_keeps_its_case_mid_sentence(tmp_path):
     report, english = translate(tmp_path, "本文研究了*混合精度*训练。\n\n*混合精度*训练很快。\n")
     assert errors(report) == []

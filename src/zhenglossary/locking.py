@@ -614,7 +614,7 @@ def escape_block_start(text: str) -> str:
 
 
 _REPEAT = re.compile(rf"{PREFIX}(?P<a>\d+)(?P<plural>e?s(?![A-Za-z0-9]))?"
-                     rf"(?:\s*[（(]\s*{PREFIX}(?P<b>\d+)\s*[）)]"
+                     rf"(?:\s*[（(]\s*{PREFIX}(?P<b>\d+)(?:\s*[,，;；]\s*{PREFIX}(?P<d>\d+))?\s*[）)]"
                      rf"|\s+{PREFIX}(?P<c>\d+)(?![A-Za-z0-9_-]))")
 
 
@@ -653,13 +653,35 @@ def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
         in_parens = match.group("b") is not None
         repeated = terms.says(term, second.raw) if in_parens else _ends_with_abbreviation(
             term, second.raw)
+        rest = ""
+        if in_parens and not repeated:
+            # 基频（fundamental frequency, F0）: the parenthesis says the en, then the
+            # abbreviation (or symbol) the note gives it → "fundamental frequency (F0)"
+            parts = re.split(r"\s*[,，;；]\s*", second.raw.strip(), maxsplit=1)
+            if len(parts) == 2 and _SAFE_REST.fullmatch(parts[1]) and terms.says(term, parts[0]):
+                repeated, rest = True, parts[1]
+        if match.group("d") and not rest:
+            # (ZX2, ZX3): the English is said by the term, then its abbreviation
+            d = int(match.group("d"))
+            if not (repeated and 1 <= d <= len(segment.slots)
+                    and segment.slots[d - 1].kind == "latin"):
+                return match.group(0)
+            plural = "s" if match.group("plural") else ""
+            return f"{placeholder(a)}{plural} ({placeholder(d)})"
         if repeated:
             after = match.string[match.end():match.end() + 1]
             plural = "s" if match.group("plural") or _is_plural_of_abbreviation(
                 term, second.raw) or in_parens and terms.says_plural(term, second.raw) else ""
+            if rest:
+                return f"{placeholder(a)}{plural} ({rest})"
             return placeholder(a) + plural + (" " if after.isalnum() else "")   # never ZX1ZX3
         return match.group(0)
     return _REPEAT.sub(fold, text)
+
+
+# what may follow the repeated English in its parenthesis and be written after the term
+# as it is: an abbreviation or a symbol (F0, PTA, T1/2), nothing Markdown would read
+_SAFE_REST = re.compile(r"[A-Za-z][A-Za-z0-9.\-/]{0,15}")
 
 
 def _ends_with_abbreviation(term: Term, raw: str) -> bool:
