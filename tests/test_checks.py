@@ -281,3 +281,11 @@ def test_untranslated_block_is_one_finding_not_one_per_term(tmp_path):
     assert list(term_missing(ctx)) == []
     [f] = list(untranslated(ctx))
     assert f.extra["terms"] == ["混合精度"] and "混合精度" in f.message
+
+
+def test_a_sighting_is_shown_without_the_emphasis_mark_that_closes_its_chinese():
+    from zhenglossary.checks.notes import _unmarked
+
+    assert _unmarked("瓦螨*（Varroa destructor）") == "瓦螨（Varroa destructor）"
+    assert _unmarked("蜂王浆**（royal jelly）") == "蜂王浆（royal jelly）"
+    assert _unmarked("a_b（x_y）") == "a_b（x_y）"          # only the mark before the bracket

@@ -199,7 +199,7 @@ def test_protected_changed_fires_on_real_changes_only(runner, tmp_path, monkeypa
     par.write_text(head + "$\\beta$" + tail, "utf-8")
     data = json.loads(runner.invoke(app, ["glossary", "check", "--format", "json"]).stdout)
     [changed] = [f for f in data["findings"] if f["check"] == "protected-changed"]
-    assert "math '\\\\alpha' lost" in changed["message"]
+    assert "math '\\alpha' lost" in changed["message"]
 
 
 def test_facts_of_math_touching_chinese():

@@ -398,8 +398,11 @@ def _counter_diff(before: Counter, after: Counter) -> list[str]:
 
 
 def _show(value: str, n: int = 40) -> str:
+    """A value quoted as the note writes it: not ``repr``, which doubles a backslash
+    (math ``'25\\text{ms}'`` read as two backslashes) and escapes non-printing text."""
     value = " ".join(value.split())
-    return repr(value if len(value) <= n else value[:n - 1] + "…")
+    value = value if len(value) <= n else value[:n - 1] + "…"
+    return f'"{value}"' if "'" in value else f"'{value}'"
 
 
 ALL = frozenset({"structure", "protected", "terms", "chinese"})

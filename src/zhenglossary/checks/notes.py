@@ -3,6 +3,8 @@ Markdown parser does not read."""
 
 from __future__ import annotations
 
+import re
+
 from typing import Iterable
 
 from ..bilingual import Parenthetical, note_sightings
@@ -119,6 +121,12 @@ def agrees(par: Parenthetical, term: Term) -> bool:
     return True
 
 
+def _unmarked(raw: str) -> str:
+    """A sighting as a reader sees it: without the emphasis mark that closes its Chinese
+    (``*瓦螨*（Varroa destructor）`` is shown 瓦螨（Varroa destructor）, not 瓦螨*（…）)."""
+    return re.sub(r"(?:\*{1,3}|_{1,2})(?=[ \t]*[（(])", "", raw)
+
+
 @check("parenthetical-disagrees", "warning", "notes", per_note=True)
 def parenthetical_disagrees(ctx: CheckContext) -> Iterable[Finding]:
     """A bilingual parenthetical in a note gives English the glossary does not use."""
@@ -130,7 +138,7 @@ def parenthetical_disagrees(ctx: CheckContext) -> Iterable[Finding]:
         if par.zh != form or agrees(par, term):
             continue
         yield _finding("parenthetical-disagrees", "warning",
-                       f"{par.raw} gives {par.rendering()!r}, but the glossary (line {term.line}) "
+                       f"{_unmarked(par.raw)} gives {par.rendering()!r}, but the glossary (line {term.line}) "
                        f"says {form} is {term.en!r}; align the note or the glossary",
                        note, par.offset, index, zh=form, note_en=par.rendering(), glossary_en=term.en)
 
