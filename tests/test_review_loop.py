@@ -341,6 +341,12 @@ def test_marked_reviewed_blocks_are_kept_and_never_sent_to_the_engine(runner, pr
     assert stale.status == "stale" and stale.was.status == "reviewed"
     assert "write-ahead log" in stale.english
     assert zhen(runner, "status", "--fail-on", "stale,invalid")[0] == 1
+    # marking the stale block reviewed accepts its new machine English: mark says that the
+    # quoted English it had goes at the next translate
+    code, result = zhen(runner, "mark", "notes/db.md", str(stale.index))
+    assert code == 0 and (f"warning: block {stale.index}: the English you had before its "
+                          "source changed, quoted below it, goes at the next") in result.stderr
+    assert block(proj, "写入时").status == "reviewed"
     # taking a review back, and what cannot be marked
     code, result = zhen(runner, "mark", "notes/db.md", "2", "--as", "machine")
     assert code == 0 and block(proj, "B树").status == ""

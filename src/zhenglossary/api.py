@@ -468,6 +468,8 @@ class MarkReport:
     parallel: str
     marked: list[int]
     skipped: list[tuple[int, str]]    # (block, why it was not marked)
+    superseded: list[int] = field(default_factory=list)   # marked stale blocks whose quoted
+    #                                   earlier English (a person's) the next translate drops
 
 
 def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
@@ -519,4 +521,5 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
     new, marked = set_status(text, targets, status)
     if marked:
         write_atomic(par, new)
-    return MarkReport(str(par), sorted(marked), skipped)
+    superseded = sorted(k for k in marked if known[k].status == "stale" and known[k].was is not None)
+    return MarkReport(str(par), sorted(marked), skipped, superseded)

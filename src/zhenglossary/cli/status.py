@@ -93,6 +93,10 @@ def mark(
             + ", ".join(str(k) for k in report.marked))
     else:
         say(f"nothing to mark in {report.parallel}")
+    for index in report.superseded:
+        warn(f"block {index}: the English you had before its source changed, quoted below it, "
+             "goes at the next `zhen translate` (you accepted the new machine English); copy "
+             "what you keep of it into the English first")
     raise typer.Exit(1 if report.skipped else 0)
 
 
