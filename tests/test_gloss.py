@@ -12,6 +12,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from zhenglossary import apart, cedict, fileio
 from zhenglossary.engines import gloss as G
@@ -547,3 +548,31 @@ def test_marks_come_through_whole_and_drop_no_chinese(engine, source, plain, mar
     # nothing unrendered that the plain-ASCII sentence had rendered
     assert set(output.unrendered) <= set(plain_output.unrendered), (text, output.unrendered)
     assert not hit_fallback(text, output), (text, english)
+
+
+_WORDS = ["温度", "溶液", "患者", "压力", "结构", "浓度", "增加", "测量", "钢筋", "血压",
+          "反应", "速度"]
+_TOKENS = ["10⁸", "3×10⁸", "m²", "km²", "H₂O", "CO₂", "SpO₂", "10⁻³", "½", "¼", "x²",
+           "Ca²⁺", "1½", "7", "42", "3.5", "100"]
+
+
+@needs_cedict
+@given(st.lists(st.one_of(st.sampled_from(_WORDS), st.sampled_from(_TOKENS)), max_size=12),
+       st.sampled_from(_WORDS), st.booleans())
+@settings(max_examples=150, deadline=None)
+def test_marked_tokens_appear_as_often_as_in_the_source(engine, items, first, masked):
+    items = [first, *items]
+    text = items[0]
+    for before, item in zip(items, items[1:]):
+        text += ("" if before in _WORDS and item in _WORDS else " ") + item
+    source = mask(text) if masked else text
+    output = engine.translate([source])[0]
+    english = output.hypotheses[0]
+    if masked:
+        sources = _unmask(source, text)
+        english = re.sub(r"ZX\d+", lambda m: sources[m.group()], english)
+    words = Counter(w.strip(",.;:") for w in english.split())
+    for token in set(items) & set(_TOKENS):
+        assert words[token] == items.count(token), (source, english)
+    assert Counter(PLACEHOLDER.findall(output.hypotheses[0])) == Counter(PLACEHOLDER.findall(source))
+    assert not output.unrendered, (source, output.unrendered)

@@ -1008,6 +1008,7 @@ def _latin(engine: GlossEngine, st: _Render) -> None:
 
 
 _GLUED_RE = re.compile(f"[{_SUPSUB}]")
+_MARK_RE = re.compile(_MARK)
 
 
 def _marked(engine: GlossEngine, st: _Render) -> None:
@@ -1404,7 +1405,7 @@ def _join(pieces: list[_Piece]) -> str:
             continue
         if piece.kind == "w":
             if prev is not None and prev.kind == "w" and text.islower() \
-                    and prev.text.rsplit(" ", 1)[-1] == text:
+                    and prev.text.rsplit(" ", 1)[-1] == text and not _MARK_RE.search(text):
                 continue                 # 返回给 → "return to", not "return to to"
             if text in ("a", "A"):
                 following = next((p for p in pieces[index + 1:] if p.text), None)
