@@ -12,6 +12,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from zhenglossary import apart, cedict, fileio
 from zhenglossary.engines import gloss as G
@@ -495,3 +496,83 @@ def test_random_sentences_never_raise(engine):
         assert Counter(PLACEHOLDER.findall(output.hypotheses[0])) \
             == Counter(PLACEHOLDER.findall(text))
         assert not hit_fallback(text, output), text
+
+
+# --------------------------------------------------------------------------- marks: 10⁸, m², H₂O, ½
+
+def test_normalise_keeps_marks_and_symbols():
+    assert G.normalise("ＡＢＣ１２３％，\u3000ｶﾞ") == "ABC123%, ガ"
+    assert G.normalise("\uf900") == "\u8c48"              # a CJK compatibility ideograph
+    assert G.normalise("…ﬁ") == "...fi"
+    kept = "10⁸ 3×10⁸ m² km² H₂O CO₂ SpO₂ 10⁻³ ½ ¼ x² Ca²⁺ ㎡ ℃ ① µ ℏ"
+    assert G.normalise(kept) == kept
+
+
+# (sentence with marks, the same sentence in plain ASCII, the marked strings)
+MARKED = [
+    ("面积为 10 m² 左右。", "面积为 10 m2 左右。", ["m²"]),
+    ("流域面积约 250 km²，年降水量充足。", "流域面积约 250 km2，年降水量充足。", ["km²"]),
+    ("水的化学式是 H₂O 没错。", "水的化学式是 H2O 没错。", ["H₂O"]),
+    ("燃烧产生的CO₂被植物吸收。", "燃烧产生的CO2被植物吸收。", ["CO₂"]),
+    ("血氧饱和度（SpO₂）低于 90% 时需要吸氧。", "血氧饱和度（SpO2）低于 90% 时需要吸氧。", ["SpO₂"]),
+    ("光速约 3×10⁸ 米每秒。", "光速约 3 米每秒。", ["3×10⁸"]),
+    ("样本总数约为10⁸个细胞。", "样本总数约为10个细胞。", ["10⁸"]),
+    ("测量误差约 10⁻³ 的量级。", "测量误差约 10 的量级。", ["10⁻³"]),
+    ("每次服用 ½ 片，饭后服用。", "每次服用 1 片，饭后服用。", ["½"]),
+    ("混凝土中水泥约占¼的体积。", "混凝土中水泥约占1的体积。", ["¼"]),
+    ("函数 x² 在原点处取得最小值。", "函数 x2 在原点处取得最小值。", ["x²"]),
+    ("血液中Ca²⁺浓度升高会引起肌肉收缩。", "血液中Ca浓度升高会引起肌肉收缩。", ["Ca²⁺"]),
+    ("反应生成 H₂O 和 CO₂，放出热量。", "反应生成 H2O 和 CO2，放出热量。", ["H₂O", "CO₂"]),
+]
+
+
+def _unmask(masked: str, original: str) -> dict[str, str]:
+    """Placeholder → the Latin run it stands for (mask() numbers them in order)."""
+    return {f"ZX{n}": m.group() for n, m in enumerate(_LATIN.finditer(original), 1)}
+
+
+@needs_cedict
+@pytest.mark.parametrize("masked", [False, True], ids=["raw", "masked"])
+@pytest.mark.parametrize("source,plain,marked", MARKED, ids=[m[2][0] for m in MARKED])
+def test_marks_come_through_whole_and_drop_no_chinese(engine, source, plain, marked, masked):
+    text, plain_text = (mask(source), mask(plain)) if masked else (source, plain)
+    output, plain_output = engine.translate([text, plain_text])
+    english = output.hypotheses[0]
+    if masked:
+        sources = _unmask(text, source)
+        english = re.sub(r"ZX\d+", lambda m: sources[m.group()], english)
+    for piece in marked:
+        assert english.count(piece) == source.count(piece), (text, english)
+    assert not FORBIDDEN.search(english)
+    assert Counter(PLACEHOLDER.findall(output.hypotheses[0])) == Counter(PLACEHOLDER.findall(text))
+    # nothing unrendered that the plain-ASCII sentence had rendered
+    assert set(output.unrendered) <= set(plain_output.unrendered), (text, output.unrendered)
+    assert not hit_fallback(text, output), (text, english)
+
+
+_WORDS = ["温度", "溶液", "患者", "压力", "结构", "浓度", "增加", "测量", "钢筋", "血压",
+          "反应", "速度"]
+_TOKENS = ["10⁸", "3×10⁸", "m²", "km²", "H₂O", "CO₂", "SpO₂", "10⁻³", "½", "¼", "x²",
+           "Ca²⁺", "1½", "7", "42", "3.5", "100"]
+
+
+@needs_cedict
+@given(st.lists(st.one_of(st.sampled_from(_WORDS), st.sampled_from(_TOKENS)), max_size=12),
+       st.sampled_from(_WORDS), st.booleans())
+@settings(max_examples=150, deadline=None)
+def test_marked_tokens_appear_as_often_as_in_the_source(engine, items, first, masked):
+    items = [first, *items]
+    text = items[0]
+    for before, item in zip(items, items[1:]):
+        text += ("" if before in _WORDS and item in _WORDS else " ") + item
+    source = mask(text) if masked else text
+    output = engine.translate([source])[0]
+    english = output.hypotheses[0]
+    if masked:
+        sources = _unmask(source, text)
+        english = re.sub(r"ZX\d+", lambda m: sources[m.group()], english)
+    words = Counter(w.strip(",.;:") for w in english.split())
+    for token in set(items) & set(_TOKENS):
+        assert words[token] == items.count(token), (source, english)
+    assert Counter(PLACEHOLDER.findall(output.hypotheses[0])) == Counter(PLACEHOLDER.findall(source))
+    assert not output.unrendered, (source, output.unrendered)

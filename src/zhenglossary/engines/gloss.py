@@ -3,9 +3,12 @@
 This is a *dictionary gloss*, not machine translation: Chinese word order is kept, and
 each word becomes one short English word or phrase. What it does, in order:
 
-1. Lexing. The masked segment is NFKC-normalised and split into placeholders (``ZX3``),
-   numbers (``2.7``, ``40%``), stray Latin words, whitespace, punctuation and runs of
-   Chinese. Chinese runs are cut by jieba, with the glossary's forms and the domain
+1. Lexing. The masked segment's full-width and compatibility spellings are made plain
+   (:func:`normalise`: ＡＢＣ１２３ → ABC123; never superscripts, subscripts, fractions or
+   symbols) and it is split into placeholders (``ZX3``), numbers (``2.7``, ``40%``),
+   numbers and marks written as they are (``10⁸``, ``3×10⁸``, ``½``; a ``²`` or ``₂``
+   touching a word stays joined to it: m², H₂O), stray Latin words, whitespace,
+   punctuation and runs of Chinese. Chinese runs are cut by jieba, with the glossary's forms and the domain
    list's words as user words (``segment.tokenizer_for``); jieba's part-of-speech tags
    tell nouns (which may take a plural) from verbs and adjectives.
 2. Words. Each Chinese word is looked up in: the function-word rules below, the domain
@@ -63,14 +66,58 @@ from .base import BaseEngine, EngineContext, EngineOutput, EngineSpec, EngineSta
 from .names import person_names, spell_name
 
 # Bump when a rule in this file changes what the engine writes: it is part of identity().
-RULES_VERSION = "3"
+RULES_VERSION = "4"
 DATA_PREFIX = "gloss_"
 DOMAIN_FILE = "gloss_domain.tsv"
 
+# Normalisation before lexing: only the forms that are another spelling of the same
+# character — full-width and half-width forms (ＡＢＣ１２３％, the ideographic space),
+# small and vertical forms, canonical equivalents (CJK compatibility ideographs) and
+# compatibility characters whose plain form is ASCII (…, ﬁ). Never superscripts,
+# subscripts, fractions, squared or circled forms, font variants or other symbols
+# (10⁸, m², H₂O, ½, ㎡, ℃ stay as written): their NFKC form is a different text.
+_NORMALISE_TAGS = ("<wide>", "<narrow>", "<small>", "<vertical>", "<noBreak>")
+
+
+@lru_cache(maxsize=4096)
+def _normal_char(ch: str) -> str:
+    plain = unicodedata.normalize("NFKC", ch)
+    if plain == ch:
+        return ch
+    tag = unicodedata.decomposition(ch)
+    if tag.startswith(_NORMALISE_TAGS) or (tag.startswith("<compat>") and plain.isascii()):
+        return plain
+    return ch
+
+
+def normalise(text: str) -> str:
+    """``text`` with full-width/compatibility spellings made plain (see above); every
+    superscript, subscript, fraction and symbol is kept as it is."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", "".join(_normal_char(ch) for ch in text))
+
+
+def _marks(*tags: str) -> str:
+    """A character class body of the characters whose decomposition has one of
+    ``tags`` (for super/subscripts and fractions: all of them lie below U+3000)."""
+    chars = [chr(i) for i in range(0x80, 0x3000)
+             if unicodedata.decomposition(chr(i)).startswith(tags)]
+    return "".join(re.escape(c) for c in chars)
+
+
+# superscripts and subscripts (², ⁻³, ₂, ⁺) and vulgar fractions (½, ¼): written as they
+# are, as part of the number or Latin word they touch
+_SUPSUB = _marks("<super>", "<sub>")
+_FRACTION = _marks("<fraction>")
+_MARK = f"[{_SUPSUB}{_FRACTION}]"
 _TOKEN_RE = re.compile(
     rf"(?P<ph>(?<![A-Za-z]){EXACT})"
+    # a number with a superscript, subscript or fraction: 10⁸, 3×10⁸, 10⁻³, 1½, ½, ¼
+    rf"|(?P<sci>(?:\d+(?:\.\d+)?×)?(?:\d+(?:\.\d+)?)?{_MARK}++)"
     r"|(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|\d+(?:\.\d+)?%?)"
-    r"|(?P<lat>[A-Za-z][A-Za-z0-9']*)"
+    # a Latin word, with its marks: m², H₂O, SpO₂, Ca²⁺ (never running into a placeholder)
+    rf"|(?P<lat>[A-Za-z][A-Za-z0-9']*(?:{_MARK}++(?!{EXACT})[A-Za-z0-9']+)*+{_MARK}*+)"
     rf"|(?P<zh>[{CJK_CLASS}]+)"
     r"|(?P<sp>\s+)"
     r"|(?P<p>……|——|\.{3,}|.)",
@@ -523,7 +570,7 @@ def _number_words(value: Decimal | None, approx_text: str | None = None) -> str:
 
 @dataclass
 class _Tok:
-    kind: str            # ph num lat zh p
+    kind: str            # ph num cnum sci lat zh p
     text: str
     space: bool = False  # whitespace before it in the source
 
@@ -787,7 +834,7 @@ class GlossEngine(BaseEngine):
         unrendered: list[str] = []
         placeholders = exact_in(text)
         try:
-            source = unicodedata.normalize("NFKC", text)
+            source = normalise(text)
             english = _join(self._render(self._lex(source), unrendered))
         except Exception:  # never raise on input: fall back to the bare placeholders
             english = " ".join(placeholders)
@@ -960,6 +1007,26 @@ def _latin(engine: GlossEngine, st: _Render) -> None:
     st.i += 1
 
 
+_GLUED_RE = re.compile(f"[{_SUPSUB}]")
+_MARK_RE = re.compile(_MARK)
+
+
+def _marked(engine: GlossEngine, st: _Render) -> None:
+    """A number or mark run with superscripts, subscripts or fractions, written as it is:
+    10⁸, 3×10⁸, ½ are words; a bare mark run touching the word before it (ZX1², ZX1₂ZX2,
+    the masked m² and H₂O) is joined to that word, without a space."""
+    tok, nxt = st.toks[st.i], st.peek()
+    st.end_plural()
+    if not tok.space and st.out and st.out[-1].kind == "w" and _GLUED_RE.match(tok.text):
+        st.emit("j", tok.text)
+        # a space after it unless a Latin word or placeholder touches it (H₂O)
+        st.out[-1].after = nxt is None or nxt.space or nxt.kind not in ("ph", "lat", "num", "sci")
+    else:
+        st.emit("w", tok.text)
+    st.i += 1
+    st.after_time = False
+
+
 def _punctuation(engine: GlossEngine, st: _Render) -> None:
     tok = st.toks[st.i]
     st.end_plural()
@@ -993,7 +1060,7 @@ def _chinese_word(engine: GlossEngine, st: _Render) -> None:
 
 
 TOKEN_RULES = {"num": _number, "cnum": _number, "ph": _placeholder, "lat": _latin,
-               "p": _punctuation}       # any other kind: a Chinese word
+               "sci": _marked, "p": _punctuation}       # any other kind: a Chinese word
 
 
 def _ago_or_later(engine: GlossEngine, st: _Render, word: str) -> bool:
@@ -1338,7 +1405,7 @@ def _join(pieces: list[_Piece]) -> str:
             continue
         if piece.kind == "w":
             if prev is not None and prev.kind == "w" and text.islower() \
-                    and prev.text.rsplit(" ", 1)[-1] == text:
+                    and prev.text.rsplit(" ", 1)[-1] == text and not _MARK_RE.search(text):
                 continue                 # 返回给 → "return to", not "return to to"
             if text in ("a", "A"):
                 following = next((p for p in pieces[index + 1:] if p.text), None)
