@@ -113,3 +113,43 @@ def test_chinese_left_in_a_footnote_definition_edit_is_invalid_for_all_three(run
     assert check.exit_code == 1 and "untranslated" in _checks(check), check.output
     assert status.exit_code == 1 and _invalid(status) == 1, status.output
     assert translate.exit_code == 1 and "edit-invalid" in _checks(translate), translate.output
+
+
+def test_any_edit_of_a_footnote_definition_gets_one_verdict(runner, tmp_path_factory,
+                                                            monkeypatch):
+    """Random edits of the English of a footnote definition (its link, its text, Chinese,
+    a label): translate, check and status give each the same verdict."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    edits = st.sampled_from([
+        (GOOD, BAD), (GOOD, GOOD + "?v=2"), ("(" + GOOD + ")", "(" + GOOD + ' "manual")'),
+        ("](", "] ("), (" [", " the field guide ["), (" [", " 湿地 ["), ("[^ring]:", "[^rings]:"),
+        (".", ""), (".", " [^ring]."), ("manual", "handbook")])
+
+    @settings(max_examples=12, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(chosen=st.lists(edits, min_size=1, max_size=2, unique=True),
+           image=st.booleans())
+    def run(chosen, image):
+        root = tmp_path_factory.mktemp("any")
+        write(root / "glossary.yaml", GLOSSARY)
+        write(root / "notes" / "wetland.md",
+              NOTE.replace("[环志手册]", "![环志手册]") if image else NOTE)
+        monkeypatch.chdir(root)
+        monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
+        assert runner.invoke(app, ["translate", "notes/", "--engine", "gloss"]).exit_code == 0
+        par = root / "notes" / "wetland.zh-en.md"
+        lines = par.read_text("utf-8").split("\n")
+        [k] = [k for k, line in enumerate(lines) if line.startswith("[^ring]:")
+               and not any(c >= "\u4e00" for c in line)]
+        for old, new in chosen:
+            lines[k] = lines[k].replace(old, new, 1)
+        par.write_text("\n".join(lines), "utf-8")
+        check, status, translate = _three(runner)
+        invalid = _invalid(status) == 1
+        assert status.exit_code == (1 if invalid else 0), (chosen, status.output)
+        assert check.exit_code == (1 if invalid else 0), (chosen, check.output)
+        assert translate.exit_code == (1 if invalid else 0), (chosen, translate.output)
+        assert ("edit-invalid" in _checks(translate)) == invalid, (chosen, translate.output)
+
+    run()
