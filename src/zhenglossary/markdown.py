@@ -457,13 +457,33 @@ class _Overlay(dict):
         return len(self) > 0
 
 
+class _Refs(_Overlay):
+    """The footnote plugin's ``refs`` (``:label`` → id in ``list``) over a note's: a block
+    that defines a footnote (``[^x]: …`` writes ``refs[":x"] = -1``) touches that footnote's
+    entry in ``list`` too, so the plugin's tail, which walks only the entries touched, puts
+    the definition's text in the block's reading. Without it a footnote definition parsed
+    on its own against the note's env reads as nothing: its links, terms and Chinese
+    unchecked."""
+
+    def __init__(self, base: dict, notes: _Overlay) -> None:
+        super().__init__(base)
+        self._notes = notes
+
+    def __setitem__(self, key, value) -> None:
+        if not dict.__contains__(self, key) and isinstance(value, int) and value < 0:
+            at = self._base.get(key, -1)
+            if isinstance(at, int) and at >= 0 and at in self._notes:
+                self._notes[at]                     # touched: the tail walks it
+        super().__setitem__(key, value)
+
+
 def copy_env(env: dict | None) -> dict:
     """A view of a note's env (link reference definitions, footnotes) that parsing one
     block or region may change: the footnote plugin counts references in it and registers
     each inline footnote ``^[…]`` in ``env["footnotes"]["list"]``, and a note's env, once
     parsed, is shared (:func:`parse_note`) and must not change. The view costs nothing to
     make (:class:`_Overlay`), and the plugin's footnote list then holds only the footnotes
-    the block touched."""
+    the block touched: referenced, or defined (:class:`_Refs`)."""
     if not env:
         return {}
     out: dict = {}
@@ -471,8 +491,8 @@ def copy_env(env: dict | None) -> dict:
         out["references"] = _Overlay(env["references"])
     if "footnotes" in env:
         notes = env["footnotes"]
-        out["footnotes"] = {"refs": _Overlay(notes.get("refs", {})),
-                            "list": _Overlay(notes.get("list", {}))}
+        listed = _Overlay(notes.get("list", {}))
+        out["footnotes"] = {"refs": _Refs(notes.get("refs", {}), listed), "list": listed}
     return out
 
 
