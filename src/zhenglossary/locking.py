@@ -654,24 +654,25 @@ def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
         repeated = terms.says(term, second.raw) if in_parens else _ends_with_abbreviation(
             term, second.raw)
         rest = ""
+        said = second.raw
         if in_parens and not repeated:
             # 基频（fundamental frequency, F0）: the parenthesis says the en, then the
             # abbreviation (or symbol) the note gives it → "fundamental frequency (F0)"
-            parts = re.split(r"\s*[,，;；]\s*", second.raw.strip(), maxsplit=1)
-            if len(parts) == 2 and _SAFE_REST.fullmatch(parts[1]) and terms.says(term, parts[0]):
-                repeated, rest = True, parts[1]
+            rest = says_then_abbreviation(term, second.raw) or ""
+            if rest:
+                repeated, said = True, second.raw.strip()[:-len(rest)].rstrip(" ,，;；")
         if match.group("d") and not rest:
             # (ZX2, ZX3): the English is said by the term, then its abbreviation
             d = int(match.group("d"))
             if not (repeated and 1 <= d <= len(segment.slots)
                     and segment.slots[d - 1].kind == "latin"):
                 return match.group(0)
-            plural = "s" if match.group("plural") else ""
+            plural = "s" if match.group("plural") or terms.says_plural(term, second.raw) else ""
             return f"{placeholder(a)}{plural} ({placeholder(d)})"
         if repeated:
             after = match.string[match.end():match.end() + 1]
             plural = "s" if match.group("plural") or _is_plural_of_abbreviation(
-                term, second.raw) or in_parens and terms.says_plural(term, second.raw) else ""
+                term, second.raw) or in_parens and terms.says_plural(term, said) else ""
             if rest:
                 return f"{placeholder(a)}{plural} ({rest})"
             return placeholder(a) + plural + (" " if after.isalnum() else "")   # never ZX1ZX3
@@ -682,6 +683,16 @@ def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
 # what may follow the repeated English in its parenthesis and be written after the term
 # as it is: an abbreviation or a symbol (F0, PTA, T1/2), nothing Markdown would read
 _SAFE_REST = re.compile(r"[A-Za-z][A-Za-z0-9.\-/]{0,15}")
+
+
+def says_then_abbreviation(term: Term, raw: str) -> str | None:
+    """``fundamental frequency, F0`` after 基频: the English says the term (terms.says), then
+    gives an abbreviation or symbol — that abbreviation (what is written after the term,
+    "fundamental frequency (F0)"), else None."""
+    parts = re.split(r"\s*[,，;；]\s*", raw.strip(), maxsplit=1)
+    if len(parts) == 2 and _SAFE_REST.fullmatch(parts[1]) and terms.says(term, parts[0]):
+        return parts[1]
+    return None
 
 
 def _ends_with_abbreviation(term: Term, raw: str) -> bool:
