@@ -268,6 +268,62 @@ def test_an_edit_in_the_english_file_is_carried_into_the_parallel_file(runner, p
     assert code == 0 and not of(data, "english-carried")       # taken in once
 
 
+FRONT_NOTE = """---
+title: 流域水文笔记
+---
+
+# 流域
+
+汇流时间很长。
+"""
+
+
+@pytest.fixture
+def fm_proj(tmp_path, monkeypatch):
+    """A hydrology note opening with YAML front matter, translated with the gloss engine
+    (so x.en.md has front matter, then zhen's header, then the gloss banner)."""
+    root = tmp_path / "fm"
+    write(root / "glossary.yaml", "terms:\n  - zh: 流域\n    en: catchment\n")
+    write(root / "notes" / "fm.md", FRONT_NOTE)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
+    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
+    return root
+
+
+def test_an_edit_in_the_english_file_of_a_note_with_front_matter_is_carried(runner, fm_proj):
+    assert translate(runner, "--engine", "gloss")[0] == 0
+    en = fm_proj / "notes" / "fm.en.md"
+    text = en.read_text("utf-8")
+    assert text.startswith("---\ntitle: 流域水文笔记\n---\n<!-- zhen: English of ")
+    [machine] = [line for line in text.split("\n") if line.startswith("Converge")]
+    en.write_text(text.replace(machine, "Concentration time is long."), "utf-8")
+    code, data = zhen(runner, "glossary", "check", "--format", "json")
+    assert not of(data, "english-conflict") and "block(s) 3" in of(data, "english-edited")[0]["message"]
+    code, data = translate(runner, "--engine", "gloss")
+    assert code == 0 and of(data, "english-carried")[0]["blocks"] == [3]
+    parallel = read_parallel_file((fm_proj / "notes" / "fm.zh-en.md").read_text("utf-8"))
+    [edited] = [b for b in parallel.blocks if b.index == 3]
+    assert edited.english == "Concentration time is long." and edited.status == "edited"
+    assert en.read_text("utf-8").count("Concentration time is long.") == 1
+
+
+def test_a_front_matter_edit_in_the_english_file_is_refused_naming_the_front_matter(
+        runner, fm_proj):
+    """x.en.md's front matter is the note's, copied as it is: a change to it is made in
+    the note, and zhen says so at its line."""
+    assert translate(runner, "--engine", "gloss")[0] == 0
+    en = fm_proj / "notes" / "fm.en.md"
+    changed = en.read_text("utf-8").replace("title: 流域水文笔记", "title: Catchment notes")
+    en.write_text(changed, "utf-8")
+    code, result = zhen(runner, "translate", "notes/", "--engine", "gloss")
+    assert code == 1
+    assert ("error: notes/fm.en.md:1: changed by hand since zhen wrote it, and the front "
+            "matter, which zhen copies from the note as it is, was changed; make that change "
+            "in the note") in result.stderr
+    assert en.read_text("utf-8") == changed
+
+
 def test_a_change_to_the_english_file_zhen_cannot_carry_is_refused(runner, proj):
     assert translate(runner)[0] == 0
     en = paths(proj)[2]

@@ -164,11 +164,14 @@ def english_edits(english: EnglishFile, old: ParallelFile | None) -> EnglishEdit
     if old is None:
         return EnglishEdits(problem="it was changed by hand and there is no parallel file to "
                                     "carry the changes into")
-    full = english.header + "\n" + english.body
-    body = english_body(full)
+    full = english.text
+    body = english_body(full, english.front)
     above = full.count("\n") - body.count("\n")          # header and banner lines
+    front_lines = english.body[:english.front].count("\n")   # front matter: above the header
     doc = parse_document(body)
-    leaves = [(block_text(doc.leaf_text(leaf)), leaf.start_line) for leaf in doc.leaves]
+    leaves = [(block_text(doc.leaf_text(leaf)),
+               leaf.start_line + (above if leaf.start_line >= front_lines else 0))
+              for leaf in doc.leaves]
     leaves = [(text, line) for text, line in leaves if text.strip()]
     expected = [block_hash(b.source) if b.same else b.written for b in old.blocks]
     actual = [block_hash(text) for text, _ in leaves]
@@ -177,20 +180,22 @@ def english_edits(english: EnglishFile, old: ParallelFile | None) -> EnglishEdit
                                                        autojunk=False).get_opcodes():
         if tag == "equal":
             continue
-        line = (leaves[j1][1] if j1 < len(leaves) else (leaves[-1][1] if leaves else 0)) + above + 1
+        line = (leaves[j1][1] if j1 < len(leaves) else (leaves[-1][1] if leaves else 0)) + 1
         if tag != "replace" or i2 - i1 != j2 - j1:
             return EnglishEdits(problem="blocks were added or removed by hand, so zhen cannot "
                                         "tell which English belongs to which block", line=line)
         for i, j in zip(range(i1, i2), range(j1, j2)):
             block = old.blocks[i]
             if block.same:
-                return EnglishEdits(problem="a block zhen copies from the note (code, HTML, "
-                                            "English) was changed; make that change in the note",
-                                    line=leaves[j][1] + above + 1)
+                what = ("the front matter, which zhen copies from the note as it is,"
+                        if leaves[j][1] < front_lines else
+                        "a block zhen copies from the note (code, HTML, English)")
+                return EnglishEdits(problem=f"{what} was changed; make that change in the note",
+                                    line=leaves[j][1] + 1)
             if block.edited and block_hash(block.english) != actual[j]:
                 return EnglishEdits(problem=f"block {block.index} was changed both here and in "
                                             f"the parallel file (line {block.en_line}); keep one",
-                                    line=leaves[j][1] + above + 1)
+                                    line=leaves[j][1] + 1)
             out.edits[block.index] = leaves[j][0]
     out.outside = not out.edits
     return out

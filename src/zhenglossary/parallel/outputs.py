@@ -98,11 +98,21 @@ def _front_matter_end(text: str) -> int:
 @dataclass
 class EnglishFile:
     """``x.en.md`` split: ``header`` is zhen's header line ("" when there is none), ``body``
-    the file without it (front matter included), ``sha`` what the header says of the body."""
+    the file without it (front matter included), ``sha`` what the header says of the body,
+    ``front`` where in ``body`` the header stood (after a leading front matter block, else 0)."""
 
     header: str
     body: str
     sha: str
+    front: int = 0
+
+    @property
+    def text(self) -> str:
+        """The file again, its header back where it stood: after the front matter, not
+        above it (what :func:`english_body` reads, given ``front``)."""
+        if not self.header:
+            return self.body
+        return self.body[:self.front] + self.header + "\n" + self.body[self.front:]
 
     @property
     def zhens(self) -> bool:
@@ -127,7 +137,7 @@ def split_english(text: str, front: int | None = None) -> EnglishFile:
     line = rest[:end.start()] if end else rest
     after = rest[end.end():] if end else ""
     sha = re.search(r" sha=([0-9a-f]+) -->$", line)
-    return EnglishFile(line, text[:cut] + after, sha.group(1) if sha else "")
+    return EnglishFile(line, text[:cut] + after, sha.group(1) if sha else "", cut)
 
 
 def sealed_header(header: str, body: Iterable[str]) -> str:
