@@ -619,3 +619,23 @@ def test_a_block_rewritten_in_english_keeps_its_edit_as_an_orphan(runner, proj):
     assert "Writes are appended to the log first." in english_of(proj)
     code, data = zhen(runner, "status", "--format", "json")
     assert data["total"]["orphaned"] == 1 and data["total"]["machine"] == 5
+
+
+def test_a_change_to_the_chinese_copy_in_the_parallel_file_is_replaced_and_said_once(runner, proj):
+    """The Chinese in x.zh-en.md is a copy of the note. A person who changes it there (a
+    search-and-replace over the file) is told, once, that the change is replaced from the
+    note and where to make it; an English edit made beside it is kept."""
+    assert zhen(runner, "translate", "notes/db.md")[0] == 0
+    par = paths(proj)[1]
+    edit(proj, "写入时", EDIT)
+    text = par.read_text("utf-8")
+    src = block(proj, "写入时")
+    par.write_text(text.replace(src.source, src.source.replace("写入", "写进"), 1), "utf-8")
+    code, data = translate(runner)
+    assert code == 0
+    [said] = of(data, "source-edited")
+    assert said["file"] == "notes/db.zh-en.md" and "make it in notes/db.md" in said["message"]
+    assert "写进" not in par.read_text("utf-8")
+    assert block(proj, "写入时").english == EDIT and block(proj, "写入时").status == "edited"
+    code, data = translate(runner)
+    assert code == 0 and of(data, "source-edited") == []

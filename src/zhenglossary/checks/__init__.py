@@ -51,6 +51,9 @@ declare("edit-invalid", "error", "translate",
         "gets machine English for the block")
 declare("english-carried", "info", "translate",
         "Changes a person made in x.en.md are taken into the parallel file as edits of their blocks")
+declare("source-edited", "warning", "translate",
+        "The Chinese in x.zh-en.md is a copy of the note; a change made there is replaced from "
+        "the note, and said")
 declare("output-replaced", "warning", "translate",
         "No output zhen did not write, or a person changed in a way it cannot carry, is replaced "
         "(only with --force, and then said)")

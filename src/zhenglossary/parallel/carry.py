@@ -44,6 +44,8 @@ class Carry:
     states: dict[int, BlockState]      # leaf index → state (leaves with a source)
     orphans: list[Orphan] = field(default_factory=list)
     new_orphans: list[Orphan] = field(default_factory=list)   # orphaned by this change
+    copy_edited: list[int] = field(default_factory=list)      # leaves whose Chinese a person
+    #                                   changed in the parallel file (the note's is the source)
 
     def owned(self) -> set[int]:
         """Leaves whose English a person owns: kept as it is, never sent to the engine."""
@@ -101,6 +103,7 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
                          [sha for _, sha, _ in blocks], texts, wanted)
     states: dict[int, BlockState] = {}
     taken: set[int] = set()
+    copied: list[int] = []
     for j, (i, sha, _) in enumerate(blocks):
         if not leaf_translatable(doc.leaves[i]):
             # nothing to translate (code, English): copied; an edit it had is kept as an orphan
@@ -112,6 +115,8 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
             block, k = None, None            # an orphan comes back only when identical
         if k is not None:
             taken.add(k)
+            if k < n_old and block.source_sha == sha and block.source != texts[j]:
+                copied.append(i)          # the note's block as it was, its copy changed
         now = Now(sha, bases[i])
         decision = decide(block, now, (lambda english, leaf=i: check(leaf, english))
                           if check is not None else None)
@@ -127,7 +132,7 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
             block.status == "stale" and block.was is not None and not block.edited) else (
             block.source, block.source_sha)
         new_orphans.append(Orphan(block.lines, source, english, sha, block.base, "edited"))
-    return Carry(states, kept_orphans + new_orphans, new_orphans)
+    return Carry(states, kept_orphans + new_orphans, new_orphans, copied)
 
 
 def _state(leaf: int, decision: Decision, base: str, block: ParallelBlock | None) -> BlockState:

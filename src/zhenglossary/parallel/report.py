@@ -21,7 +21,7 @@ def state_findings(carry: Carry, leaves, parallel, par_path: Path, en_name: str,
     # the lines are read from the file as written, which is also read back whole, so a
     # parallel file zhen could not read next run fails this one; only a big note's (over
     # markdown.KEEP_CHARS) with nothing to act on is not, to keep its memory bounded
-    acted = carry.orphans or any(leaves[i].unrendered or s.status is PairStatus.INVALID or (
+    acted = carry.orphans or carry.copy_edited or any(leaves[i].unrendered or s.status is PairStatus.INVALID or (
         s.status is PairStatus.STALE and s.was is not None) for i, s in carry.states.items())
     small = len(parallel) <= KEEP_CHARS
     written = read_parallel_file(str(parallel)) if parallel and (acted or small) else None
@@ -54,6 +54,15 @@ def state_findings(carry: Carry, leaves, parallel, par_path: Path, en_name: str,
                 f"block {leaf.index}: {unrendered_message(leaf.unrendered, leaf.english)}",
                 par, where.get(leaf.index, 0),
                 extra={**extra, "pieces": leaf.unrendered}))
+    for i in carry.copy_edited:
+        leaf = leaves[i]
+        out.append(Finding(
+            "source-edited", "warning",
+            f"block {leaf.index}: its Chinese was changed by hand in the parallel file, but it "
+            f"is a copy of {display}, which zhen reads the source from, so the change is "
+            f"replaced — make it in {display} (line {leaf.first_line})", par,
+            where.get(leaf.index, 0) or None,
+            extra={"segment": f"b{leaf.index}", "note": display, "note_line": leaf.first_line}))
     orphan_lines = [o.line for o in written.orphans] if written else []
     for k, orphan in enumerate(carry.orphans):
         new = orphan in carry.new_orphans
