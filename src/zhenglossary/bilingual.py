@@ -128,7 +128,7 @@ from functools import lru_cache
 from .align import (EN_FUNCTION, align_letters, align_words, english_links, english_words,
                     gloss, is_general, singular, word_pieces)
 from .textutil import (CJK_CLASS, is_abbreviation, normalize_abbreviation,
-                       normalize_english)
+                       marks, normalize_english)
 
 _CLOSE = {"（": "）)", "(": ")）"}     # mismatched pairs are typing slips: （Just-In-Time, JIT)
 _MARK_PAIRS = {"*": "*", "**": "**", "***": "***", "_": "_", "__": "__", "”": "“",
@@ -237,12 +237,18 @@ ELEMENTS = frozenset("""H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti
     La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm Yb Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn
     Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr Rf Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv
     Ts Og""".split())
-_SUBSCRIPTS = "\u2080-\u2089"                              # ₀ … ₉
-_SUPERSCRIPTS = "\u00b2\u00b3\u00b9\u2070-\u2079\u207a\u207b"   # ² ³ ¹ ⁰ … ⁹ ⁺ ⁻
-_COUNT = "0-9" + _SUBSCRIPTS
-_CHARGE = _SUPERSCRIPTS + "+\\-"
-_FORMULA_RE = re.compile(rf"(?:[A-Z][a-z]?[{_COUNT}]*|[(\[](?:[A-Z][a-z]?[{_COUNT}]*)+[)\]][{_COUNT}]*"
-                         rf"|[·•](?:[{_COUNT}]*))+[{_CHARGE}]*")
+
+
+@lru_cache(maxsize=1)
+def _formula_res() -> tuple[re.Pattern, re.Pattern]:
+    """(a formula's shape, its marks): element-like symbols with counts (digits and
+    subscripts, textutil.marks), groups, hydrate dots and a charge (superscripts, + and
+    −); compiled when first asked."""
+    sub, sup = marks("<sub>"), marks("<super>")
+    count = f"[0-9{sub}]*"
+    shape = re.compile(rf"(?:[A-Z][a-z]?{count}|[(\[](?:[A-Z][a-z]?{count})+[)\]]{count}"
+                       rf"|[·•]{count})+[{sup}+\-]*")
+    return shape, re.compile(rf"[{sub}{sup}()\[\]·]")
 
 
 def formula(piece: str) -> bool:
@@ -252,12 +258,15 @@ def formula(piece: str) -> bool:
     P, U not all symbols), nor a product's name with digits (H100: one element and a
     number)."""
     piece = piece.strip()
-    if not _FORMULA_RE.fullmatch(piece):
+    if not piece[:1].isupper() and piece[:1] not in "([":
+        return False                      # (most pieces: English words)
+    shape, marked = _formula_res()
+    if not shape.fullmatch(piece):
         return False
     symbols = re.findall(r"[A-Z][a-z]?", piece)
     if not symbols or not all(s in ELEMENTS for s in symbols):
         return False
-    subscripted = bool(re.search(rf"[{_SUBSCRIPTS}{_SUPERSCRIPTS}()\[\]·]", piece))
+    subscripted = bool(marked.search(piece))
     counted = bool(re.search(r"(?<=[A-Za-z)\]])\d", piece))
     return subscripted or counted and len(symbols) >= 2 and not re.search(r"\d{3}", piece)
 
@@ -2380,7 +2389,7 @@ def _glossed_word(text: str, pos: int, words: list[str], zh: str) -> bool:
     capital is a name: *Python*（一种语言）); the Chinese two to six characters, no
     function word at its start nor a particle, pronoun or preposition inside, and
     naming a thing (a noun in it), or else glossing a word the dictionaries do not know
-    (*miai*（见合）), not a general word (*alpha*（默认）, *numpy*（一个库）, *Note*（注意））."""
+    (*miai*（见合）); not a remark (*alpha*（默认）) nor a description (*numpy*（一个库）)."""
     from .align import is_general
 
     if len(words) != 1 or not 2 <= len(zh) <= 6 or is_general(zh):

@@ -658,9 +658,9 @@ def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
         if in_parens and not repeated:
             # 基频（fundamental frequency, F0）: the parenthesis says the en, then the
             # abbreviation (or symbol) the note gives it → "fundamental frequency (F0)"
-            rest = says_then_abbreviation(term, second.raw) or ""
-            if rest:
-                repeated, said = True, second.raw.strip()[:-len(rest)].rstrip(" ,，;；")
+            split = _said_then_abbreviation(term, second.raw)
+            if split is not None:
+                repeated, (said, rest) = True, split
         if match.group("d") and not rest:
             # (ZX2, ZX3): the English is said by the term, then its abbreviation
             d = int(match.group("d"))
@@ -685,14 +685,20 @@ def drop_repeated_abbreviation(segment: Segment, text: str) -> str:
 _SAFE_REST = re.compile(r"[A-Za-z][A-Za-z0-9.\-/]{0,15}")
 
 
-def says_then_abbreviation(term: Term, raw: str) -> str | None:
-    """``fundamental frequency, F0`` after 基频: the English says the term (terms.says), then
-    gives an abbreviation or symbol — that abbreviation (what is written after the term,
-    "fundamental frequency (F0)"), else None."""
+def _said_then_abbreviation(term: Term, raw: str) -> tuple[str, str] | None:
+    """``fundamental frequency, F0`` after 基频: (the English that says the term
+    (terms.says), the abbreviation or symbol after it), else None."""
     parts = re.split(r"\s*[,，;；]\s*", raw.strip(), maxsplit=1)
     if len(parts) == 2 and _SAFE_REST.fullmatch(parts[1]) and terms.says(term, parts[0]):
-        return parts[1]
+        return parts[0], parts[1]
     return None
+
+
+def says_then_abbreviation(term: Term, raw: str) -> str | None:
+    """The abbreviation written after the term when ``raw`` says the term and then gives
+    it ("fundamental frequency (F0)"), else None."""
+    split = _said_then_abbreviation(term, raw)
+    return split[1] if split else None
 
 
 def _ends_with_abbreviation(term: Term, raw: str) -> bool:

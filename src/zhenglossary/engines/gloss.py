@@ -61,7 +61,7 @@ from .. import cedict
 from ..errors import ZhenError
 from ..placeholders import EXACT, exact_in
 from ..terms import noun_plurals
-from ..textutil import CJK_CLASS, CJK_PUNCT
+from ..textutil import CJK_CLASS, CJK_PUNCT, marks
 from .base import BaseEngine, EngineContext, EngineOutput, EngineSpec, EngineStatus
 from .names import person_names, spell_name
 
@@ -98,18 +98,10 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(_normal_char(ch) for ch in text))
 
 
-def _marks(*tags: str) -> str:
-    """A character class body of the characters whose decomposition has one of
-    ``tags`` (for super/subscripts and fractions: all of them lie below U+3000)."""
-    chars = [chr(i) for i in range(0x80, 0x3000)
-             if unicodedata.decomposition(chr(i)).startswith(tags)]
-    return "".join(re.escape(c) for c in chars)
-
-
 # superscripts and subscripts (², ⁻³, ₂, ⁺) and vulgar fractions (½, ¼): written as they
 # are, as part of the number or Latin word they touch
-_SUPSUB = _marks("<super>", "<sub>")
-_FRACTION = _marks("<fraction>")
+_SUPSUB = marks("<super>", "<sub>")
+_FRACTION = marks("<fraction>")
 _MARK = f"[{_SUPSUB}{_FRACTION}]"
 _TOKEN_RE = re.compile(
     rf"(?P<ph>(?<![A-Za-z]){EXACT})"
