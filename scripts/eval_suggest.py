@@ -1,11 +1,12 @@
 """Precision and recall of the parenthetical finder and of `zhen glossary suggest`.
 
     python scripts/eval_suggest.py                 # the development sets (parentheticals.yaml …
-                                                   # unseen10.yaml, unseen9.yaml, unseen11.yaml)
+                                                   # unseen10.yaml, unseen9.yaml, unseen11.yaml,
+                                                   # unseen12.yaml, unseen13.yaml)
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
     python scripts/eval_suggest.py --half A        # only the passages of half A (or B) of each set
-    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen13.yaml, round thirteen's
+    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen14.yaml, round fourteen's
                                                    # held-out set (not among the development sets)
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
@@ -53,7 +54,8 @@ UNSEEN8 = ROOT / "tests" / "gold" / "unseen8.yaml"     # issue 22 round 9: held 
 UNSEEN9 = ROOT / "tests" / "gold" / "unseen9.yaml"     # issue 22 round 10: held out to its end, dev since
 UNSEEN11 = ROOT / "tests" / "gold" / "unseen11.yaml"   # issue 22 round 11: held out to its end, dev since
 UNSEEN12 = ROOT / "tests" / "gold" / "unseen12.yaml"   # issue 22 round 12: held out to its end, dev since
-UNSEEN13 = ROOT / "tests" / "gold" / "unseen13.yaml"   # issue 22 round 13: held out to its end
+UNSEEN13 = ROOT / "tests" / "gold" / "unseen13.yaml"   # issue 22 round 13: held out to its end, dev since
+UNSEEN14 = ROOT / "tests" / "gold" / "unseen14.yaml"   # issue 22 round 14: held out
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -94,7 +96,7 @@ def half_of(text: str) -> str:
     return "AB"[hashlib.sha256(text.encode("utf-8")).digest()[0] & 1]
 
 
-def evaluate_gold(path: Path = GOLD, half: str | None = None) -> dict:
+def evaluate_gold(path: Path = GOLD, half: str | None = None, with_suggest: bool = True) -> dict:
     from zhenglossary.bilingual import find_parentheticals
     from zhenglossary.checks import NoteText
     from zhenglossary.glossary import Glossary
@@ -130,6 +132,11 @@ def evaluate_gold(path: Path = GOLD, half: str | None = None) -> dict:
             if i not in hit:
                 errors.append(f"missed: {zh} in {item['text']}")
 
+    finder = {"labelled": labelled, "found": found, "right": right,
+              "boundary_errors": boundary, "non_terms": nonterm,
+              "precision": _ratio(right, found), "recall": _ratio(right, labelled)}
+    if not with_suggest:
+        return {"finder": finder, "errors": errors}
     # suggest over the passages grouped into their notes
     texts: dict[str, list[str]] = defaultdict(list)
     for item in items:
@@ -154,9 +161,7 @@ def evaluate_gold(path: Path = GOLD, half: str | None = None) -> dict:
         else:
             errors.append(f"suggest: {s.zh} → {s.en!r} is not a gold pair")
     return {
-        "finder": {"labelled": labelled, "found": found, "right": right,
-                   "boundary_errors": boundary, "non_terms": nonterm,
-                   "precision": _ratio(right, found), "recall": _ratio(right, labelled)},
+        "finder": finder,
         "suggest": {"pairs": len(pairs), "suggested": len(suggestions), "right": good,
                     "precision": _ratio(good, len(suggestions)),
                     "recall": _ratio(len(covered), len(pairs))},
@@ -225,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", action="store_true", help="also score the shipped notes")
     parser.add_argument("--errors", action="store_true", help="list misses and wrong boundaries")
     parser.add_argument("--unseen", action="store_true",
-                        help="score only tests/gold/unseen13.yaml (round thirteen's held-out set, "
+                        help="score only tests/gold/unseen14.yaml (round fourteen's held-out set, "
                              "not among the development sets)")
     parser.add_argument("--half", choices=("A", "B"),
                         help="score only the passages of this half of each set (by a hash of "
@@ -235,14 +240,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.sets:
         sets = [(str(path), path) for path in args.sets]
     elif args.unseen:
-        sets = [("held-out set (unseen13)", UNSEEN13)]
+        sets = [("held-out set (unseen14)", UNSEEN14)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),
                 ("unseen3 set", UNSEEN3), ("unseen4 set", UNSEEN4), ("unseen5 set", UNSEEN5),
                 ("unseen6 set", UNSEEN6), ("unseen7 set", UNSEEN7), ("unseen8 set", UNSEEN8),
                 ("unseen10 set", UNSEEN10), ("unseen9 set", UNSEEN9),
-                ("unseen11 set", UNSEEN11), ("unseen12 set", UNSEEN12)]
+                ("unseen11 set", UNSEEN11), ("unseen12 set", UNSEEN12),
+                ("unseen13 set", UNSEEN13)]
     total: dict[str, int] = defaultdict(int)
     for name, path in sets:
         result = evaluate_gold(path, args.half)

@@ -245,3 +245,18 @@ def test_round_thirteen_held_out_set_keeps_its_level():
     # (the finder's precision, 300 of 338, and recall, 300 of 398, against suggest's
     # 298 of 335 and 298 of 394: the lower of each)
     _holds("unseen13", 300 / 338 - 1e-9, 300 / 398 - 1e-9, 34, 4)
+
+
+def test_round_fourteen_held_out_set_keeps_its_level():
+    """tests/gold/unseen14.yaml (433 sightings, 43 non-terms, 415 passages in tea
+    processing, bridge engineering, psychiatry, naval architecture, ceramics and glazes,
+    neonatology and wind energy, each note in another writer's style) was written for round
+    fourteen by someone who read and ran no part of zhen, and never listed. Scored with the
+    round-thirteen rules, which round fourteen did not change (P 88.9%, R 85.2%, 44
+    boundary errors of 415 found, 2 non-terms; suggest P 89.2%, R 84.5%): the honest
+    number, short of issue 22's targets (R ≥ 90%, ≤ 5% boundary errors), which are
+    therefore not asserted. This guards the level reached. (The learned left edge of
+    scripts/boundary_model/ scored R 86.6%, P 89.7%, 41 boundary errors on it, and is not
+    used: README, Round fourteen.)"""
+    # (finder 369 of 415 and of 433; suggest 365 of 409 and of 432: the lower of each)
+    _holds("unseen14", 369 / 415 - 1e-9, 365 / 432 - 1e-9, 44, 2)
