@@ -592,3 +592,25 @@ def test_one_english_word_glossed_by_the_chinese_after_it(text, expected):
 ])
 def test_a_remark_after_one_english_word_is_not_a_gloss(text):
     assert _pairs(text) == []
+
+
+def test_the_left_edge_seam_is_inert_in_zhen_and_honoured_when_set():
+    """bilingual.start_hook is how scripts/boundary_model/ measures a learned left edge;
+    zhen leaves it None (the rules' start stands), and a start it returns is the term's."""
+    from zhenglossary import bilingual
+
+    assert bilingual.start_hook is None
+    text = "治疗是阶梯式的：限盐加倍他司汀（betahistine）有效。"
+    seen = []
+
+    def hook(run, start, english, abbr, clause_start, forms):
+        seen.append((run, start, english))
+        return run.index("倍")
+
+    bilingual.start_hook = hook
+    try:
+        [par] = find_parentheticals(text)
+    finally:
+        bilingual.start_hook = None
+    assert seen and seen[0][0] == "限盐加倍他司汀" and seen[0][2] == "betahistine"
+    assert par.zh == "倍他司汀"

@@ -1832,6 +1832,12 @@ def find_parentheticals(text: str, forms: frozenset[str] = frozenset(),
     return out
 
 
+# A function (run, the rules' start, english, abbr, whether the run opens a clause, forms)
+# → the start to use: the seam scripts/boundary_model/ measures a learned left edge through
+# (round fourteen). None in zhen: the rules' start stands.
+start_hook = None
+
+
 def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
     if match.group("close") not in _CLOSE[match.group("open")]:
         return None
@@ -1898,6 +1904,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
             start = opening               # 的|层错能 *stacking fault energy*, 和|下滑信标
     if not marked and 0 < start:
         start = _phrase_start(text, run_start, run, start, english, abbr, forms)
+    if not marked and start_hook is not None:
+        start = start_hook(run, start, english, abbr, _clause_start(text, run_start), forms)
     # a Latin word the English opens with, right before the Chinese, is the term's own
     # (Argo 浮标 *Argo floats*, N-1 安全准则 *N-1 security criterion*, LSM 树 *LSM-tree*);
     # then the Chinese between it and the parenthesis is all the term's when it is only
