@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from zhenglossary.bilingual import common_suffix, find_parentheticals
@@ -614,3 +616,30 @@ def test_the_left_edge_seam_is_inert_in_zhen_and_honoured_when_set():
         bilingual.start_hook = None
     assert seen and seen[0][0] == "限盐加倍他司汀" and seen[0][2] == "betahistine"
     assert par.zh == "倍他司汀"
+
+
+def test_the_boundary_experiment_with_only_the_rules_feature_gives_the_rules_edges():
+    """scripts/boundary_model/ (round fourteen's experiment): a model whose one weight is
+    on the rules' start chooses the rules' start, so every sighting is as zhen finds it."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "boundary_model" / "boundary.py"
+    spec = importlib.util.spec_from_file_location("boundary_experiment", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["boundary_experiment"] = module
+    spec.loader.exec_module(module)
+    texts = ["治疗是阶梯式的：限盐加倍他司汀（betahistine）有效。",
+             "数据库先写入预写日志（write-ahead log，WAL），再修改数据页。",
+             "这种设计依赖于独立磁盘冗余阵列（RAID）提供的容错能力。"]
+    plain = [find_parentheticals(t) for t in texts]
+    module.use_weights({"rule": 1.0})
+    try:
+        modelled = [find_parentheticals(t) for t in texts]
+        feats = module.features(module.Sighting("限盐加倍他司汀", 5, "betahistine", "", False))
+    finally:
+        module.clear_weights()
+    assert modelled == plain
+    starts = [i for i, _ in feats]
+    assert 0 in starts and 5 in starts and starts == sorted(set(starts))
+    assert any(f.get("first_sound_syllable") for i, f in feats if i == 3)   # 倍 bei

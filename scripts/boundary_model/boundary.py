@@ -238,6 +238,28 @@ def features(s: Sighting, forms: frozenset[str] = frozenset()) -> list[tuple[int
             f["spelled_frac"] = sp / len(letters)
             diff = n_units(i) - len(letters)
             f["units_minus_letters_%d" % max(-2, min(diff, 3))] = 1.0
+        # what the span holds besides its head: clause verbs, counts, function words, and
+        # how many of its words stand left of the first that says the English
+        inner = [(run[max(i, b0):b1], fl if b0 >= i else "mid") for b0, b1, _, fl in bounds
+                 if b1 > i][:-1]
+        verbs = [w for w, fl in inner if fl.startswith("v") and fl != "vn"]
+        if verbs:
+            f["inner_verbs_%d" % min(len(verbs), 2)] = 1.0
+            if any(is_general(w) for w in verbs):
+                f["inner_general_verb"] = 1.0
+        if any(fl.startswith(("m", "q")) for _, fl in inner):
+            f["inner_count"] = 1.0
+        if any(fl != "mid" and fl != "uj" and is_function_word(fl, w) for w, fl in inner):
+            f["inner_function"] = 1.0
+        if en and said(i):
+            left = 0
+            for b0, b1, _, _ in bounds:
+                if b1 <= i:
+                    continue
+                if links(max(i, b0)) - links(b1):
+                    break
+                left += 1
+            f["unaligned_left_%d" % min(left, 3)] = 1.0
         hyphens = "-‐–"
         if any(h in english_raw for h in hyphens):
             if any(h in run[i:] for h in hyphens):
@@ -286,6 +308,58 @@ def _hook(run, start, english, abbr, clause_start, forms) -> int:
     return choose(Sighting(run, start, english, abbr, clause_start), forms)
 
 
+CONSTRAIN = [True]
+
+
+def admissible(s: Sighting, forms: frozenset[str] = frozenset()) -> set[int]:
+    """Starts the model may choose: the rules' own, and any other whose span, beyond what
+    the rules' span holds, takes in no function word, pronoun or count (jieba's tags), no
+    clause verb (a copula, a verb of naming or using, a widespread verb CC-CEDICT reads
+    only as a verb) and no widespread word of two or more characters that starts it."""
+    from zhenglossary.align import gloss, is_general
+    from zhenglossary.bilingual import (HARD_FLAGS, _copula, _naming_verb, _resegment, _units,
+                                        _using_verb)
+
+    run = s.run
+    units = _resegment(_units(run, forms), s.english, s.abbr, forms)
+    at, bounds = 0, []
+    for word, flag in units:
+        bounds.append((at, at + len(word), word, flag))
+        at += len(word)
+
+    def bad(word: str, flag: str) -> bool:
+        return (word not in forms and flag.startswith(HARD_FLAGS + ("m", "q")) and flag != "uj") \
+            or _copula(word) or _naming_verb(word, forms) or _using_verb(word) \
+            or (len(word) > 1 and is_general(word) and gloss(word).verb_only)
+
+    out = {s.rule_start}
+    for i in candidates(run, s.rule_start):
+        if i > s.rule_start:
+            out.add(i)                    # shorter: takes nothing new in
+            continue
+        pieces = [(run[max(i, b0):min(b1, s.rule_start)], fl) for b0, b1, _, fl in bounds
+                  if b1 > i and b0 < s.rule_start]
+        if any(bad(w, fl) for w, fl in pieces if w):
+            continue
+        first = pieces[0][0] if pieces else ""
+        if len(first) > 1 and is_general(first) and i < s.rule_start:
+            continue
+        out.add(i)
+    return out
+
+
+def _score(weights, f: dict[str, float]) -> float:
+    if "names" not in weights:
+        return sum(weights.get(k, 0.0) * v for k, v in f.items() if not k.startswith("_"))
+    index = weights.setdefault("_index", {k: j for j, k in enumerate(weights["names"])})
+    hot = [(index[k], v) for k, v in f.items() if k in index]
+    W, b, u, w = weights["W"], weights["b"], weights["u"], weights["w"]
+    total = sum(w[j] * v for j, v in hot) + weights.get("alpha", 0.0) * f.get("rule", 0.0)
+    for h in range(len(b)):
+        total += u[h] * math.tanh(b[h] + sum(W[j][h] * v for j, v in hot))
+    return total
+
+
 def choose(s: Sighting, forms: frozenset[str] = frozenset()) -> int:
     """The start the model gives the highest score (the rules' start without weights)."""
     weights = _weights[0]
@@ -297,8 +371,11 @@ def choose(s: Sighting, forms: frozenset[str] = frozenset()) -> int:
     if weights is None:
         return s.rule_start
     best, best_score = s.rule_start, -math.inf
+    allowed = admissible(s, forms) if CONSTRAIN[0] else None
     for i, f in feats:
-        score = sum(weights.get(k, 0.0) * v for k, v in f.items())
+        if allowed is not None and i not in allowed:
+            continue
+        score = _score(weights, f)
         if score > best_score + 1e-12:
             best, best_score = i, score
     return best

@@ -138,6 +138,56 @@ def fit(data, l2: float = L2, steps: int = STEPS, rule: bool = True) -> dict[str
     return {k: round(float(w[j]), 5) for k, j in index.items() if abs(w[j]) > 1e-6}
 
 
+def fit_mlp(data, hidden: int = 16, l2: float = 1e-3, steps: int = 600, rule: bool = True,
+            seed: int = 0) -> dict:
+    """A softmax over candidates of a one-hidden-layer network's scores (tanh), for
+    interactions the linear model cannot express; the weights as lists."""
+    import numpy as np
+
+    if not rule:
+        data = [([{k: v for k, v in f.items() if not k.startswith(RULE_FEATURES)} for f in feats],
+                 right) for feats, right in data]
+    names = sorted({k for feats, _ in data for f in feats for k in f if not k.startswith("_")})
+    index = {k: j for j, k in enumerate(names)}
+    rows, groups, positive = [], [], []
+    for g, (feats, right) in enumerate(data):
+        for c, f in enumerate(feats):
+            vec = np.zeros(len(names))
+            for k, v in f.items():
+                if k in index:
+                    vec[index[k]] = v
+            rows.append(vec)
+            groups.append(g)
+            positive.append(c in right)
+    X, group, pos = np.array(rows), np.array(groups), np.array(positive, dtype=float)
+    n_groups = len(data)
+    rng = np.random.default_rng(seed)
+    params = {"W": rng.normal(0, 0.1, (len(names), hidden)), "b": np.zeros(hidden),
+              "u": rng.normal(0, 0.1, hidden), "w": np.zeros(len(names))}
+    mom = {k: np.zeros_like(v) for k, v in params.items()}
+    vel = {k: np.zeros_like(v) for k, v in params.items()}
+    lr, b1, b2 = 0.01, 0.9, 0.999
+    for t in range(1, steps + 1):
+        H = np.tanh(X @ params["W"] + params["b"])
+        sc = H @ params["u"] + X @ params["w"]
+        mx = np.full(n_groups, -np.inf)
+        np.maximum.at(mx, group, sc)
+        e = np.exp(sc - mx[group])
+        z = np.zeros(n_groups)
+        np.add.at(z, group, e)
+        zp = np.zeros(n_groups)
+        np.add.at(zp, group, e * pos)
+        d = (e / z[group] - e * pos / zp[group]) / n_groups       # d loss / d score
+        dH = np.outer(d, params["u"]) * (1 - H * H)
+        grads = {"u": H.T @ d + l2 * params["u"], "w": X.T @ d + l2 * params["w"],
+                 "W": X.T @ dH + l2 * params["W"], "b": dH.sum(0)}
+        for k in params:
+            mom[k] = b1 * mom[k] + (1 - b1) * grads[k]
+            vel[k] = b2 * vel[k] + (1 - b2) * grads[k] ** 2
+            params[k] -= lr * (mom[k] / (1 - b1 ** t)) / (np.sqrt(vel[k] / (1 - b2 ** t)) + 1e-8)
+    return {"names": names, **{k: v.tolist() for k, v in params.items()}}
+
+
 def score(name: str, weights) -> dict:
     from eval_suggest import evaluate_gold
     import boundary
@@ -163,6 +213,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sets", nargs="*", default=None, help="the --cv folds to score")
     parser.add_argument("--show", action="store_true", help="list the fold's examples the model gets wrong")
     parser.add_argument("--alpha", type=float, default=None, help="weight added to the rules' start")
+    parser.add_argument("--hidden", type=int, default=0, help="a network with this many hidden units")
     parser.add_argument("--no-rule", action="store_true", help="without the rules' start as a feature")
     args = parser.parse_args(argv)
     data = {name: examples(name) for name in TRAIN}
@@ -174,9 +225,13 @@ def main(argv=None) -> int:
         tot = {"rule": [0, 0, 0], "model": [0, 0, 0]}
         for name in args.sets or TRAIN:
             train = [ex for other, exs in data.items() if other != name for ex in exs]
-            w = fit(train, args.l2, rule=not args.no_rule)
-            if args.alpha is not None:
-                w = dict(w, rule=w.get("rule", 0.0) + args.alpha)
+            if args.hidden:
+                w = fit_mlp(train, args.hidden, rule=not args.no_rule)
+                w["alpha"] = args.alpha or 0.0
+            else:
+                w = fit(train, args.l2, rule=not args.no_rule)
+                if args.alpha is not None:
+                    w = dict(w, rule=w.get("rule", 0.0) + args.alpha)
             base, learned = score(name, None), score(name, w)
             for key, f in (("rule", base), ("model", learned)):
                 tot[key][0] += f["right"]
@@ -190,15 +245,22 @@ def main(argv=None) -> int:
             print(f"all folds, {key}: {right}/{labelled} right ({right / labelled:.1%}), "
                   f"{cut} boundary errors")
     if args.write:
-        w = fit([ex for exs in data.values() for ex in exs], args.l2, rule=not args.no_rule)
-        if args.alpha is not None:
-            w = dict(w, rule=round(w.get("rule", 0.0) + args.alpha, 5))
+        every = [ex for exs in data.values() for ex in exs]
+        if args.hidden:
+            w = fit_mlp(every, args.hidden, rule=not args.no_rule)
+            w["alpha"] = args.alpha or 0.0
+        else:
+            w = fit(every, args.l2, rule=not args.no_rule)
+            if args.alpha is not None:
+                w = dict(w, rule=round(w.get("rule", 0.0) + args.alpha, 5))
         OUT.write_text(json.dumps({
             "about": "boundary.py's weights, written by scripts/boundary_model/train.py --write",
             "trained_on": TRAIN, "l2": args.l2, "steps": STEPS,
             "rule_feature": "fitted" if not args.no_rule else f"not fitted; weight {args.alpha}",
             "examples": sum(len(v) for v in data.values()),
-            "weights": dict(sorted(w.items()))}, indent=1, ensure_ascii=False) + "\n", "utf-8")
+            "hidden": args.hidden,
+            "weights": w if args.hidden else dict(sorted(w.items()))},
+            indent=None if args.hidden else 1, ensure_ascii=False) + "\n", "utf-8")
         print(f"wrote {OUT.relative_to(ROOT)} ({len(w)} weights)")
     if args.score is not None:
         for path in args.score:
