@@ -2416,6 +2416,40 @@ def _glossed_word(text: str, pos: int, words: list[str], zh: str) -> bool:
     return any(flag.startswith("n") for _, flag in units) or _unknown_word(word)
 
 
+def _glossed_abbreviation(text: str, pos: int, words: list[str], zh: str) -> bool:
+    """An abbreviation alone, glossed by the Chinese in its parenthesis though its letters
+    do not align (they spell the English, which the note does not give: RR（呼吸频率）,
+    ACTH（促肾上腺皮质激素）, NLNM（新低噪声模型）): two letters or more, not a variable;
+    the Chinese two to twelve characters naming a thing (a noun in it), not a widespread
+    word, not opening with a widespread verb, adverb, pronoun, count or function character
+    (jieba's tag, general Chinese's IDF: 见, 已, 可, 待, 未, 一) nor holding a particle,
+    pronoun or preposition — not a remark (API（见下文）, PR（已合并）, CUDA（可选）); and the
+    abbreviation standing apart, not written into a Chinese phrase (广播给其他GPU（全收集阶段）:
+    the parenthesis says what the clause does, not what GPU stands for)."""
+    if pos > 0 and re.match(f"[{CJK_CLASS}]", text[pos - 1]):
+        return False
+    from .align import is_general
+
+    if len(words) != 1 or not 2 <= len(zh) <= 12 or is_general(zh):
+        return False
+    word = words[0]
+    letters = sum(c.isalpha() for c in word)
+    if letters < 2 or not is_abbreviation(word) or _variable(word.lower()) \
+            or not re.fullmatch(r"[A-Za-z][A-Za-z0-9./&-]*", word) or re.search(r"-\w*\d", word):
+        # (not an identifier: NWA-T12（临时编号）)
+        return False
+    from .align import idf
+    from .segment import posseg
+
+    first, first_flag = posseg(zh[0])[0]
+    if first_flag[:1] in ("v", "d", "p", "c", "r", "m", "q") and (idf(first) or 0.0) < MORPHEME_IDF:
+        return False                      # 见下文, 已合并, 可选, 待确认, 一种语言: a remark
+    units = _units(zh, frozenset())
+    if is_function_word(*units[0][::-1]) or any(flag.startswith(HARD_FLAGS) for _, flag in units):
+        return False
+    return any(flag.startswith(("n", "l")) or flag == "vn" for _, flag in units)
+
+
 def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
     if match.group("close") not in _CLOSE[match.group("open")]:
         return None
@@ -2438,7 +2472,8 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if best is None or best[0] < 0.5:
         if opening:
             best = (term_span(zh, " ".join(words), "", forms)[1], 0)
-        elif _glossed_word(text, match.start("latin"), words, zh):
+        elif _glossed_word(text, match.start("latin"), words, zh) \
+                or _glossed_abbreviation(text, match.start("latin"), words, zh):
             best = (best[0] if best else 0.0, 0)
         else:
             return None
