@@ -885,3 +885,15 @@ def test_a_one_character_modifier_between_a_verb_and_the_term_is_the_terms():
     from zhenglossary.bilingual import _orphan_prefix
 
     assert _orphan_prefix([("需要", "v"), ("加", "n"), ("碱", "n")], 2, frozenset()) == 2
+
+
+def test_an_abbreviation_glossed_by_its_chinese_is_a_sighting_but_a_remark_is_not():
+    """ABBR（中文） where the letters do not align (they spell English the note omits):
+    a sighting when the abbreviation stands apart and the Chinese names a thing; never a
+    remark, an identifier, or an abbreviation written into a Chinese phrase."""
+    found = _found("缩写速查：BP（血压）、EF（射血分数）、CSF（脑脊液）。")
+    assert [(z, p.abbr) for z, p in found.items()] == [("血压", "BP"), ("射血分数", "EF"),
+                                                         ("脑脊液", "CSF")]
+    assert not _found("接口说明见 API（见下文），PR（已合并），CUDA（可选）。")
+    assert not _found("### 样品 KX-7（临时编号）")
+    assert not _found("结果随后广播给其他GPU（全收集阶段）。")

@@ -93,28 +93,35 @@ def examples(name: str) -> list[tuple[list[dict[str, float]], list[int]]]:
 RULE_FEATURES = ("rule", "longer_", "shorter_")
 
 
-def fit(data, l2: float = L2, steps: int = STEPS, rule: bool = True) -> dict[str, float]:
+def _matrix(data, rule: bool = True):
+    """(feature names, one row per candidate, its sighting's index, 1.0 where it is right);
+    without the rules' features when ``rule`` is False."""
     import numpy as np
 
     if not rule:
         data = [([{k: v for k, v in f.items() if not k.startswith(RULE_FEATURES)} for f in feats],
                  right) for feats, right in data]
-
     names = sorted({k for feats, _ in data for f in feats for k in f if not k.startswith("_")})
     index = {k: j for j, k in enumerate(names)}
-    rows, groups, positive = [], [], []
+    X = np.zeros((sum(len(feats) for feats, _ in data), len(names)))
+    groups, positive = [], []
+    row = 0
     for g, (feats, right) in enumerate(data):
         for c, f in enumerate(feats):
-            vec = np.zeros(len(names))
             for k, v in f.items():
                 if k in index:
-                    vec[index[k]] = v
-            rows.append(vec)
+                    X[row, index[k]] = v
+            row += 1
             groups.append(g)
             positive.append(c in right)
-    X = np.array(rows)
-    group = np.array(groups)
-    pos = np.array(positive, dtype=float)
+    return names, X, np.array(groups), np.array(positive, dtype=float)
+
+
+def fit(data, l2: float = L2, steps: int = STEPS, rule: bool = True) -> dict[str, float]:
+    import numpy as np
+
+    names, X, group, pos = _matrix(data, rule)
+    index = {k: j for j, k in enumerate(names)}
     n_groups = len(data)
     w = np.zeros(len(names))
     m = np.zeros_like(w)
@@ -144,22 +151,7 @@ def fit_mlp(data, hidden: int = 16, l2: float = 1e-3, steps: int = 600, rule: bo
     interactions the linear model cannot express; the weights as lists."""
     import numpy as np
 
-    if not rule:
-        data = [([{k: v for k, v in f.items() if not k.startswith(RULE_FEATURES)} for f in feats],
-                 right) for feats, right in data]
-    names = sorted({k for feats, _ in data for f in feats for k in f if not k.startswith("_")})
-    index = {k: j for j, k in enumerate(names)}
-    rows, groups, positive = [], [], []
-    for g, (feats, right) in enumerate(data):
-        for c, f in enumerate(feats):
-            vec = np.zeros(len(names))
-            for k, v in f.items():
-                if k in index:
-                    vec[index[k]] = v
-            rows.append(vec)
-            groups.append(g)
-            positive.append(c in right)
-    X, group, pos = np.array(rows), np.array(groups), np.array(positive, dtype=float)
+    names, X, group, pos = _matrix(data, rule)
     n_groups = len(data)
     rng = np.random.default_rng(seed)
     params = {"W": rng.normal(0, 0.1, (len(names), hidden)), "b": np.zeros(hidden),
