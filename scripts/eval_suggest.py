@@ -2,12 +2,14 @@
 
     python scripts/eval_suggest.py                 # the development sets (parentheticals.yaml …
                                                    # unseen10.yaml, unseen9.yaml, unseen11.yaml,
-                                                   # unseen12.yaml, unseen13.yaml)
+                                                   # unseen12.yaml … unseen15.yaml)
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
     python scripts/eval_suggest.py --half A        # only the passages of half A (or B) of each set
-    python scripts/eval_suggest.py --unseen        # only tests/gold/unseen14.yaml, round fourteen's
-                                                   # held-out set (not among the development sets)
+    python scripts/eval_suggest.py --unseen        # only round fifteen's held-out sets (not among
+                                                   # the development sets): unseen16.yaml, a
+                                                   # computing textbook, and unseen17.yaml,
+                                                   # seven other fields
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
 Halves (round twelve): every passage of every set belongs to half A or half B by the
@@ -55,7 +57,10 @@ UNSEEN9 = ROOT / "tests" / "gold" / "unseen9.yaml"     # issue 22 round 10: held
 UNSEEN11 = ROOT / "tests" / "gold" / "unseen11.yaml"   # issue 22 round 11: held out to its end, dev since
 UNSEEN12 = ROOT / "tests" / "gold" / "unseen12.yaml"   # issue 22 round 12: held out to its end, dev since
 UNSEEN13 = ROOT / "tests" / "gold" / "unseen13.yaml"   # issue 22 round 13: held out to its end, dev since
-UNSEEN14 = ROOT / "tests" / "gold" / "unseen14.yaml"   # issue 22 round 14: held out
+UNSEEN14 = ROOT / "tests" / "gold" / "unseen14.yaml"   # issue 22 round 14: held out, dev since
+UNSEEN15 = ROOT / "tests" / "gold" / "unseen15.yaml"   # issue 22 round 15: held out, dev since
+UNSEEN16 = ROOT / "tests" / "gold" / "unseen16.yaml"   # issue 22 round 15: held out (a textbook)
+UNSEEN17 = ROOT / "tests" / "gold" / "unseen17.yaml"   # issue 22 round 15: held out
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -230,8 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", action="store_true", help="also score the shipped notes")
     parser.add_argument("--errors", action="store_true", help="list misses and wrong boundaries")
     parser.add_argument("--unseen", action="store_true",
-                        help="score only tests/gold/unseen14.yaml (round fourteen's held-out set, "
-                             "not among the development sets)")
+                        help="score only tests/gold/unseen16.yaml and unseen17.yaml (round "
+                             "fifteen's held-out sets, not among the development sets)")
     parser.add_argument("--half", choices=("A", "B"),
                         help="score only the passages of this half of each set (by a hash of "
                              "the passage's text)")
@@ -240,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.sets:
         sets = [(str(path), path) for path in args.sets]
     elif args.unseen:
-        sets = [("held-out set (unseen14)", UNSEEN14)]
+        sets = [("held-out set (unseen16, a computing textbook)", UNSEEN16),
+                ("held-out set (unseen17, seven other fields)", UNSEEN17)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),
@@ -248,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
                 ("unseen6 set", UNSEEN6), ("unseen7 set", UNSEEN7), ("unseen8 set", UNSEEN8),
                 ("unseen10 set", UNSEEN10), ("unseen9 set", UNSEEN9),
                 ("unseen11 set", UNSEEN11), ("unseen12 set", UNSEEN12),
-                ("unseen13 set", UNSEEN13)]
+                ("unseen13 set", UNSEEN13), ("unseen14 set", UNSEEN14),
+                ("unseen15 set", UNSEEN15)]
     total: dict[str, int] = defaultdict(int)
     for name, path in sets:
         result = evaluate_gold(path, args.half)

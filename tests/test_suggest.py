@@ -897,3 +897,41 @@ def test_an_abbreviation_glossed_by_its_chinese_is_a_sighting_but_a_remark_is_no
     assert not _found("接口说明见 API（见下文），PR（已合并），CUDA（可选）。")
     assert not _found("### 样品 KX-7（临时编号）")
     assert not _found("结果随后广播给其他GPU（全收集阶段）。")
+
+
+def test_locants_greek_letters_and_numbered_words_belong_to_the_term():
+    """Round fifteen: names of molecules, methods and formats carry locants, Greek letters
+    and numbers (6-单乙酰吗啡, β-淀粉酶, 4-bit 量化); they are the term's own, on both
+    sides of the parenthesis, in any field."""
+    cases = {
+        # pharmacology, biochemistry, organic chemistry: a locant joined by a hyphen
+        "尿检中检出 3-甲氧基酪胺（3-methoxytyramine，3-MT）即可提示。": ("3-甲氧基酪胺", "3-MT"),
+        "小麦芽中的 β-淀粉酶（β-amylase）在 60 °C 失活。": ("β-淀粉酶", ""),
+        "解毒首选 N-乙酰半胱氨酸（N-acetylcysteine，NAC）。": ("N-乙酰半胱氨酸", "NAC"),
+        "血液里 2,4-二硝基苯酚（2,4-dinitrophenol）的浓度很低。": ("2,4-二硝基苯酚", ""),
+        # a name before its locant, said by the English's first word
+        "测定果糖-1,6-二磷酸（fructose-1,6-bisphosphate）的含量。": ("果糖-1,6-二磷酸", ""),
+        # an English prefix before the letter, said by the word before it
+        "煮沸后生成异 β-紫罗兰酮（iso-β-ionone）。": ("异 β-紫罗兰酮", ""),
+        # a Greek letter the English spells, before or after the Chinese
+        "控制器采用 Δ-Σ 调制器（delta-sigma modulator）。": ("Δ-Σ 调制器", ""),
+        "棋类程序依赖 α-β 剪枝（alpha-beta pruning）。": ("α-β 剪枝", ""),
+        "组织中转化生长因子 β（transforming growth factor beta，TGF-β）升高。":
+            ("转化生长因子 β", "TGF-β"),
+        # systems and ML: numbers inside the English word
+        "推理时常用 8-bit 量化（8-bit quantization）压缩权重。": ("8-bit 量化", ""),
+        "流水线并行常用 1F1B 调度（1F1B schedule）。": ("1F1B 调度", ""),
+        "模型选择用 5-折交叉验证（5-fold cross-validation）。": ("5-折交叉验证", ""),
+        "网卡挂在 PCIe 5.0 总线（PCIe 5.0 bus）上。": ("PCIe 5.0 总线", ""),
+    }
+    for text, (zh, abbr) in cases.items():
+        found = _found(text)
+        assert zh in found, (text, list(found))
+        assert found[zh].abbr == abbr, (text, found[zh])
+    # not terms: a number with a unit, a range, counts, a citation with a comma
+    for text in ("训练用了 4 张卡（4 GPUs）。", "每批数据（3-5 GB）先落盘。",
+                 "缓存大小（8GB）足够。", "实验重复了多次（n = 12）。",
+                 "该结论（Lamport, 1978）被广泛引用。", "坐标为（2, 3）的点。"):
+        assert not any(p.english for p in _found(text).values()), text
+    # Chinese on both sides of a hyphen and a number is a range, not a name's locant
+    assert "一-二级" not in "".join(_found("分为一-二级缓存（cache）两层。"))

@@ -134,11 +134,13 @@ _CLOSE = {"（": "）)", "(": ")）"}     # mismatched pairs are typing slips: �
 _MARK_PAIRS = {"*": "*", "**": "**", "***": "***", "_": "_", "__": "__", "”": "“",
                "」": "「", "』": "『", '"': '"', "’": "‘", "》": "《", "]": "["}
 
+GREEK = "\u0391-\u03a9\u03b1-\u03c9"      # Greek letters, in names of things (β-glucosidase)
+
 # CJK run, optional closing mark (emphasis or quote), optional space, optional Latin
 # phrase (中文 English（ABBR）), then a parenthesis
 PAREN_RE = re.compile(
     rf"(?P<zh>[{CJK_CLASS}]+(?:[-‐–][{CJK_CLASS}]+)*)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
-    r"(?P<latin>[A-Za-z](?:[A-Za-z0-9\- ]*[A-Za-z0-9])? ?)?"
+    rf"(?P<latin>(?:[A-Za-z](?:[A-Za-z0-9\- ]*[A-Za-z0-9])?|\d*[{GREEK}]+) ?)?"
     r"(?P<open>[（(])(?P<body>(?:[^（）()\n]|\([^（）()\n]{1,12}\)){1,120})(?P<close>[）)])"
 )   # (a group inside the body: a formula's, *lime, Ca(OH)₂*)
 # Latin letters with diacritics are letters of names (El Niño, Poincaré map, Erdős–Rényi)
@@ -151,7 +153,12 @@ EN_FIRST_RE = re.compile(
     rf"(?P<mark>\*{{1,3}}|_{{1,2}}|[”\"])?[ \t]?(?P<open>[（(])(?P<body>[{CJK_CLASS}·]{{2,16}})"
     r"(?P<close>[）)])"
 )
-_PIECE_RE = re.compile(rf"[A-Za-z0-9](?:[A-Za-z0-9{_DIACRITIC} '’/+&\-–]|(?<=\d)\.(?=\d))*")
+_PIECE_RE = re.compile(rf"[A-Za-z0-9{GREEK}](?:[A-Za-z0-9{_DIACRITIC}{GREEK}′ '’/+&\-–]"
+                       r"|(?<=\d)[.,](?=\d))*")
+# a first word that opens with a number and is a word all the same: a locant or a count
+# joined by a hyphen (6-monoacetylmorphine, 2,3-BPG, 4-bit, 10-fold), or digits and
+# capitals (1F1B); not a number with a unit (100 ms, 8GB) or a range (3-5)
+_NUMBERED_WORD = re.compile(rf"\d+(?:,\d+)*[′']*[-‐][A-Za-z{GREEK}]\S*|\d+[A-Z]+\d+[A-Z]*")
 _LETTERS2 = re.compile(r"[A-Za-z]{2}")
 _CJK = re.compile(f"[{CJK_CLASS}]")
 _LOWER_CAMEL = re.compile(r"(?<![A-Za-z])[a-z]+[A-Z]")
@@ -220,8 +227,43 @@ def _is_name(piece: str) -> bool:
 def _abbreviation_with_digits(pieces: list[str]) -> bool:
     """English, then one abbreviation with digits (*reverberation time, RT60*; *type 2
     diabetes, T2D*): the term's abbreviation, not a reference."""
-    return len(pieces) == 2 and " " in pieces[0] and not _CJK.search(pieces[0]) \
-        and " " not in pieces[1] and is_abbreviation(pieces[1]) and not _YEAR.fullmatch(pieces[1])
+    return len(pieces) == 2 and (" " in pieces[0] or _spells(pieces[1], pieces[0])) \
+        and not _CJK.search(pieces[0]) and " " not in pieces[1] \
+        and _abbreviation(pieces[1]) and not _YEAR.fullmatch(pieces[1])
+
+
+def spelled(word: str) -> str:
+    """The word in lower case with its Greek letters spelled out as their names, as
+    English writes them (TGF-β, *beta*; P-Δ, *P-delta*; α-β, *alpha-beta*)."""
+    return "".join(unicodedata.name(c).split()[-1] if "\u0391" <= c <= "\u03c9"
+                   and unicodedata.name(c, "").startswith("GREEK") else c for c in word).lower()
+
+
+def _abbreviation(piece: str) -> bool:
+    """An abbreviation, also with a Greek letter at its end (HIF-2α, TGF-β) or a comma
+    between digits (2,3-BPG), as names of molecules are written."""
+    core = re.sub(rf"[-‐]?[{GREEK}]+$", "", piece) if re.search("[A-Za-z]", piece) else piece
+    return is_abbreviation(re.sub(r"(?<=\d)[,′']+(?=[\d-])", "", core))
+
+
+def _spells(abbr: str, word: str) -> bool:
+    """Does one English word spell the abbreviation: its digits and then its letters in
+    order, from the word's first letter (*6-monoacetylmorphine, 6-MAM*)?"""
+    letters = [c for c in abbr.lower() if c.isalpha()]
+    rest = word.lower()
+    digits = re.sub(r"\D", "", abbr)
+    if not letters or digits and digits != re.sub(r"\D", "", rest)[:len(digits)]:
+        return False
+    first = re.search("[a-z]", rest)
+    if not first or first.group(0) != letters[0]:
+        return False
+    at = first.start()
+    for c in letters:
+        at = rest.find(c, at)
+        if at < 0:
+            return False
+        at += 1
+    return True
 
 
 def _annotation(piece: str) -> bool:
@@ -273,7 +315,7 @@ def formula(piece: str) -> bool:
 
 # a quantity's symbol: a letter and up to two lower-case letters or digits (Mw, aw, Tg),
 # or a Greek letter (Ω, ΔG), and primes (G′ and G″, the storage and loss moduli)
-_SYMBOL_RE = re.compile(r"(?:[A-Za-z][a-z0-9]{0,2}|[\u0391-\u03a9\u03b1-\u03c9][A-Za-z0-9]{0,2})[′″']{0,2}")
+_SYMBOL_RE = re.compile(rf"(?:[A-Za-z][a-z0-9]{{0,2}}|[{GREEK}][A-Za-z0-9]{{0,2}})[′″']{{0,2}}")
 
 
 def _symbol(piece: str, before: list[str]) -> bool:
@@ -309,7 +351,8 @@ def split_body(body: str, tail: str = "") -> tuple[str, str] | None:
     ``tail`` is the Latin word written before the parenthesis (叶绿素 a（chlorophyll a）):
     the English may end with it though it is one letter."""
     body = body.strip().strip("*_").strip()
-    pieces = [p.strip().strip("*_").strip() for p in re.split(r"[,，;；、]", body)]
+    # (a comma between digits is a locant's: 2,3-BPG)
+    pieces = [p.strip().strip("*_").strip() for p in re.split(r"[，;；、]|,(?!(?<=\d,)\d)", body)]
     pieces = [p for p in pieces if p]
     if len(pieces) == 2 and _YEAR.fullmatch(pieces[1]):
         return None                      # an author-year citation: (Lamport, 1978), (WHO, 2019)
@@ -339,12 +382,13 @@ def split_body(body: str, tail: str = "") -> tuple[str, str] | None:
             return None                  # code: updateOutputKernel
         if english and _LETTER_NAME.fullmatch(piece):
             continue                      # Z-buffer after Depth Buffer: its other name
-        if is_abbreviation(piece) and not abbr:
+        if _abbreviation(piece) and not abbr:
             abbr = piece
             continue
         words = piece.split()
         dimension = len(words) > 1 and re.fullmatch(r"\d[A-Z]{1,2}", words[0])   # 3D, 5G, 4K
-        if english or piece[0].isdigit() and not dimension or len(words) > MAX_WORDS:
+        if english or piece[0].isdigit() and not dimension \
+                and not _NUMBERED_WORD.fullmatch(words[0]) or len(words) > MAX_WORDS:
             return None                  # a list, a number with a unit, a sentence
         if words[0].lower() in EN_FUNCTION or (len(words) > 1 and len(words[-1]) == 1
                                                and words[-1] != tail):
@@ -1852,7 +1896,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         latin = ""                        # 临界温度 Tc（critical temperature）: the quantity's symbol
     tail = ""
     if latin and english and not mark and len(english.split()) > 1 \
-            and english.split()[-1] == latin:
+            and spelled(english.split()[-1]) == spelled(latin):
         # 叶绿素 a（chlorophyll a）, 双酚 A（bisphenol A）, 细胞色素 P450（cytochrome P450）:
         # the Latin piece before the parenthesis is the English's last word, so it is the
         # end of the Chinese term, and the Chinese before it says the English before it
@@ -1917,6 +1961,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         head = ""
     if not marked and not english and abbr and not latin and start == 0:
         head = _letters_inside(text, run_start, abbr)
+    if not marked and start == 0 and not head:
+        head = _locant(text, run_start, english, forms)
     zh = run[start:]
     alone = len(run) == 1 and start == 0 and score == 0.0 and not marked and bool(english) \
         and _item_character(text, run_start, run, english, score)
@@ -2248,14 +2294,17 @@ def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score
 # a Latin word (letters, digits, hyphens) and at most one space, ending where the
 # Chinese starts, after no letter, digit or code mark
 _LATIN_BEFORE = re.compile(
-    r"(?<![A-Za-z0-9_.\-‐–/$`])([A-Za-z0-9](?:(?:[A-Za-z0-9\-‐–]|(?<=\d)\.(?=\d)){0,14}[A-Za-z0-9])?) ?")
+    rf"(?<![A-Za-z0-9_.\-‐–/$`{GREEK}])([A-Za-z0-9{GREEK}](?:(?:[A-Za-z0-9{GREEK}\-‐–]|(?<=\d)\.(?=\d))"
+    rf"{{0,14}}[A-Za-z0-9{GREEK}])?) ?")
+# (with Greek letters, which the English spells: α-β 剪枝 *alpha-beta pruning*, P-Δ 效应)
 
 
 _LATIN_NAME_BEFORE = re.compile(
-    r"(?<![A-Za-z0-9_.\-‐–/$`'’])([A-Za-z][A-Za-z0-9\-‐–'’]*(?: [A-Za-z0-9][A-Za-z0-9\-‐–'’]*){0,2}) ?$")
+    r"(?<![A-Za-z0-9_.\-‐–/$`'’])([A-Za-z][A-Za-z0-9\-‐–'’]*"
+    r"(?: [A-Za-z0-9](?:[A-Za-z0-9\-‐–'’]|(?<=\d)\.(?=\d))*){0,2}) ?$")
 # (a name's later word may be a number, ARINC 429 总线 *ARINC 429 bus*, and a name may
 # hold an apostrophe, O'Brien 关系 *O'Brien relation*)
-_GREEK_BEFORE = re.compile(r"(?<![A-Za-z0-9\u0391-\u03a9\u03b1-\u03c9])([\u0391-\u03a9\u03b1-\u03c9])(?: ?|[-‐])$")
+_GREEK_BEFORE = re.compile(rf"(?<![A-Za-z0-9{GREEK}])([{GREEK}])(?: ?|[-‐])$")
 # (α 粒子, and α-酸 *alpha acids* with a hyphen)
 _LETTERS_END = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,3}[ \t]?$")
 _CJK_END = re.compile(rf"(?<![{CJK_CLASS}])[{CJK_CLASS}]{{1,4}}[ \t]?$")
@@ -2307,15 +2356,17 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
         # a Greek letter the English spells out (α 粒子 *alpha particles*, γ 射线暴
         # *gamma-ray bursts*): its name in Unicode's character database
         name = unicodedata.name(greek.group(1), "").split()[-1].lower()
-        return greek.group(0) if name and (first == name or first.startswith(name + "-")) else ""
+        if name and (first == name or first.startswith(name + "-")):
+            return greek.group(0)
+        # (else the letter may end a longer Latin word: α-β 剪枝 *alpha-beta pruning*)
     for size in range(min(run_start, 17), 0, -1):
         found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
         if found:
             break
     else:
         return ""
-    word = re.sub("[‐–]", "-", found.group(1).lower())   # Kubelka–Munk 方程: a dash is a hyphen
-    first = re.sub("[‐–]", "-", first)  # Lotka-Volterra 方程 *Lotka–Volterra equations*
+    word = re.sub("[‐–]", "-", spelled(found.group(1)))   # Kubelka–Munk 方程: a dash is a hyphen
+    first = re.sub("[‐–]", "-", spelled(first))  # Lotka-Volterra 方程 *Lotka–Volterra equations*
     first = re.sub("['’]s?$", "", first)  # Graves 病 *Graves' disease*: the name's possessive
     if len(english.split()) < 2 and "-" not in first:
         return ""                       # the English is that word alone: no Chinese left
@@ -2343,6 +2394,46 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
         if _CJK.fullmatch(char) and any(not part for _, part in english_links(char, [pieces[0]])):
             return text[at - 1 - gap:run_start]
     return ""
+
+
+# a locant or a letter joined by a hyphen to the Chinese after it, after no letter or
+# digit: 6-单乙酰吗啡, 2,3-二磷酸甘油酸, N-乙酰半胱氨酸, β-葡萄糖苷酶, C-反应蛋白
+_LOCANT_BEFORE = re.compile(
+    rf"(?<![A-Za-z0-9.,′'{GREEK}])(?:\d+(?:,\d+)*[′']*|[A-Za-z]|[{GREEK}])[-‐]$")
+# and the Chinese before the locant, joined by a hyphen too: 葡萄糖-6-磷酸, 茶黄素-3,3′-
+_NAME_BEFORE_LOCANT = re.compile(rf"([{CJK_CLASS}]+)[-‐]$")
+_CJK_BEFORE = re.compile(rf"[{CJK_CLASS}]+[ \t]?$")
+
+
+def _locant(text: str, run_start: int, english: str, forms: frozenset[str]) -> str:
+    """The locant a chemical or biological name opens with, right before its Chinese run
+    (6-单乙酰吗啡 *6-monoacetylmorphine*; 5-羟色胺综合征 *serotonin syndrome*, which the
+    English does without), and the name's Chinese before it when that is joined by a
+    hyphen and the English opens with the locant inside its first word (葡萄糖-6-磷酸脱氢酶
+    *glucose-6-phosphate dehydrogenase*); else ''."""
+    found = _LOCANT_BEFORE.search(text, max(0, run_start - 12), run_start)
+    if not found:
+        return ""
+    locant = found.group(0)
+    name = _NAME_BEFORE_LOCANT.search(text, max(0, found.start() - MAX_RUN), found.start())
+    first = english.split()[0].lower() if english else ""
+    if name and re.search(rf"[a-z]-{re.escape(locant[:-1].lower())}-", first):
+        before = name.group(1)
+        start = term_span(before, first.split("-")[0], "", forms)[0]
+        return text[name.start() + start:run_start]
+    if name:
+        return ""              # 一-二 *one to two*: Chinese on both sides, no name's locant
+    core = spelled(locant[:-1])
+    prefix = re.match(rf"([a-z]+)-{re.escape(core)}(?:-|$)", spelled(first))
+    said = _CJK_BEFORE.search(text, max(0, found.start() - MAX_RUN), found.start())
+    if prefix and said and not core[:1].isdigit():
+        # an English prefix before the letter (*iso-alpha acids*, *para-κ-casein*): the
+        # Chinese word right before the letter says it (异 α-酸, 副 κ-酪蛋白)
+        word = _units(said.group(0).strip(), forms)[-1][0]
+        if len(word) <= 2:
+            return text[said.end() - len(word) - (said.group(0) != said.group(0).rstrip()):
+                        run_start]
+    return text[found.start():run_start]
 
 
 def _head_and_word(head: str, english: str) -> bool:
