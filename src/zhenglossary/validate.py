@@ -6,8 +6,10 @@ parser configuration, markdown.py) and walks the tokens itself, comparing:
 
 * **structure** — the sequence of block tokens (type, tag, nesting level);
 * **protected spans** — the multiset of fenced and indented code, inline code, math,
-  link and image destinations (and titles), autolinks, raw HTML, roles (MyST
-  ``{role}`x``` and Sphinx ``:role:`x```), footnote labels and front matter;
+  link and image destinations (and titles), autolinks, bare URLs (read by
+  :func:`bare_urls`, code of this module's own), raw HTML, roles (MyST ``{role}`x``` and
+  Sphinx ``:role:`x```), footnote labels and front matter;
+  what they hold (a term, Chinese) is not prose;
 * **terms** — every glossary form in the source's prose appears as its ``en`` in the
   English's prose at least as often (case-insensitively: a term may start a sentence;
   in any of its forms — plural, possessive, hyphenated — as ``terms.count`` says),
@@ -64,6 +66,7 @@ _HAN_BLOCKS = {
     "CJK Unified Ideographs Extension J": "\U000323b0-\U0003347f",
 }
 _HAN = re.compile("[" + "".join(_HAN_BLOCKS.values()) + "]")
+_HAN_RUN = re.compile(f"(?:{_HAN.pattern})+")
 # a Sphinx role written before a code span: ":numref:" / ":py:func:" (ASCII, on purpose)
 _SPHINX_ROLE = re.compile(r"(?:^|(?<=[^A-Za-z0-9])):[A-Za-z][A-Za-z0-9_.+:-]*:$")
 _CODE_BLOCKS = {"fence", "code_block"}
@@ -259,19 +262,36 @@ def compare_facts(src: Facts, out: Facts, glossary: Glossary | None = None,
     if "terms" in what and glossary is not None:
         problems += _term_problems(src.text, out.text, glossary)
     if "chinese" in what:
-        left = sorted({ch for ch in _HAN.findall(out.text) if ch not in unrendered})
+        left = chinese_left(out.text, unrendered)
         if left:
-            problems.append("Chinese left in the English: " + "".join(left[:12])
-                            + ("…" if len(left) > 12 else ""))
+            shown = "、".join(left)
+            problems.append("Chinese left in the English: " + shown[:30]
+                            + ("…" if len(shown) > 30 else ""))
     return problems
+
+
+def chinese_left(prose: str, unrendered: str = "") -> list[str]:
+    """The runs of Chinese in ``prose`` as they are written, in order, each once, without
+    the characters in ``unrendered`` (a run they cut is two runs)."""
+    runs: dict[str, None] = {}
+    for match in _HAN_RUN.finditer(prose):
+        for run in re.split("[" + re.escape(unrendered) + "]+", match.group(0)) \
+                if unrendered else (match.group(0),):
+            if run:
+                runs[run] = None
+    return list(runs)
 
 
 def _inline(children, out: Facts, notes: dict) -> None:
     prose: list[str] = []
+    autolink = False
     for k, child in enumerate(children):
         kind = child.type
+        if autolink:                    # <https://…>: its text is its destination, kept
+            autolink = kind != "link_close"
+            continue
         if kind == "text":
-            content = child.content
+            content = _without_urls(child.content, out)
             nxt = children[k + 1] if k + 1 < len(children) else None
             if nxt is not None and nxt.type == "code_inline":
                 role = _SPHINX_ROLE.search(content)
@@ -310,6 +330,7 @@ def _inline(children, out: Facts, notes: dict) -> None:
             href = child.attrs.get("href", "")
             if child.markup == "autolink" or child.info == "auto":
                 out.protected[("autolink", href)] += 1
+                autolink = True
             else:
                 out.protected[("link", f"{href} {child.attrs.get('title', '')}".rstrip())] += 1
             prose.append("\x00")
@@ -323,6 +344,71 @@ def _inline(children, out: Facts, notes: dict) -> None:
         else:
             prose.append("\x00")
     out.prose.append(_join_lines("".join(prose)))
+
+
+# A bare URL, read with code of the check's own (the translator's is prose.URL_RE) to the
+# rule the README states: ``http://``, ``https://``, ``ftp://`` or ``www.`` + a name + ``.``,
+# then everything to white space, a quote, ``<``, ``>``, CJK or full-width punctuation or a
+# Chinese character, except that after the first ``/``, ``?`` or ``#`` a run of Chinese
+# that starts right after one of ``_HAN_MAY_FOLLOW`` is part of the URL; then its trailing
+# ASCII punctuation is not (a ``)`` that closes a ``(`` of the URL is).
+_URL_OPEN = re.compile(r"(?:https?|ftp)://|www\.[A-Za-z0-9-]+\.")
+_URL_STOPS = frozenset("<>\"'`\u00b7\u2013\u2014\u2015\u2018\u2019\u201a\u201b"
+                       "\u201c\u201d\u201e\u201f\u2026")
+_HAN_MAY_FOLLOW = frozenset("/?#=&:_-+~(")
+_URL_TRAILING = frozenset(".,;:!?)]}'\"")
+
+
+def _stops_url(ch: str) -> bool:
+    return ch.isspace() or ch in _URL_STOPS or "\u3000" <= ch <= "\u303f" \
+        or "\uff00" <= ch <= "\uffef"
+
+
+def bare_urls(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of each bare URL in ``text``, left to right."""
+    out: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        opening = _URL_OPEN.search(text, pos)
+        if opening is None:
+            return out
+        start = end = opening.end()
+        in_path = False
+        while end < len(text):
+            ch = text[end]
+            if _HAN.match(ch):
+                before = text[end - 1]
+                if not (in_path and end > start
+                        and (before in _HAN_MAY_FOLLOW or _HAN.match(before))):
+                    break
+            elif _stops_url(ch):
+                break
+            elif ch in "/?#":
+                in_path = True
+            end += 1
+        if end == start:                 # nothing after the opening: no URL here
+            pos = opening.start() + 1
+            continue
+        pos, start = end, opening.start()
+        while end > start and text[end - 1] in _URL_TRAILING:
+            if text[end - 1] == ")" and text.count("(", start, end) >= text.count(")", start, end):
+                break
+            end -= 1
+        out.append((start, end))
+
+
+def _without_urls(content: str, out: Facts) -> str:
+    """A text token's content with each bare URL counted as protected and taken out of the
+    prose (a term or Chinese in its path is the URL's, not the sentence's)."""
+    spans = bare_urls(content) if "://" in content or "www." in content else ()
+    if not spans:
+        return content
+    pieces, pos = [], 0
+    for start, end in spans:
+        out.protected[("url", content[start:end])] += 1
+        pieces += [content[pos:start], "\x00"]
+        pos = end
+    return "".join(pieces) + content[pos:]
 
 
 def _join_lines(text: str) -> str:
@@ -754,8 +840,6 @@ def _read_whole(source: str, english: str, unrendered: str = "",
     del out_view
     return problems + _chinese_left(runs, unrendered, parser_prose, index)
 
-
-_HAN_RUN = re.compile(f"(?:{_HAN.pattern})+")
 
 
 def _chinese_left(runs: list[tuple[int, str]], unrendered: str, parser_prose,
