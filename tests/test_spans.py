@@ -1,13 +1,14 @@
-"""Bare URLs with Chinese in them and autolinks come through byte for byte, the Chinese
-around them translated — and the output check reads each of them itself, so a URL the
-translation changed is an error, never a silent pass.
+"""Bare URLs with Chinese in them, autolinks and GitHub alerts come through byte for byte,
+the Chinese around them translated — and the output check reads each of them itself, so
+a URL or a marker the translation changed is an error, never a silent pass.
 
-The shapes (written for this test): a bare URL whose path,
+The shapes (a tide-gauge archive's notes, written for this test): a bare URL whose path,
 query or fragment holds Chinese (``https://wiki.example.org/运维/节点故障``,
 ``?站点=青岛&类型=潮汐``, ``/wiki/潮汐_(海洋学)``), percent-encoded, glued to the Chinese
 before it or ending at full-width punctuation; ``www.`` with a Chinese path; Chinese glued
 to a URL's last ASCII word (prose, not the URL); an autolink ``<https://…/节点>`` holding a
-glossary term.
+glossary term; the five alert markers, lower case, in a list, and a callout marker with a
+title on its line (``> [!TIP] 标题``).
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from hypothesis import example, given, settings, strategies as st
 
 from conftest import write
 from engines import NoiseEngine
+from test_document import golden, translate_text
 from zhenglossary.cli import app
 from zhenglossary.engines.gloss import GlossEngine
 from zhenglossary.glossary import load_glossary_text
 from zhenglossary.prose import find_urls, prose_view
 from zhenglossary.translate import translate_note
-from zhenglossary.validate import bare_urls, check_block
+from zhenglossary.validate import bare_urls, check_block, check_document
+from test_document import DATA
 
 GLOSSARY_TEXT = """terms:
   - zh: 潮汐
@@ -38,6 +41,50 @@ GLOSSARY_TEXT = """terms:
     forbid: [knot]
 """
 GLOSSARY = load_glossary_text(GLOSSARY_TEXT)
+
+# every span of tests/data/spans.md that must come out as it is written
+KEPT = ["https://data.example.net/海洋/潮汐站/2023",
+        "https://api.example.net/search?站点=青岛&类型=潮汐",
+        "https://data.example.net/%E6%BD%AE%E6%B1%90?lang=zh&page=2",
+        "www.example.cn/镜像/潮汐", "https://mirror.example.cn/a/b",
+        "https://zh.wikipedia.org/wiki/潮汐_(海洋学)", "https://docs.example.net/guide",
+        "<https://data.example.net/潮汐>",
+        "> [!NOTE]\n", "> [!TIP]\n", "> [!IMPORTANT]\n", "> [!WARNING]\n", "> [!CAUTION]\n",
+        "  > [!note]\n", "> [!TIP] "]
+
+
+def _source() -> str:
+    return (DATA / "spans.md").read_text("utf-8")
+
+
+# ------------------------------------------------------------------ the golden round trip
+
+
+def test_golden_spans_round_trip():
+    """The pseudo-translation (BracketEngine: ``，`` becomes ``,`` with no space, which glues
+    its ``‹T…›`` to a URL as a real engine would not) shows what is kept where; the output
+    check of real English is the next test's."""
+    source = _source()
+    english, parallel, findings, _ = translate_text(source, GLOSSARY, name="spans.md")
+    assert findings == []
+    for span in KEPT:
+        assert source.count(span) == english.count(span) == 1, span
+    # the Chinese around them is translated: none is left outside the kept spans
+    rest = english
+    for span in KEPT:
+        rest = rest.replace(span, "")
+    assert not re.search("[\u4e00-\u9fff]", rest), rest
+    golden("spans.en.md", english)
+    golden("spans.zh-en.md", parallel)
+
+
+def test_the_shapes_pass_the_output_check_with_the_gloss_engine():
+    result = translate_note(_source(), GLOSSARY, GlossEngine(GLOSSARY.form_map), name="spans.md")
+    assert [f for f in result.findings if f.severity == "error"] == []
+    for span in KEPT:
+        assert span in result.english, span
+    assert "Access <https://data.example.net/潮汐> examine sampling interval." in result.english
+
 
 # ------------------------------------------------------------------ where a bare URL ends
 
@@ -109,11 +156,24 @@ def test_chinese_left_is_named_as_written_in_order():
         "Chinese left in the English: 甲、丙"]
 
 
+def test_a_broken_alert_marker_is_an_error():
+    source = "> [!WARNING]\n> 不要重启节点。\n"
+    problems = check_document(source, "> [! WARNING]\n> Do not restart the node.\n")
+    assert problems[0] == "block structure changed (alert_open became blockquote_open)"
+    assert "alert '[!WARNING]' lost" in problems
+    assert check_document(source, "> [!NOTE]\n> Do not restart the node.\n") == [
+        "alert '[!WARNING]' lost", "alert '[!NOTE]' added"]
+    assert check_document(source, "> [!WARNING]\n> Do not restart the node.\n") == []
+    # a marker with a title on its line is not an alert, but its marker is still kept
+    assert check_block("> [!TIP] 先看节点。\n", "> [! TIP] First look at the node.\n",
+                       GLOSSARY) == ["callout '[!TIP]' lost"]
+
+
 # ------------------------------------------------------------------ the command line
 
 
 REPRO = ("# 题\n\n日志在 https://wiki.example.org/运维/节点故障 里。\n\n"
-         "访问 <https://example.org/节点> 看看。\n")
+         "> [!WARNING]\n> 不要重启节点。\n\n访问 <https://example.org/节点> 看看。\n")
 
 
 def _project(tmp_path, monkeypatch):
@@ -126,12 +186,13 @@ def _project(tmp_path, monkeypatch):
     return root
 
 
-def test_translate_and_check_keep_urls_and_autolinks(runner, tmp_path, monkeypatch):
+def test_translate_and_check_keep_urls_autolinks_and_alerts(runner, tmp_path, monkeypatch):
     root = _project(tmp_path, monkeypatch)
     result = runner.invoke(app, ["translate", "notes/", "--engine", "gloss"])
     assert result.exit_code == 0, result.output
     english = (root / "notes" / "s.en.md").read_text("utf-8")
     assert "https://wiki.example.org/运维/节点故障" in english
+    assert "\n> [!WARNING]\n> Don't restart node.\n" in english
     assert "Access <https://example.org/节点> examine." in english
     check = runner.invoke(app, ["glossary", "check", "notes/", "--format", "json"])
     assert check.exit_code == 0, check.output
@@ -161,6 +222,18 @@ def test_the_old_url_reading_put_back_is_caught_at_the_output(runner, tmp_path, 
     assert "url 'https://wiki.example.org/运维/节点故障' lost" in " ".join(result.output.split())
     english = (root / "notes" / "s.en.md").read_text("utf-8")
     assert "日志在 https://wiki.example.org/运维/节点故障 里。" in english    # its source
+
+
+def test_an_alert_marker_changed_in_the_english_file_is_refused(runner, tmp_path, monkeypatch):
+    root = _project(tmp_path, monkeypatch)
+    assert runner.invoke(app, ["translate", "notes/", "--engine", "gloss"]).exit_code == 0
+    en = root / "notes" / "s.en.md"
+    en.write_text(en.read_text("utf-8").replace("> [!WARNING]\n", "> [!NOTE]\n"), "utf-8")
+    before = en.read_text("utf-8")
+    result = runner.invoke(app, ["translate", "notes/", "--engine", "gloss"])
+    assert result.exit_code == 1, result.output
+    assert "a block zhen copies from the note" in " ".join(result.output.split())
+    assert en.read_text("utf-8") == before
 
 
 # ------------------------------------------------------------------ random URLs

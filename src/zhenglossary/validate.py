@@ -8,7 +8,7 @@ parser configuration, markdown.py) and walks the tokens itself, comparing:
 * **protected spans** — the multiset of fenced and indented code, inline code, math,
   link and image destinations (and titles), autolinks, bare URLs (read by
   :func:`bare_urls`, code of this module's own), raw HTML, roles (MyST ``{role}`x``` and
-  Sphinx ``:role:`x```), footnote labels and front matter;
+  Sphinx ``:role:`x```), footnote labels, alert markers (``[!WARNING]``) and front matter;
   what they hold (a term, Chinese) is not prose;
 * **terms** — every glossary form in the source's prose appears as its ``en`` in the
   English's prose at least as often (case-insensitively: a term may start a sentence;
@@ -91,9 +91,9 @@ def facts(text: str, env: dict | None = None) -> Facts:
     env = copy_env(env)
     tokens = parse_tokens(text, env)
     notes = _inline_notes(env)
-    for tok, counted in _counted(tokens):
+    for tok, counted, opens in _counted(tokens):
         if counted:
-            _token(tok, out, notes)
+            _token(tok, out, notes, opens)
     return out
 
 
@@ -103,21 +103,25 @@ def _inline_notes(env: dict) -> dict:
 
 
 def _counted(tokens):
-    """(token, counted): the text of an inline footnote ``^[…]`` is counted where it is
-    written (at its reference, :func:`_inline`), not again in the footnote list the parser
-    appends to the document."""
+    """(token, counted, opens a paragraph): the text of an inline footnote ``^[…]`` is
+    counted where it is written (at its reference, :func:`_inline`), not again in the
+    footnote list the parser appends to the document; an inline token that is a
+    paragraph's text may open with a callout marker."""
     inline_note = False
+    before = ""
     for tok in tokens:
         if tok.type == "footnote_open":
             inline_note = (tok.meta or {}).get("label") is None
         elif tok.type == "footnote_close":
             inline_note = False
-        yield tok, not (inline_note and tok.type == "inline")
+        yield tok, not (inline_note and tok.type == "inline"), \
+            before == "paragraph_open" and tok.type == "inline"
+        before = tok.type
 
 
-def _token(tok, out: Facts, notes: dict) -> None:
+def _token(tok, out: Facts, notes: dict, paragraph: bool = False) -> None:
     if tok.type == "inline":
-        _inline(tok.children or [], out, notes)
+        _inline(tok.children or [], out, notes, paragraph)
         return
     out.structure.append(_shape(tok.type, tok.tag, tok.level))
     if tok.type in _CODE_BLOCKS:
@@ -130,6 +134,8 @@ def _token(tok, out: Facts, notes: dict) -> None:
         out.protected[("front matter", tok.content)] += 1
     elif tok.type == "footnote_open":
         out.protected[("footnote", str((tok.meta or {}).get("label", "")))] += 1
+    elif tok.type == "alert_open":      # > [!WARNING]: a block quote to the parser without it
+        out.protected[("alert", f"[!{tok.info}]")] += 1
 
 
 _SHAPES: dict[tuple, tuple] = {}
@@ -144,7 +150,7 @@ def _shape(kind: str, tag: str, level: int) -> tuple:
 
 # leaf blocks: the tokens that open one, and the token that closes it (None: one token)
 _LEAF_OPEN = {"paragraph_open": "paragraph_close", "heading_open": "heading_close",
-              "table_open": "table_close", **{t: None for t in (
+              "table_open": "table_close", "alert_title_open": "alert_title_close", **{t: None for t in (
                   "fence", "code_block", "html_block", "hr", "math_block", "math_block_label",
                   "amsmath", "front_matter")}}
 
@@ -194,7 +200,7 @@ def walk_blocks(text: str, env: dict | None = None) -> Iterator:
     else:
         env = copy_env(env)
         tokens = parse_tokens(text, env)
-    for tok, counted in _counted(tokens):
+    for tok, counted, opens in _counted(tokens):
         if current is None and tok.type in _LEAF_OPEN:
             current = Block(tok.map[0] if tok.map else -1, Facts())
             closer = _LEAF_OPEN[tok.type]
@@ -203,7 +209,7 @@ def walk_blocks(text: str, env: dict | None = None) -> Iterator:
             if tok.type == "inline":
                 # a long note's tokens keep no children: each block's are read and let go
                 children, notes = inline_children(tok, env)
-                _inline(children, into, notes)
+                _inline(children, into, notes, opens)
             else:
                 _token(tok, into, {})
         if tok.type != "inline":
@@ -282,7 +288,12 @@ def chinese_left(prose: str, unrendered: str = "") -> list[str]:
     return list(runs)
 
 
-def _inline(children, out: Facts, notes: dict) -> None:
+# ``> [!NOTE] 标题``: a callout marker opening a paragraph, text after it (the check's own
+# pattern, ASCII; the marker alone on a quote's first line is an alert, a block of its own)
+_CALLOUT = re.compile(r"\[![A-Za-z][A-Za-z0-9_-]*\][+-]?(?=[ \t]|$)")
+
+
+def _inline(children, out: Facts, notes: dict, paragraph: bool = False) -> None:
     prose: list[str] = []
     autolink = False
     for k, child in enumerate(children):
@@ -292,6 +303,10 @@ def _inline(children, out: Facts, notes: dict) -> None:
             continue
         if kind == "text":
             content = _without_urls(child.content, out)
+            marker = _CALLOUT.match(content) if k == 0 and paragraph else None
+            if marker:
+                out.protected[("callout", marker.group(0))] += 1
+                content = "\x00" + content[marker.end():]
             nxt = children[k + 1] if k + 1 < len(children) else None
             if nxt is not None and nxt.type == "code_inline":
                 role = _SPHINX_ROLE.search(content)
