@@ -37,7 +37,11 @@ def test_the_corpus_has_the_promised_shapes():
                   # digits next to $ (math and money), CRLF math, counts before terms
                   "$$J=\n\\begin{bmatrix}", "\\end{bmatrix}$$，", "\\begin{bmatrix}1\\end{bmatrix} ",
                   "2$\\sigma$", "约为$5，", "$$\r\n", "\\partial\r\n> ", "3个关节", "第2个关节",
-                  "多个协方差矩阵", "这些集合成员"]:
+                  "多个协方差矩阵", "这些集合成员",
+                  # bare URLs with Chinese in the path and query, an autolink holding
+                  # Chinese, GitHub alerts, a callout marker with a title
+                  "https://wiki.example.org/运维/", "?站点=玉龙&仪器=风速计", "<https://tickets.",
+                  "> [!WARNING]\n", "> [!note] "]:
         assert shape in joined, shape
 
 

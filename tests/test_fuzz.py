@@ -35,6 +35,11 @@ inline = st.one_of(
     zh_words, en_words.map(lambda w: f" {w} "),
     st.sampled_from(["`max_batch_size`", "`a*b`", "``x ` y``"]).map(lambda c: f" {c} "),
     st.sampled_from(["https://arxiv.org/abs/2407.14106", "https://a.b/c_(d)"]).map(lambda u: f" {u} "),
+    # URLs with Chinese in the path or query (a term too), glued to the Chinese before them
+    # or ended by full-width punctuation; an autolink holding Chinese
+    st.sampled_from(["https://wiki.example.org/运维/推理", "https://x.org/s?q=模型&lang=zh",
+                     "www.example.cn/镜像/数据并行"]).map(lambda u: f"见{u}，"),
+    st.just(" <https://example.org/混合精度> "),
     st.tuples(zh_words, st.sampled_from(["https://x.org/a_b", "./doc.md"])).map(
         lambda t: f"[{t[0]}]({t[1]})"),
     # emphasis hugging Chinese text, as notes write it; two delimiter runs never touch
@@ -66,6 +71,11 @@ block = st.one_of(
     st.lists(st.tuples(st.integers(0, 2), text_line), min_size=1, max_size=5).map(
         lambda items: "\n".join("  " * depth + "- " + t for depth, t in items)),
     st.lists(text_line, min_size=1, max_size=3).map(lambda ls: "\n".join("> " + t for t in ls)),
+    # GitHub alerts, and a callout marker with a title on its line
+    st.tuples(st.sampled_from(["NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION", "note"]),
+              st.lists(text_line, min_size=1, max_size=2)).map(
+        lambda t: f"> [!{t[0]}]\n" + "\n".join("> " + line for line in t[1])),
+    text_line.map(lambda t: "> [!TIP] " + t.replace("\n", " ")),
     st.lists(st.lists(zh_words, min_size=1, max_size=3), min_size=2, max_size=4).map(
         lambda rows: "| 列一 | 列二 |\n|---|---|\n" + "\n".join(
             f"| {''.join(r)} | {r[0]} |" for r in rows)),

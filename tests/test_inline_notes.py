@@ -79,7 +79,7 @@ def test_aligning_a_region_does_not_change_the_notes_env():
 @pytest.mark.parametrize("english, problem", [
     ("Granite weathers.\n", "block structure changed"),               # the footnote dropped
     ("Granite[feldspar turns to clay.] weathers.\n", "block structure changed"),  # ^ lost
-    ("Granite^[长石 turns to clay.] weathers.\n", "Chinese left in the English: 石长"),
+    ("Granite^[长石 turns to clay.] weathers.\n", "Chinese left in the English: 长石"),
     ("Granite^[feldspar^[clay.]] weathers.\n", "block structure changed"),  # one more
 ])
 def test_the_validator_counts_inline_footnotes(english, problem):

@@ -30,6 +30,9 @@ title: 各种结构
 
 > 引用里的句子。
 
+> [!WARNING]
+> 提醒里的句子。
+
 | 列一 | 列二 |
 |---|---|
 | 单元格 | 另一格 |
@@ -98,7 +101,9 @@ def test_the_leaves_are_the_table_s_blocks():
                    if r.kind in (TokenKind.PROSE, TokenKind.VERBATIM)}
     assert set(kinds) <= block_names
     assert {"front_matter", "heading", "paragraph", "table", "code", "html", "hr",
-            "math"} <= set(kinds)
+            "math", "alert"} <= set(kinds)
+    marker = next(leaf for leaf in doc.leaves if leaf.kind == "alert")
+    assert doc.leaf_text(marker) == "> [!WARNING]\n" and not marker.regions
     assert not [r.error for leaf in doc.leaves for r in leaf.regions if r.error]
 
 
@@ -127,6 +132,8 @@ def test_outline_reads_a_block_once_for_every_question():
     assert (quote.shape, quote.text, quote.quoted) == ("paragraph", "引用的**一句**话", True)
     heading = outline("## 标题 `x`\n")
     assert (heading.shape, heading.level, heading.text) == ("heading", 2, "标题 `x`")
+    alert = outline("> [!TIP]\n> 提醒的一句话\n")
+    assert (alert.shape, alert.quoted) == ("other", True)
     bullet = outline("- 一项\n")
     assert bullet.lead == "•"
     for other in ("| a | b |\n|---|---|\n| 1 | 2 |\n", "```\n代码\n```\n", "段一\n\n段二\n",

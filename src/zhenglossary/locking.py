@@ -42,6 +42,10 @@ _ESCAPE_RE = re.compile(r"\\[!-/:-@\[-`{-~]")
 _INLINE_ENV = re.compile(r"\\begin\{([A-Za-z]+\*?)\}.*?\\end\{\1\}", re.S)
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _TASK_RE = re.compile(r"^\[[ xX]\](?=\s)")
+# a callout marker with text after it, opening a paragraph (``> [!NOTE] 标题``, an Obsidian
+# callout with its title; not an alert to GitHub or the parser, which want the marker alone
+# on its line: markdown.use_alerts): kept as written, the text after it translated
+_CALLOUT_RE = re.compile(r"^\[![A-Za-z][A-Za-z0-9_-]*\][+-]?(?=[ \t]|$)")
 _CITE_RE = re.compile(r"\[\d+(?:[,\-–]\s*\d+)*\]")
 _TOKEN = r"(?:[A-Za-z0-9]|\\[!-/:-@\[-`{-~])(?:[A-Za-z0-9_.+\-/#@&'’%×*]|\\[!-/:-@\[-`{-~])*"
 _LATIN_RE = re.compile(rf"{_TOKEN}(?:(?:[ \t]+|[ \t]*,[ \t]*){_TOKEN})*")
@@ -60,13 +64,14 @@ PUNCT_MAP = {"，": ", ", "。": ". ", "！": "! ", "？": "? ", "；": "; ", "�
 
 
 PROTECTED = {"code", "url", "email", "math", "latin", "escape", "entity", "html", "role",
-             "footnote", "autolink", "protected", "task", "cite"}
+             "footnote", "autolink", "protected", "task", "callout", "cite"}
 
 
 @dataclass(slots=True)
 class Slot:
     kind: str                    # term | code | url | email | math | latin | escape | entity
-                                 # | html | image | autolink | em | strong | s | link | note
+                                 # | html | image | autolink | task | callout | em | strong
+                                 # | s | link | note
     raw: str                     # exact source bytes
     term: Term | None = None
     children: list["Segment"] = field(default_factory=list)   # for markup spans
@@ -227,6 +232,9 @@ class _Builder:
             task = _TASK_RE.match(text)
             if task:
                 take(0, task.end(), Slot("task", task.group(0)))
+            callout = _CALLOUT_RE.match(text)
+            if callout and self.region.kind == "paragraph":
+                take(0, callout.end(), Slot("callout", callout.group(0)))
         for m in _INLINE_ENV.finditer(text):
             # \begin{pmatrix}…\end{pmatrix} inside a line: not a block, but MathJax reads
             # it as math, so its bytes are kept (never escaped or translated)
@@ -293,6 +301,8 @@ class _Builder:
                     groups[-1].append(_Atom("text", atom.start + pos, atom.end, atom.text[pos:]))
                 continue
             groups[-1].append(atom)
+            if atom.slot is not None and atom.slot.kind == "callout":
+                close(None)             # a segment of its own, copied: it stays first
 
         groups, boundaries = _split_long(groups, boundaries)
         segments: list[Segment] = []

@@ -17,7 +17,8 @@ it) does:
   the matching ``\\end{…}`` at the end of a line before any blank line;
 * YAML front matter; footnotes, referenced (``[^1]`` + ``[^1]: …``) and inline
   (pandoc's ``^[…]``, whose text is prose, translated in place); MyST roles
-  (``{cite}`key```).
+  (``{cite}`key```); GitHub alerts (``> [!NOTE]``, markdown-it-py's rule, its marker line
+  given a line of its own: :func:`use_alerts`).
 
 Sphinx/d2lbook roles (``:numref:`sec_x```) parse as text + ``code_inline``; ``ROLE_PREFIX``
 is the one pattern that recognises the ``:role:`` prefix in front of such a code span.
@@ -74,9 +75,37 @@ def _syntax(md):
     use_amsmath(md)
     md.use(footnote_plugin, inline=True)
     md.use(myst_role_plugin)
+    use_alerts(md)
     # lists nested 1,000 deep must not blow the stack or take minutes; what lies deeper is
     # not parsed (see unread_nesting)
     md.options["maxNesting"] = MAX_NESTING
+    return md
+
+
+def use_alerts(md):
+    """GitHub's alerts, markdown-it-py's own rule (``alerts``, 4.1 and later): a block quote
+    whose first line is ``[!NOTE]``, ``[!TIP]``, ``[!IMPORTANT]``, ``[!WARNING]`` or
+    ``[!CAUTION]`` alone. The rule gives the marker line's tokens (``alert_title_open``, an
+    inline token holding the kind's name, not the note's bytes) no line; here they get it,
+    so the marker is a block of its own, copied byte for byte."""
+    md.options["alerts"] = True
+    rule = _rule(md.block.ruler, "blockquote")
+
+    def blockquote(state, start_line: int, end_line: int, silent: bool) -> bool:
+        first = len(state.tokens)
+        found = rule(state, start_line, end_line, silent)
+        if found and not silent:
+            for k in range(first, len(state.tokens) - 1):
+                token = state.tokens[k]
+                if token.type == "alert_open" and token.map \
+                        and state.tokens[k + 1].type == "alert_title_open":
+                    line = [token.map[0], token.map[0] + 1]
+                    state.tokens[k + 1].map = line
+                    if state.tokens[k + 2].type == "inline":
+                        state.tokens[k + 2].map = line
+        return found
+
+    md.block.ruler.at("blockquote", blockquote, {"alt": _alt(md.block.ruler, "blockquote")})
     return md
 
 
@@ -115,7 +144,9 @@ TOKENS: dict[str, TokenRole] = {
     "html_block": TokenRole(_V, "html"), "hr": TokenRole(_V, "hr"),
     "math_block": TokenRole(_V, "math"), "math_block_label": TokenRole(_V, "math"),
     "amsmath": TokenRole(_V, "math"), "front_matter": TokenRole(_V, "front_matter"),
-    "blockquote_open": TokenRole(_C, "quote"), "bullet_list_open": TokenRole(_C, "list"),
+    "blockquote_open": TokenRole(_C, "quote"), "alert_open": TokenRole(_C, "quote"),
+    "alert_title_open": TokenRole(_V, "alert"),      # the [!NOTE] line (use_alerts)
+    "bullet_list_open": TokenRole(_C, "list"),
     "ordered_list_open": TokenRole(_C, "list"), "list_item_open": TokenRole(_C, "item"),
     "footnote_block_open": TokenRole(_C, "footnotes"), "footnote_open": TokenRole(_C, "footnote"),
     "footnote_anchor": TokenRole(_C, "footnote"),
@@ -191,7 +222,7 @@ def outline(markdown: str) -> Outline:
         content = _TASK.sub("", content).lstrip(" ")
     text = content if single else None
     return Outline(shape, level, text, lead,
-                   any(t.type == "blockquote_open" for t in tokens))
+                   any(t.type in ("blockquote_open", "alert_open") for t in tokens))
 
 
 # ---------------------------------------------------------------- math, as pandoc reads it

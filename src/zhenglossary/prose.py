@@ -21,10 +21,20 @@ from .document import Raw, Wrap, parse_document
 from .markdown import KEEP_CHARS
 from .textutil import CJK_CLASS
 
-# A bare URL ends at white space, a quote, CJK punctuation or full-width forms, or the first
-# Chinese character (textutil's one definition: astral ideographs end it too).
-_URL_BODY = rf"[^\s<>\"'`\u3000-\u303f\uff00-\uffef{CJK_CLASS}（）]+"
-URL_RE = re.compile(rf"(?:https?|ftp)://{_URL_BODY}|www\.[A-Za-z0-9-]+\.{_URL_BODY}")
+# A bare URL: ``http://``, ``https://``, ``ftp://`` or ``www.`` and what follows, to white
+# space, ``<``, ``>``, a quote, CJK or full-width punctuation (，。（）、“” …) or a Chinese
+# character — except that in its path, query or fragment (after the first ``/``, ``?`` or
+# ``#``) a run of Chinese characters that starts right after a delimiter (``/ ? # = & : _
+# - + ~ (``) is part of it: ``https://wiki.example.org/运维/节点故障``, ``?q=节点&lang=zh``,
+# ``/wiki/Linux_内核``. Chinese glued to letters or digits (``…/guide中的说明``,
+# ``见https://x.org/a这里``) and Chinese in the host are not. Its trailing ASCII punctuation
+# is not part of it either (find_urls). What is Chinese is textutil's one definition
+# (astral ideographs too). validate.py reads URLs with its own code, to the same rule.
+_URL_CHAR = rf"[^\s<>\"'`\u00b7\u2013-\u2015\u2018-\u201f\u2026\u3000-\u303f\uff00-\uffef{CJK_CLASS}]"
+_URL_TAIL = (rf"(?:[/?#](?:{_URL_CHAR}|(?<=[/?#=&:_+~(\-])[{CJK_CLASS}]+)*)?")
+_URL_HOST = rf"(?:(?![/?#]){_URL_CHAR})*"
+URL_RE = re.compile(rf"(?:https?|ftp)://(?={_URL_CHAR}){_URL_HOST}{_URL_TAIL}"
+                    rf"|www\.[A-Za-z0-9-]+\.(?={_URL_CHAR}){_URL_HOST}{_URL_TAIL}")
 _URL_TRAIL = ".,;:!?)]}'\""
 EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
 INLINE_CODE_RE = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
