@@ -81,6 +81,10 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
             paths = []
             notices.append(f"{exc} — checked the glossary only")
     files = collect_notes(paths) if paths else []
+    if files and glossary.errors:
+        notices.append(f"the notes' translations were not checked: {glossary.path} has "
+                       f"{len(glossary.errors)} error(s), and `zhen translate` refuses it until "
+                       "they are fixed (each block's status depends on the entries it uses)")
     from .workers import check_in_processes, default_jobs
 
     shard = check_in_processes(files, glossary, glossary_path, out_dir, encoding, only,
@@ -238,16 +242,13 @@ def export_project_pairs(paths: list[Path], glossary_option: Path | None, fmt: s
                          encoding: str | None = None) -> PairsExport:
     """`zhen export`: the translated block pairs of ``paths`` as TMX or XLIFF text. Problems
     that do not stop the export go to ``warn`` as they are found."""
-    from .errors import GlossaryNotFound, UsageError
+    from .errors import UsageError
     from .exchange import collect_pairs, export_tm, exportable
 
-    try:
-        gloss = load_glossary(resolve_glossary(glossary_option))
-    except GlossaryNotFound:
-        if glossary_option is not None:
-            raise
+    # each pair's status is decided against the glossary as `zhen translate` reads it
+    path, gloss = _glossary_as_translate_reads_it(glossary_option)
+    if path is None:
         warn("no glossary.yaml found; exporting without the glossary-term notes")
-        gloss = Glossary([])
     notes, warnings = collect_pairs(paths, gloss, encoding=encoding, out_dir=out_dir)
     for warning in warnings:
         warn(warning)
@@ -421,26 +422,35 @@ class StatusReport:
 
 
 
+def _glossary_as_translate_reads_it(glossary_option: Path | None) -> tuple[Path | None, Glossary]:
+    """The glossary as `zhen translate` loads it: one with an error finding is refused
+    (:class:`GlossaryError`, exit 2, naming the first), since every block's status is
+    decided against the entries it uses; none found is an empty glossary, unless one was
+    named."""
+    from .errors import GlossaryNotFound
+
+    try:
+        path = resolve_glossary(glossary_option)
+    except GlossaryNotFound:
+        if glossary_option is not None:
+            raise
+        return None, Glossary([])
+    return path, load_glossary(path, strict=True)
+
 
 def status_project(paths: list[Path] | None, glossary_option: Path | None, *,
                    out_dir: Path | None = None, encoding: str | None = None,
                    fail_on: tuple[str, ...] = ()) -> StatusReport:
     """`zhen status`: each note's blocks by review status, decided as `zhen translate` would
     (:func:`parallel.decide`), against the note and glossary as they are now."""
-    from .errors import GlossaryNotFound, UsageError
+    from .errors import UsageError
     from .parallel import carry_over, edit_check, load_parallel, status_counts
 
     unknown = [s for s in fail_on if s not in STATUS_NAMES]
     if unknown:
         raise UsageError(f"--fail-on {','.join(unknown)}: not a status; use a comma-separated "
                          f"list of {', '.join(STATUS_NAMES)}")
-    try:
-        glossary_path = resolve_glossary(glossary_option)
-        gloss = load_glossary(glossary_path)
-    except GlossaryNotFound:
-        if glossary_option is not None:
-            raise
-        glossary_path, gloss = None, Glossary([])
+    glossary_path, gloss = _glossary_as_translate_reads_it(glossary_option)
     if not paths:
         paths = default_note_paths(glossary_path or Path("glossary.yaml"))
     from .document import parse_document
@@ -478,7 +488,7 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
     """`zhen mark`: set ``status`` (reviewed, or machine to take a review back) on blocks of a
     note's parallel file; only their ``en`` markers' lines change."""
     from .document import parse_document
-    from .errors import GlossaryNotFound, UsageError
+    from .errors import UsageError
     from .fileio import write_atomic
     from .parallel import PairStatus, carry_over, load_parallel, set_status
 
@@ -491,12 +501,7 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
     _, par = output_paths(note.path, note.relative, out_dir)
     if not par.exists():
         raise PathNotFound(f"{par}: no parallel file; run `zhen translate {note.display}` first")
-    try:
-        gloss = load_glossary(resolve_glossary(glossary_option))
-    except GlossaryNotFound:
-        if glossary_option is not None:
-            raise
-        gloss = Glossary([])
+    _, gloss = _glossary_as_translate_reads_it(glossary_option)
     old = load_parallel(par)
     carry = carry_over(parse_document(read_note(note.path, encoding)), old, gloss)
     by_block = {s.old.index: s for s in carry.states.values() if s.old is not None}

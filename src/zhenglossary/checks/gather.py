@@ -63,12 +63,23 @@ class Gathered:
     facts: dict = field(default_factory=dict)          # CheckContext.facts, computed ahead
 
 
+UNCHECKED = ("translation not checked: the glossary has errors, which `zhen translate` refuses "
+             "it for; fix them, then check again")
+
+
 def gather(notes: list[NoteText], glossary: Glossary, out_dir: Path | None,
            findings: list[Finding] | None = None) -> Gathered:
     """Each note's ``x.en.md`` and parallel file, read back (pairs with their status)."""
     from ..parallel import ParallelFileError, output_paths, pairs_for
 
     out = Gathered(notes, list(findings or []))
+    if glossary.errors:
+        # `zhen translate` refuses this glossary, and every block's status (and every term
+        # check of its English) depends on the entries it uses: judged against it, every
+        # translation would look stale; so none is read (check_project says so once)
+        for note in notes:
+            out.problems[note.display] = UNCHECKED
+        return out
     for note in notes:
         en, parallel = output_paths(note.path, note.relative, out_dir)
         try:
