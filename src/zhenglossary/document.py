@@ -467,7 +467,7 @@ class Document:
 def _gap(text: str) -> str:
     """Bytes of a leaf outside its inline regions (markers, pipes, a setext underline) as
     :meth:`Document.leaf_reading` keeps them: line endings one way, no trailing spaces."""
-    return _TRAILING_RE.sub("\n", text)
+    return _TRAILING_RE.sub("\n", text) if "\n" in text or "\r" in text else text
 
 
 _TRAILING_RE = re.compile(r"[ \t]*(?:\r\n|\n|\r)")

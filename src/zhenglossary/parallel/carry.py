@@ -23,7 +23,7 @@ from ..glossary import Glossary
 from .align import align_blocks
 from .format import Orphan, ParallelBlock, ParallelFile, Was, block_text
 from .outputs import EnglishFile, english_body
-from .status import Decision, Now, PairStatus, context_hash, decide, persons_english
+from .status import Decision, Now, PairStatus, block_now, decide, persons_english
 
 
 @dataclass(slots=True)
@@ -86,8 +86,6 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
     from ..prose import leaf_prose
 
     blocks = note_blocks(doc, texts=False)
-    bases = {i: context_hash(sha, leaf_prose(doc, doc.leaves[i]), glossary)
-             for i, sha, _ in blocks}
     texts = _Texts(doc, blocks)
     old_blocks = list(old.blocks) if old is not None else []
     orphans = list(old.orphans) if old is not None else []
@@ -105,9 +103,12 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
     taken: set[int] = set()
     copied: list[int] = []
     for j, (i, sha, _) in enumerate(blocks):
-        if not leaf_translatable(doc.leaves[i]):
+        leaf = doc.leaves[i]
+        now = block_now(sha, doc.leaf_reading(leaf), leaf_prose(doc, leaf),
+                        lambda j=j: texts[j], glossary)
+        if not leaf_translatable(leaf):
             # nothing to translate (code, English): copied; an edit it had is kept as an orphan
-            states[i] = BlockState(i, PairStatus.SAME, bases[i])
+            states[i] = BlockState(i, PairStatus.SAME, now.base)
             continue
         k = pairs.get(j)
         block = old_blocks[k] if k is not None else None
@@ -117,10 +118,10 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
             taken.add(k)
             if k < n_old and block.source_sha == sha and block.source != texts[j]:
                 copied.append(i)          # the note's block as it was, its copy changed
-        now = Now(sha, bases[i])
-        decision = decide(block, now, (lambda english, leaf=i: check(leaf, english))
+        decision = decide(block, now, (lambda english, reviewed, leaf=i:
+                                       check(leaf, english, reviewed))
                           if check is not None else None)
-        states[i] = _state(i, decision, bases[i], block)
+        states[i] = _state(i, decision, now, block)
     kept_orphans = [o for k, o in enumerate(orphans, start=n_old) if k not in taken]
     new_orphans = []
     for k, block in enumerate(old_blocks[:n_old]):
@@ -135,9 +136,9 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
     return Carry(states, kept_orphans + new_orphans, new_orphans, copied)
 
 
-def _state(leaf: int, decision: Decision, base: str, block: ParallelBlock | None) -> BlockState:
+def _state(leaf: int, decision: Decision, now: Now, block: ParallelBlock | None) -> BlockState:
     status = decision.status
-    state = BlockState(leaf, status, base, decision.english, decision.problems, old=block)
+    state = BlockState(leaf, status, now.base, decision.english, decision.problems, old=block)
     if status is PairStatus.STALE and block is not None:
         if block.status == "stale" and block.was is not None and not block.edited:
             state.was = block.was                     # still stale: what the person had then

@@ -76,11 +76,12 @@ def load_parallel(path: Path) -> ParallelFile:
 def edit_check(doc: Document, glossary: Glossary):
     """The output check of a person's English, block by block (``carry_over``'s ``check``):
     structure, protected spans, terms and Chinese left, the block parsed on its own in the
-    note's footnote context."""
-    from ..validate import check_block
+    note's footnote context; of English a person reviewed (``reviewed``), the forbids only."""
+    from ..validate import ALL, FORBIDS, check_block
 
-    def check(leaf: int, english: str) -> list[str]:
-        return check_block(doc.leaf_text(doc.leaves[leaf]), english, glossary, env=doc.env)
+    def check(leaf: int, english: str, reviewed: bool = False) -> list[str]:
+        return check_block(doc.leaf_text(doc.leaves[leaf]), english, glossary, env=doc.env,
+                           what=FORBIDS if reviewed else ALL)
     return check
 
 

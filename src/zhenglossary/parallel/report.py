@@ -33,9 +33,11 @@ def state_findings(carry: Carry, leaves, parallel, par_path: Path, en_name: str,
         extra = {"segment": f"b{leaf.index}", "source": leaf.source.strip(), "note": display,
                  "note_line": leaf.first_line}
         if state.status is PairStatus.INVALID:
+            how = "reviewed" if state.old is not None and state.old.status == "reviewed" \
+                and not state.old.edited else "edited by hand"
             out.append(Finding(
                 "edit-invalid", "error",
-                f"block {leaf.index}: the English edited by hand fails the output check "
+                f"block {leaf.index}: the English {how} fails the output check "
                 f"({'; '.join(state.problems)}); it is kept in the parallel file, and {en_name} "
                 "has machine English for the block until you fix it", par,
                 where.get(leaf.index, 0), extra={**extra, "english": state.english,

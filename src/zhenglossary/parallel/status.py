@@ -2,8 +2,10 @@
 
 The parallel file is the truth: what a block's ``en`` marker says, whether its text still
 matches the hash zhen wrote, and whether the source and glossary entries it was made for
-(``base``, :func:`context_hash`) are still the note's. The translation memory is a cache of
-machine output and never decides a status.
+(``base``, :func:`context_hash`) are still the note's. ``base`` holds the source as
+Markdown reads it and only the entries the block's prose uses, never a ``forbid``: a
+forbid is checked against a person's English instead. The translation memory is a cache
+of machine output and never decides a status.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ import hashlib
 import json
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Callable
+from functools import lru_cache
+from typing import Callable, Iterable
 
-from ..glossary import Glossary
+from ..document import block_hash, reading
+from ..glossary import Glossary, Term
 from .format import ParallelBlock
 
 
@@ -23,9 +27,10 @@ class PairStatus(StrEnum):
     REVIEWED = "reviewed"    # a person read the English and marked it reviewed
     EDITED = "edited"        # English a person wrote
     STALE = "stale"          # a person's English (or review) for a source or glossary entry
-                             # that has changed since; the machine English of the new source
-                             # is shown, the person's beside it
-    INVALID = "invalid"      # English a person wrote that fails the output check
+                             # that has changed since; the machine English of the block as it
+                             # is now is shown, the person's beside it
+    INVALID = "invalid"      # English a person wrote that fails the output check (or
+                             # reviewed that holds a forbid added since)
     PENDING = "pending"      # no English for this source yet (a new or changed block, or
                              # English a person emptied): `zhen translate` writes it
     SAME = "same"            # nothing to translate (code, HTML, English)
@@ -42,23 +47,92 @@ ORDER = (PairStatus.MACHINE, PairStatus.REVIEWED, PairStatus.EDITED, PairStatus.
 COUNTED = tuple(str(s) for s in ORDER) + ("orphaned",)
 
 
-def context_hash(source_sha: str, prose: str, glossary: Glossary) -> str:
-    """What a block's English depends on: its source (by hash) and the glossary entries its
-    prose (:func:`prose.leaf_prose`) uses (Chinese forms, English, plurals, forbidden
-    renderings). A review or an edit lasts while this stays the same."""
-    entries = sorted({m.term.rendering_key() for m in glossary.find_prose(prose)})
-    banned = list(glossary.forbid)              # the corpus-wide forbid list, when there is one
-    data = json.dumps([source_sha, entries] + ([banned] if banned else []), ensure_ascii=False,
-                      separators=(",", ":"))
+def _entry(term: Term) -> str:
+    """``term``'s ``english_key`` as JSON."""
+    return _keyed(term.english_key())
+
+
+@lru_cache(maxsize=1 << 16)
+def _keyed(key: tuple) -> str:
+    # by the key itself (a Term's hash leaves its plurals out): once per entry, not once
+    # per block that holds it
+    return json.dumps(key, ensure_ascii=False, separators=(",", ":"))
+
+
+def context_hash(reading_sha: str, terms: Iterable[Term]) -> str:
+    """What a block's English depends on: its source as Markdown reads it (the hash of
+    ``Document.leaf_reading``: a re-wrap is no change) and the glossary entries its prose
+    uses (``Term.english_key``: Chinese forms, English, plurals). No ``forbid``, the
+    entries' or the glossary's: a person's English is checked against those (:func:`decide`),
+    so a new forbid finds the English that breaks it and leaves every other review alone.
+    A review or an edit lasts while this stays the same."""
+    entries = sorted(_entry(t) for t in set(terms))
+    data = json.dumps(["v3", reading_sha, entries], ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
 
 
-@dataclass(frozen=True)
-class Now:
-    """The note's block a parallel block is aligned with, as it is now."""
+def _earlier_hash(source_sha: str, terms: Iterable[Term], banned: tuple[str, ...],
+                  forbids: bool = True) -> str:
+    """``base`` as zhen wrote it before :func:`context_hash` (parallel files v2): the raw
+    source's hash, every entry's forbid and the glossary's (``banned``) hashed in.
+    ``forbids=False``: as it was when none of the entries had a forbid."""
+    entries = sorted({t.rendering_key() if forbids else (t.zh, t.en, t.variants, (), t.plurals)
+                      for t in terms})
+    data = json.dumps([source_sha, entries] + ([list(banned)] if banned else []),
+                      ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
 
-    source_sha: str
-    base: str
+
+@dataclass(slots=True)
+class Now:
+    """The note's block a parallel block is aligned with, as it is now (:func:`block_now`)."""
+
+    source_sha: str                        # the hash of its source lines
+    base: str                              # context_hash now
+    entries: tuple[Term, ...] = ()         # the glossary entries its prose uses
+    banned: tuple[str, ...] = ()           # the glossary's top-level forbid
+    source: Callable[[], str] | None = None    # its text as the parallel file shows it
+    _reading: str | None = None
+
+    def fits(self, base: str, source_sha: str, source: str) -> bool:
+        """English made for ``base`` (and the source ``source``, hash ``source_sha``) is
+        still this block's."""
+        if not base:          # a block written before `base` existed (parallel file v1)
+            return source_sha == self.source_sha
+        if base == self.base:
+            return True
+        if base not in self.earlier(source_sha):
+            return False
+        return source_sha == self.source_sha or self.read_as(source)
+
+    def earlier(self, source_sha: str) -> frozenset[str]:
+        """The bases a v2 parallel file had for this block, made for the source
+        ``source_sha`` and the entries as they are now: their forbids and the glossary's
+        each as they are or as none (an upgrade keeps what the old rule kept, and what it
+        staled only because a first forbid was added to the entries or to the list)."""
+        return frozenset(_earlier_hash(source_sha, self.entries, banned, forbids)
+                         for banned in {self.banned, ()} for forbids in (True, False))
+
+    def read_as(self, source: str) -> bool:
+        """``source`` (as the parallel file shows a block) reads as this block now."""
+        if self.source is None:
+            return False
+        mine = self.source()
+        if source == mine:
+            return True
+        if self._reading is None:
+            self._reading = reading(mine)
+        return reading(source) == self._reading
+
+
+def block_now(source_sha: str, reading: str, prose: str, source: Callable[[], str],
+              glossary: Glossary) -> Now:
+    """:class:`Now` for a block of the note: ``source_sha`` its hash, ``reading`` its
+    ``Document.leaf_reading``, ``prose`` its prose (``prose.leaf_prose``), ``source()`` its
+    text as the parallel file shows it (asked only when an earlier source is compared)."""
+    entries = tuple({m.term: None for m in glossary.find_prose(prose)})
+    return Now(source_sha, context_hash(block_hash(reading), entries), entries,
+               glossary.forbid, source)
 
 
 @dataclass(frozen=True)
@@ -68,27 +142,24 @@ class Decision:
     problems: tuple[str, ...] = ()   # why a person's English fails the output check
 
 
-def _fits(block_base: str, block_sha: str, now: Now) -> bool:
-    # a block written before `base` existed (parallel file v1) is judged by its source
-    return block_base == now.base if block_base else block_sha == now.source_sha
-
-
 def decide(block: ParallelBlock | None, now: Now | None,
-           check: Callable[[str], list[str]] | None = None) -> Decision:
+           check: Callable[[str, bool], list[str]] | None = None) -> Decision:
     """The status of ``block`` (read from the parallel file) for the note's block ``now``
-    it is aligned with (None: it has no English yet). ``check`` runs the output check on a
-    person's English (problems, or none)."""
+    it is aligned with (None: it has no English yet). ``check(english, reviewed)`` runs the
+    output check on a person's English (problems, or none): all of it on English a person
+    wrote; on English a person reviewed (the machine's, checked when it was written) the
+    ``forbid`` lists only, which no ``base`` holds — a forbid added since finds it."""
     if block is None or now is None:
         return Decision(PairStatus.PENDING)
     if block.same:
         return Decision(PairStatus.SAME)
 
     def person(english: str, status: PairStatus) -> Decision:
-        problems = tuple(check(english)) if check is not None and status is PairStatus.EDITED \
+        problems = tuple(check(english, status is PairStatus.REVIEWED)) if check is not None \
             else ()
         return Decision(PairStatus.INVALID if problems else status, english, problems)
 
-    fits = _fits(block.base, block.source_sha, now)
+    fits = now.fits(block.base, block.source_sha, block.source)
     if block.edited:                  # the text changed since zhen wrote it
         if not block.english.strip():
             return Decision(PairStatus.PENDING)          # emptied: machine English wanted
@@ -97,13 +168,14 @@ def decide(block: ParallelBlock | None, now: Now | None,
     if mark in ("edited", "invalid"):
         return person(block.english, PairStatus.EDITED) if fits else Decision(PairStatus.STALE)
     if mark == "reviewed":
-        return Decision(PairStatus.REVIEWED, block.english) if fits else Decision(PairStatus.STALE)
+        return person(block.english, PairStatus.REVIEWED) if fits else \
+            Decision(PairStatus.STALE)
     if mark == "stale" and block.was is not None:
         was = block.was
-        if was.base and was.base == now.base:         # the source is back to what it was
+        if was.base and now.fits(was.base, was.source_sha, was.source):
+            # the source (and the entries) are back to what the English was made for
             status = PairStatus.REVIEWED if was.status == "reviewed" else PairStatus.EDITED
-            return person(was.english, status) if status is PairStatus.EDITED else \
-                Decision(status, was.english)
+            return person(was.english, status)
         return Decision(PairStatus.STALE)
     return Decision(PairStatus.MACHINE if fits else PairStatus.PENDING)
 
