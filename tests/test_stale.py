@@ -4,7 +4,8 @@ A review or an edit lasts while the block's source reads the same (a re-wrap of 
 is no change: ``Document.leaf_reading``) and the glossary entries its Chinese uses keep
 their English and forms. A ``forbid`` is never part of that: it is checked against the
 person's English, so a new one finds the English that breaks it (``invalid``, naming the
-phrase) and leaves every other block alone.
+phrase) and leaves every other block alone. A block stale because of the glossary says
+which entry changed, old and new English, instead of quoting a source that did not change.
 
 Unit tests text-in/text-out (``reading``, ``translate_note``), then hypothesis properties
 over random glossary changes and random re-wraps, then the user's scenarios through the CLI
@@ -180,6 +181,44 @@ def test_a_new_forbid_finds_the_reviewed_and_edited_english_that_has_it():
     assert EDIT_MARK not in english_body(again.english)
 
 
+def test_a_stale_block_names_the_glossary_entry_and_quotes_no_unchanged_source():
+    note = "岩层在断层两侧错开了几米。\n\n样品编号写在袋子外面。\n"
+    par, _ = _own(_run(note, GLOSSARY).parallel, {1}, set())
+    again = _run(note, GLOSSARY.replace("en: stratum", "en: rock layer"), par)
+    [stale] = [f for f in again.findings if f.check == "stale"]
+    assert stale.message.startswith('block 1: the glossary entry 岩层 changed ("stratum" → '
+                                    '"rock layer") after its English was edited by hand;')
+    text = again.parallel
+    assert ('> *The source is the same as when this English was written; the glossary changed: '
+            '岩层 ("stratum" → "rock layer").*') in text
+    assert "The source when this English was written" not in text
+    assert text.count("岩层在断层两侧错开了几米。") == 1          # the source shown once
+    [block] = [b for b in read_parallel_file(text).blocks if b.index == 1]
+    assert block.was.source == block.source and EDIT_MARK in block.was.english
+    # read back and written again, it says the same
+    assert _run(note, GLOSSARY.replace("en: stratum", "en: rock layer"), text).parallel == text
+    # the glossary back as it was: the edit is back
+    back = _run(note, GLOSSARY, text)
+    assert back.stats["blocks"]["edited"] == 1 and EDIT_MARK in back.english
+
+
+def test_a_block_whose_source_and_entry_both_changed_says_both():
+    note = "断层附近的矿物颗粒被压碎了。\n"
+    par, _ = _own(_run(note, GLOSSARY).parallel, set(), {1})
+    again = _run(note.replace("压碎", "磨圆"), GLOSSARY.replace("en: mineral", "en: ore mineral"),
+                 par)
+    [stale] = [f for f in again.findings if f.check == "stale"]
+    assert stale.message.startswith('block 1: its source and the glossary entry 矿物 ("mineral" '
+                                    '→ "ore mineral") changed after its English was reviewed')
+    assert ("> *The source when this English was written (the glossary changed too: 矿物 "
+            '("mineral" → "ore mineral")):*\n>\n> 断层附近的矿物颗粒被压碎了。') in again.parallel
+    # a source change alone says so, as before
+    alone = _run(note.replace("压碎", "磨圆"), GLOSSARY, par)
+    [stale] = [f for f in alone.findings if f.check == "stale"]
+    assert stale.message.startswith("block 1: its source changed after its English was reviewed")
+    assert "> *The source when this English was written:*" in alone.parallel
+
+
 # --------------------------------------------------------------------------- properties
 
 CHANGES = st.sampled_from([
@@ -270,6 +309,14 @@ def test_a_glossary_change_keeps_exactly_the_english_it_does_not_touch(data, cha
             assert "forbidden rendering" in finding.message
         else:
             assert block.status == "stale" and block.was.english == mine, (index, changes)
+            assert block.was.source == block.source      # read back: the source did not change
+            [finding] = [f for f in after.findings if f.check == "stale"
+                         and f.extra["segment"] == f"b{index}"]
+            named = [(zh, value) for kind, zh, value in changes if kind != "forbid"
+                     and zh in block.source]
+            assert all(f"{zh} " in finding.message for zh, _ in named), finding.message
+            assert all(f'"{value}"' in finding.message for _, value in named
+                       if not value.startswith(("断", "火"))), finding.message
         if expected != "kept" and index in edits:
             assert mine not in body              # machine English in its place
 
@@ -400,6 +447,7 @@ def test_a_parallel_file_from_before_keeps_its_reviews_through_a_new_forbid():
     again = _run(note, more, par)
     assert again.stats["blocks"] == {"machine": 0, "reviewed": 1, "edited": 1, "stale": 0,
                                      "invalid": 0, "pending": 0}
+    assert "parallel v3" in again.parallel and "terms=岩层=stratum=" in again.parallel
 
 
 def test_a_block_the_old_rule_made_stale_by_a_rewrap_comes_back():
@@ -523,3 +571,27 @@ def test_cli_a_rewrapped_paragraph_keeps_its_edit(ops, runner):
     # a hard break is a change a reader sees
     note.write_text(CLI_NOTE.replace("请先在群里\n说一声", "请先在群里  \n说一声"), "utf-8")
     assert _counts(runner) == (1, 1, 1, 0)
+
+
+def test_cli_the_stale_messages_name_the_glossary_entry(ops, runner):
+    """Finding 14: the parallel file and the review page said the source changed and quoted
+    a source identical to the current one, when a glossary entry had."""
+    _glossary(ops, "en: heartbeat", "en: keepalive")
+    code, data = _zhen(runner, "translate", "notes/", "--format", "json")
+    assert code == 0
+    [stale] = [f for f in data["findings"] if f["check"] == "stale"]
+    assert stale["message"].startswith('block 2: the glossary entry 心跳 changed ("heartbeat" → '
+                                       '"keepalive") after its English was reviewed by hand;')
+    par = (ops / "notes" / "failover.zh-en.md").read_text("utf-8")
+    assert par.count("主节点失去心跳超过十秒后，由哨兵发起切换。") == 1
+    assert ('> *The source is the same as when this English was written; the glossary changed: '
+            '心跳 ("heartbeat" → "keepalive").*') in par
+    code, data = _zhen(runner, "glossary", "check", "notes/", "--format", "json")
+    [stale] = [f for f in data["findings"] if f["check"] == "stale"]
+    assert stale["message"].startswith('the glossary entry 心跳 changed ("heartbeat" → '
+                                       '"keepalive") after this English')
+    assert _zhen(runner, "review", "notes/", "--out", "review.html")[0] == 0
+    page = (ops / "review.html").read_text("utf-8")
+    assert "Before the source changed" not in page
+    assert ("The English a person reviewed before the glossary entry 心跳 changed "
+            "(&quot;heartbeat&quot; → &quot;keepalive&quot;); the source is the same") in page

@@ -44,9 +44,10 @@ def state_findings(carry: Carry, leaves, parallel, par_path: Path, en_name: str,
                                                   "problems": list(state.problems)}))
         elif state.status is PairStatus.STALE and state.was is not None:
             whose = "reviewed" if state.was.status == "reviewed" else "edited"
+            what = state.cause.changed() if state.cause is not None else "its source changed"
             out.append(Finding(
                 "stale", "warning",
-                f"block {leaf.index}: its source (or a glossary entry it uses) changed after its "
+                f"block {leaf.index}: {what} after its "
                 f"English was {whose} by hand; {en_name} has new machine English, and "
                 "what you had is kept below it — copy what you keep into the English, or mark "
                 "it status=reviewed", par, where.get(leaf.index, 0), extra=extra))

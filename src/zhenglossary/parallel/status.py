@@ -4,8 +4,10 @@ The parallel file is the truth: what a block's ``en`` marker says, whether its t
 matches the hash zhen wrote, and whether the source and glossary entries it was made for
 (``base``, :func:`context_hash`) are still the note's. ``base`` holds the source as
 Markdown reads it and only the entries the block's prose uses, never a ``forbid``: a
-forbid is checked against a person's English instead. The translation memory is a cache
-of machine output and never decides a status.
+forbid is checked against a person's English instead. Why a block went stale (its source,
+or which entry: :func:`stale_cause`) is told from the entries its marker recorded
+(``terms=``). The translation memory is a cache of machine output and never decides a
+status.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Callable, Iterable
 
 from ..document import block_hash, reading
 from ..glossary import Glossary, Term
-from .format import ParallelBlock
+from .format import ParallelBlock, TermUse
 
 
 class PairStatus(StrEnum):
@@ -47,16 +49,24 @@ ORDER = (PairStatus.MACHINE, PairStatus.REVIEWED, PairStatus.EDITED, PairStatus.
 COUNTED = tuple(str(s) for s in ORDER) + ("orphaned",)
 
 
-def _entry(term: Term) -> str:
-    """``term``'s ``english_key`` as JSON."""
+def _entry(term: Term) -> tuple[str, str]:
+    """``term``'s ``english_key`` as JSON, and :func:`entry_key`."""
     return _keyed(term.english_key())
 
 
 @lru_cache(maxsize=1 << 16)
-def _keyed(key: tuple) -> str:
+def _keyed(key: tuple) -> tuple[str, str]:
     # by the key itself (a Term's hash leaves its plurals out): once per entry, not once
     # per block that holds it
-    return json.dumps(key, ensure_ascii=False, separators=(",", ":"))
+    data = json.dumps(key, ensure_ascii=False, separators=(",", ":"))
+    return data, hashlib.sha256(data.encode("utf-8")).hexdigest()[:4]
+
+
+def entry_key(term: Term) -> str:
+    """A short hash of what of ``term`` a person's English is written against
+    (``Term.english_key``), as the parallel file records it (``terms=``): it names the entry
+    that changed, it decides nothing (``base`` does)."""
+    return _entry(term)[1]
 
 
 def context_hash(reading_sha: str, terms: Iterable[Term]) -> str:
@@ -66,7 +76,7 @@ def context_hash(reading_sha: str, terms: Iterable[Term]) -> str:
     entries' or the glossary's: a person's English is checked against those (:func:`decide`),
     so a new forbid finds the English that breaks it and leaves every other review alone.
     A review or an edit lasts while this stays the same."""
-    entries = sorted(_entry(t) for t in set(terms))
+    entries = sorted(_entry(t)[0] for t in set(terms))
     data = json.dumps(["v3", reading_sha, entries], ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
 
@@ -83,13 +93,19 @@ def _earlier_hash(source_sha: str, terms: Iterable[Term], banned: tuple[str, ...
     return hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
 
 
+def term_uses(terms: Iterable[Term]) -> tuple[TermUse, ...]:
+    """The entries ``terms`` as a block's marker records them (``terms=``), in zh order."""
+    return tuple(sorted({TermUse(t.zh, t.en, entry_key(t)) for t in terms}))
+
+
 @dataclass(slots=True)
 class Now:
     """The note's block a parallel block is aligned with, as it is now (:func:`block_now`)."""
 
     source_sha: str                        # the hash of its source lines
     base: str                              # context_hash now
-    entries: tuple[Term, ...] = ()         # the glossary entries its prose uses
+    terms: tuple[TermUse, ...] = ()        # the glossary entries its prose uses
+    entries: tuple[Term, ...] = ()         # those entries themselves
     banned: tuple[str, ...] = ()           # the glossary's top-level forbid
     source: Callable[[], str] | None = None    # its text as the parallel file shows it
     _reading: str | None = None
@@ -131,8 +147,86 @@ def block_now(source_sha: str, reading: str, prose: str, source: Callable[[], st
     ``Document.leaf_reading``, ``prose`` its prose (``prose.leaf_prose``), ``source()`` its
     text as the parallel file shows it (asked only when an earlier source is compared)."""
     entries = tuple({m.term: None for m in glossary.find_prose(prose)})
-    return Now(source_sha, context_hash(block_hash(reading), entries), entries,
-               glossary.forbid, source)
+    return Now(source_sha, context_hash(block_hash(reading), entries), term_uses(entries),
+               entries, glossary.forbid, source)
+
+
+@dataclass(frozen=True)
+class StaleCause:
+    """Why a person's English no longer fits its block: its source changed (as Markdown
+    reads it), glossary entries it uses changed, or both."""
+
+    source: bool
+    entries: tuple[tuple[str, str | None, str | None], ...] = ()
+    # (zh, en then, en now): then None = an entry it did not use (new, or a new form);
+    # now None = no longer in the glossary; then == now: its Chinese forms or plural changed
+    unknown: tuple[TermUse, ...] | None = None
+    # the glossary changed, but which entry the parallel file does not say (written before
+    # zhen recorded the entries): the entries the block uses now
+
+    @property
+    def glossary(self) -> bool:
+        return bool(self.entries) or self.unknown is not None
+
+    def entry_words(self) -> str:
+        """The glossary's change, each entry named: ``节点 ("node" → "knot"); …``."""
+        if self.unknown is not None:
+            held = ", ".join(f'{u.zh} "{_one_line(u.en)}"' for u in self.unknown)
+            return f"an entry it uses (it uses {held} now)" if held else "an entry it used"
+        return "; ".join(f"{zh} ({self._detail(then, now)})" for zh, then, now in self.entries)
+
+    @staticmethod
+    def _detail(then: str | None, now: str | None) -> str:
+        then, now = _one_line(then), _one_line(now)
+        if then is None:
+            return f'"{now}", not used by this block before'
+        if now is None:
+            return f'"{then}" → no longer in the glossary'
+        if then == now:
+            return f'"{now}": its Chinese forms or plural'
+        return f'"{then}" → "{now}"'
+
+    def changed(self) -> str:
+        """What changed, as a finding says it: "its source changed", "the glossary entry
+        节点 changed ("node" → "knot")", "its source and the glossary entry … changed"."""
+        if not self.glossary:
+            return "its source changed"
+        if self.unknown is not None:             # which entry, the file does not say
+            words = "a glossary entry it uses" if self.unknown else "a glossary entry it used"
+            held = ", ".join(f'{u.zh} "{_one_line(u.en)}"' for u in self.unknown)
+            return f"{words} changed" + (f" (it uses {held} now)" if held else "")
+        if len(self.entries) == 1 and not self.source:
+            zh, then, now = self.entries[0]
+            return f"the glossary entry {zh} changed ({self._detail(then, now)})"
+        words = ("the glossary entry " if len(self.entries) == 1 else "the glossary entries ") \
+            + self.entry_words()
+        return f"its source and {words} changed" if self.source else f"{words} changed"
+
+
+def _one_line(text: str | None) -> str | None:
+    return " ".join(text.split()) if text is not None else None
+
+
+def stale_cause(source: str, source_sha: str, terms: tuple[TermUse, ...] | None, now: Now,
+                glossary: Glossary) -> StaleCause:
+    """Why English made for ``source`` (hash ``source_sha``) and the entries ``terms`` (None:
+    not recorded) does not fit the block ``now`` any more."""
+    changed = source_sha != now.source_sha and not now.read_as(source)
+    if terms is None:
+        return StaleCause(True) if changed else StaleCause(False, unknown=now.terms)
+    entries = []
+    for use in terms:
+        term = glossary.by_zh(use.zh)
+        if term is None:
+            entries.append((use.zh, use.en, None))
+        elif term.zh != use.zh or entry_key(term) != use.key:
+            entries.append((use.zh, use.en, term.en))
+    if not changed:                          # the same source: a term it now holds is new
+        held = {use.zh for use in terms}
+        entries += [(use.zh, None, use.en) for use in now.terms if use.zh not in held]
+    if not entries:
+        return StaleCause(True)   # nothing of the glossary to name: the source, as it reads here
+    return StaleCause(changed, tuple(entries))
 
 
 @dataclass(frozen=True)
