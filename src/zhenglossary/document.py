@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
+import unicodedata
 from array import array
 from dataclasses import dataclass, field
 
@@ -436,11 +437,104 @@ class Document:
         """The identity of a leaf block: the hash of its source lines."""
         return block_hash(self.leaf_text(leaf))
 
+    def leaf_reading(self, leaf: "Leaf") -> str:
+        """The leaf's source as Markdown reads it, for telling a change a reader sees from
+        one they do not: each soft line break of its prose (with the spaces around it and
+        the next line's container prefix, ``> `` or indentation) is what it renders as —
+        nothing between two wide (Chinese) characters, else one space — and trailing
+        spaces and line endings are gone. Everything else is the source's bytes: a hard
+        break (two spaces or a backslash, written one way), code, math, HTML, markup and
+        every other character count. Asked before a big note's regions let go of their
+        nodes (:meth:`Region.let_go`): carry-over reads it as the note is prepared."""
+        start, end = self.span(leaf.start_line, leaf.end_line)
+        out, pos = [], start
+        for region in leaf.regions:
+            first, last = region.starts[0], region.ends[-1]
+            out.append(_gap(self.text[pos:first]))
+            out.append(_region_reading(region) if region.raw or first == last
+                       else self.text[first:last])
+            pos = last
+        out.append(_gap(self.text[pos:end]).rstrip(" \t\n"))
+        return "".join(out)
+
     def span(self, first: int, last: int) -> tuple[int, int]:
         """Absolute offsets of lines [first, last)."""
         start = self.line_starts[first] if first < len(self.line_starts) else len(self.text)
         end = self.line_starts[last] if last < len(self.line_starts) else len(self.text)
         return start, end
+
+
+def _gap(text: str) -> str:
+    """Bytes of a leaf outside its inline regions (markers, pipes, a setext underline) as
+    :meth:`Document.leaf_reading` keeps them: line endings one way, no trailing spaces."""
+    return _TRAILING_RE.sub("\n", text) if "\n" in text or "\r" in text else text
+
+
+_TRAILING_RE = re.compile(r"[ \t]*(?:\r\n|\n|\r)")
+
+
+def wide(ch: str) -> bool:
+    """A character a soft line break next to another renders nothing beside (CSS Text's
+    segment break rule, pandoc's ``east_asian_line_breaks``): East Asian Wide, Fullwidth
+    or Halfwidth, and not Hangul (Korean separates words with spaces)."""
+    return unicodedata.east_asian_width(ch) in ("W", "F", "H") and not (
+        "\uac00" <= ch <= "\ud7a3" or "\u1100" <= ch <= "\u11ff" or "\u3130" <= ch <= "\u318f")
+
+
+def _flat(nodes, out: list) -> list:
+    """The inline nodes in order, as (kind, start, end): ``content`` (text, code, math…),
+    ``mark`` (emphasis and link markup around prose), ``soft`` and ``hard`` breaks."""
+    for node in nodes:
+        if isinstance(node, Wrap):
+            out.append(("mark", *node.open))
+            _flat(node.children or [], out)
+            out.append(("mark", *node.close))
+        elif isinstance(node, Break):
+            out.append(("hard" if node.hard else "soft", node.start, node.end))
+        else:
+            out.append(("content", node.start, node.end))
+    return out
+
+
+def _region_reading(region: "Region") -> str:
+    raw = region.raw
+    if region.error or not region.nodes:
+        return raw
+    items = _flat(region.nodes, [])
+
+    def beside(k: int, step: int) -> str:
+        """The rendered character next to break ``k`` (markup skipped), or ""."""
+        k += step
+        while 0 <= k < len(items):
+            kind, s, e = items[k]
+            if kind == "content" and e > s:
+                return raw[e - 1] if step < 0 else raw[s]
+            if kind != "mark":
+                return ""
+            k += step
+        return ""
+
+    out, pos = [], 0
+    for k, (kind, s, e) in enumerate(items):
+        out.append(raw[pos:s])
+        if kind == "soft":
+            a, b = beside(k, -1), beside(k, 1)
+            out.append("" if a and b and wide(a) and wide(b) else " ")
+        elif kind == "hard":
+            out.append("\\\n")
+        else:
+            out.append(raw[s:e])
+        pos = max(pos, e)
+    out.append(raw[pos:])
+    return "".join(out)
+
+
+def reading(text: str) -> str:
+    """A block's text, parsed on its own, as Markdown reads it
+    (:meth:`Document.leaf_reading` of each of its leaves): two texts that read the same
+    differ only where no reader sees it (a re-wrap, trailing spaces)."""
+    doc = parse_document(text)
+    return "\n\n".join(doc.leaf_reading(leaf) for leaf in doc.leaves)
 
 
 def block_hash(text: str) -> str:

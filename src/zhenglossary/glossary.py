@@ -87,8 +87,16 @@ class Term:
 
     def rendering_key(self) -> tuple:
         """What of this entry decides how a text using it is rendered and checked (not its
-        note, tags or line): a reviewed English goes stale when this changes."""
+        note, tags or line): machine English is made again when this changes."""
         return (self.zh, self.en, self.variants, self.forbid, self.plurals)
+
+    def english_key(self) -> tuple:
+        """What of this entry a person's English is written against: its Chinese forms, its
+        English and plurals. Not its ``forbid``, which that English is checked against
+        rather than hashed with (a new forbid finds the English that breaks it; the rest
+        keeps its review), nor its note, tags or line: a review or an edit of a block
+        holding the term goes stale when this changes (``parallel.status``)."""
+        return (self.zh, self.en, self.variants, self.plurals)
 
 
 @dataclass(frozen=True)

@@ -537,12 +537,21 @@ def _was_html(pair: Pair, notes: _Footnotes) -> str:
     if pair.was is None:
         return ""
     whose = "reviewed" if pair.was.status == "reviewed" else "edited"
-    src = notes.render(pair.was.source, "src", notes.prefix(pair.id, "was-src"))
+    cause = pair.cause
     en = notes.render(pair.was.english, "en", notes.prefix(pair.id, "was-en"))
+    act = ("copy what you keep into the English in the parallel file, or mark the block "
+           "reviewed")
+    if cause is not None and cause.glossary and not cause.source:
+        # the source reads as it did: only the English then is worth showing, and why
+        return (f'<div class="was"><p class="was-head">The English a person {whose} before '
+                f'{escape(cause.changed())}; the source is the same; {act}</p>'
+                f'<div class="srow">{_side("", "src")}{_side(en, "en")}</div></div>')
+    src = notes.render(pair.was.source, "src", notes.prefix(pair.id, "was-src"))
+    also = (f"; {escape(cause.changed().replace('its source and ', '', 1))} too"
+            if cause is not None and cause.glossary else "")
     return (f'<div class="was"><p class="was-head">Before the source changed (the English a '
-            f'person {whose}); copy what you keep into the English in the parallel file, or mark '
-            f'the block reviewed</p><div class="srow">{_side(src, "src")}{_side(en, "en")}</div>'
-            '</div>')
+            f'person {whose}{also}); {act}</p><div class="srow">{_side(src, "src")}'
+            f'{_side(en, "en")}</div></div>')
 
 
 def _row_html(note_id: str, row: _Row, base: str, glossary_path: str, notes: _Footnotes) -> str:

@@ -265,8 +265,8 @@ def compare_facts(src: Facts, out: Facts, glossary: Glossary | None = None,
                         + _structure_diff(src.structure, out.structure) + ")")
     if "protected" in what:
         problems += _counter_diff(src.protected, out.protected)
-    if "terms" in what and glossary is not None:
-        problems += _term_problems(src.text, out.text, glossary)
+    if glossary is not None and ("terms" in what or "forbid" in what):
+        problems += _term_problems(src.text, out.text, glossary, counts="terms" in what)
     if "chinese" in what:
         left = chinese_left(out.text, unrendered)
         if left:
@@ -507,6 +507,7 @@ def _show(value: str, n: int = 40) -> str:
 
 
 ALL = frozenset({"structure", "protected", "terms", "chinese"})
+FORBIDS = frozenset({"forbid"})      # only the forbids ("terms" checks them and the counts)
 
 
 def check_block(source: str, english: str, glossary: Glossary | None = None,
@@ -519,11 +520,12 @@ def check_block(source: str, english: str, glossary: Glossary | None = None,
                          unrendered, what)
 
 
-def _term_problems(source: str, english: str, glossary: Glossary) -> list[str]:
+def _term_problems(source: str, english: str, glossary: Glossary, counts: bool = True
+                   ) -> list[str]:
     """Each glossary term of the source rendered in the English as often (in any of its
-    forms: terms.py), and no ``forbid`` of a term in the English of the sentence (when the
-    sentences align, else the block) whose source holds it, nor one of the glossary's
-    corpus-wide list — unless the source itself already has that phrase."""
+    forms: terms.py; not without ``counts``), and no ``forbid`` of a term in the English of
+    the sentence (when the sentences align, else the block) whose source holds it, nor one
+    of the glossary's corpus-wide list — unless the source itself already has that phrase."""
     problems = []
     needed: Counter = Counter()
     by_en: dict[str, Term] = {}
@@ -533,7 +535,7 @@ def _term_problems(source: str, english: str, glossary: Glossary) -> list[str]:
         by_en.setdefault(match.term.en, match.term)
         found[match.term] = None
     flat = " ".join(english.split())
-    for en, n in needed.items():
+    for en, n in needed.items() if counts else ():
         have = terms.count(by_en[en], flat)
         if have < n:
             problems.append(f"term {by_en[en].zh} → {en!r} appears {have} of {n} times")

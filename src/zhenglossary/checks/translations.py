@@ -423,19 +423,21 @@ def stale(ctx: CheckContext) -> Iterable[Finding]:
     notes changed since they were translated."""
     for note in ctx.pairs:
         for pair in note.pairs:
+            what = pair.cause.changed() if pair.cause is not None else \
+                "the source (or a glossary entry it uses) changed"
             if pair.status == PairStatus.STALE and pair.was is not None:
                 yield _finding("stale", "warning",
-                               "the source (or a glossary entry it uses) changed after this "
+                               f"{what} after this "
                                "English was edited or reviewed by hand; the English is the "
-                               "machine's for the new source, and what you had is kept below it "
-                               "— copy what you keep into the English, or mark it "
+                               "machine's for the block as it is now, and what you had is kept "
+                               "below it — copy what you keep into the English, or mark it "
                                "status=reviewed", pair)
             elif pair.status == PairStatus.STALE:
                 yield _finding("stale", "warning",
-                               "the source (or a glossary entry it uses) changed after this "
+                               f"{what} after this "
                                "English was edited or reviewed by hand; run `zhen translate "
-                               f"{note.note}` for machine English of the new source, then adopt "
-                               "what you keep of yours", pair)
+                               f"{note.note}` for machine English of the block as it is now, "
+                               "then adopt what you keep of yours", pair)
         pending = note.counts.get("pending", 0)
         if pending:
             lines = sorted({line for line, _ in ctx.untranslated_blocks.get(note.note, [])}

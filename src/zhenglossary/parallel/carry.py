@@ -23,7 +23,8 @@ from ..glossary import Glossary
 from .align import align_blocks
 from .format import Orphan, ParallelBlock, ParallelFile, Was, block_text
 from .outputs import EnglishFile, english_body
-from .status import Decision, Now, PairStatus, context_hash, decide, persons_english
+from .status import (Decision, Now, PairStatus, StaleCause, TermUse, block_now, decide,
+                     persons_english, stale_cause)
 
 
 @dataclass(slots=True)
@@ -37,6 +38,8 @@ class BlockState:
     problems: tuple[str, ...] = ()     # an invalid edit's
     was: Was | None = None             # a stale block's person's English and source then
     old: ParallelBlock | None = None   # the block of the last parallel file it continues
+    terms: tuple[TermUse, ...] = ()    # the glossary entries its prose uses now
+    cause: StaleCause | None = None    # a stale block's: what changed since the person's
 
 
 @dataclass
@@ -86,8 +89,6 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
     from ..prose import leaf_prose
 
     blocks = note_blocks(doc, texts=False)
-    bases = {i: context_hash(sha, leaf_prose(doc, doc.leaves[i]), glossary)
-             for i, sha, _ in blocks}
     texts = _Texts(doc, blocks)
     old_blocks = list(old.blocks) if old is not None else []
     orphans = list(old.orphans) if old is not None else []
@@ -98,16 +99,19 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
         wanted.add(len(old_blocks))
         old_blocks.append(ParallelBlock(0, orphan.lines, orphan.source_sha, orphan.source,
                                         english=orphan.english, english_sha="",
-                                        status="edited", base=orphan.base))
+                                        status="edited", base=orphan.base, terms=None))
     pairs = align_blocks([b.source_sha for b in old_blocks], [b.source for b in old_blocks],
                          [sha for _, sha, _ in blocks], texts, wanted)
     states: dict[int, BlockState] = {}
     taken: set[int] = set()
     copied: list[int] = []
     for j, (i, sha, _) in enumerate(blocks):
-        if not leaf_translatable(doc.leaves[i]):
+        leaf = doc.leaves[i]
+        now = block_now(sha, doc.leaf_reading(leaf), leaf_prose(doc, leaf),
+                        lambda j=j: texts[j], glossary)
+        if not leaf_translatable(leaf):
             # nothing to translate (code, English): copied; an edit it had is kept as an orphan
-            states[i] = BlockState(i, PairStatus.SAME, bases[i])
+            states[i] = BlockState(i, PairStatus.SAME, now.base)
             continue
         k = pairs.get(j)
         block = old_blocks[k] if k is not None else None
@@ -117,10 +121,10 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
             taken.add(k)
             if k < n_old and block.source_sha == sha and block.source != texts[j]:
                 copied.append(i)          # the note's block as it was, its copy changed
-        now = Now(sha, bases[i])
-        decision = decide(block, now, (lambda english, leaf=i: check(leaf, english))
+        decision = decide(block, now, (lambda english, reviewed, leaf=i:
+                                       check(leaf, english, reviewed))
                           if check is not None else None)
-        states[i] = _state(i, decision, bases[i], block)
+        states[i] = _state(i, decision, now, block, glossary)
     kept_orphans = [o for k, o in enumerate(orphans, start=n_old) if k not in taken]
     new_orphans = []
     for k, block in enumerate(old_blocks[:n_old]):
@@ -135,18 +139,26 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
     return Carry(states, kept_orphans + new_orphans, new_orphans, copied)
 
 
-def _state(leaf: int, decision: Decision, base: str, block: ParallelBlock | None) -> BlockState:
+def _state(leaf: int, decision: Decision, now: Now, block: ParallelBlock | None,
+           glossary: Glossary) -> BlockState:
     status = decision.status
-    state = BlockState(leaf, status, base, decision.english, decision.problems, old=block)
+    state = BlockState(leaf, status, now.base, decision.english, decision.problems, old=block,
+                       terms=now.terms)
     if status is PairStatus.STALE and block is not None:
         if block.status == "stale" and block.was is not None and not block.edited:
             state.was = block.was                     # still stale: what the person had then
         else:
             had = persons_english(block)
             if had is not None:
-                state.was = Was(block.source, had[0], block.source_sha, block.base, had[1])
+                state.was = Was(block.source, had[0], block.source_sha, block.base, had[1],
+                                block.terms)
         if state.was is None:                         # nothing of a person's is left
             state.status = PairStatus.PENDING
+        else:
+            was = state.was
+            state.cause = stale_cause(was.source, was.source_sha, was.terms, now, glossary)
+            was.same_source = not state.cause.source
+            was.glossary = state.cause.entry_words() if state.cause.glossary else ""
     return state
 
 
@@ -239,7 +251,8 @@ def parallel_file(leaves, carry: Carry | None, source_name: str, engine: str) ->
         english = block_text(leaf.english)
         block = ParallelBlock(leaf.index, lines, sha, source, english=english,
                               base=state.base if state is not None else "",
-                              unrendered=list(leaf.unrendered))
+                              unrendered=list(leaf.unrendered),
+                              terms=state.terms if state is not None else ())
         if status is PairStatus.INVALID and state.english is not None:
             block.english, block.out_sha, block.unrendered = state.english, block_hash(english), []
             block.status = "invalid"

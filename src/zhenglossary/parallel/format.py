@@ -4,26 +4,30 @@ Every leaf block of the source is followed by its English; people read it in any
 viewer, programs read it back with :func:`read_parallel_file`. HTML comments, which viewers
 hide, introduce each part::
 
-    <!-- zhen:parallel v2 source="x.md" engine="gloss (…)" -->
+    <!-- zhen:parallel v3 source="x.md" engine="gloss (…)" -->
     <!-- zhen:src 12 L45-46 sha=3f2a9c1b0d4e -->
     混合精度推理的吞吐……
-    <!-- zhen:en 12 sha=a81b2c3d4e5f base=77c0e1d2a3b4 status=reviewed -->
+    <!-- zhen:en 12 sha=a81b2c3d4e5f base=77c0e1d2a3b4 status=reviewed terms=混合精度=mixed%20precision=5a0c -->
     The throughput of mixed precision inference …
 
 ``src`` carries the block number, its source lines and :func:`document.block_hash` of its
 source. ``en`` carries the hash of the English zhen wrote (``sha``: a person who changes
-the text is recognised by it no longer matching), ``base`` (the hash of the source and the
-glossary entries the English was made for: :func:`.status.context_hash`), the block's
-``status`` when it is not ``machine`` (:class:`.status.PairStatus`; a person may type
-``status=reviewed`` there), ``unrendered=`` source pieces the engine could not render
-(comma separated, percent-encoded: :func:`encode_pieces`) and ``out=`` the hash of what
-``x.en.md`` holds for the block when that is not the English shown (an edit that fails the
-output check).
+the text is recognised by it no longer matching), ``base`` (the hash of the source as
+Markdown reads it and of the glossary entries the English was made for:
+:func:`.status.context_hash`), the block's ``status`` when it is not ``machine``
+(:class:`.status.PairStatus`; a person may type ``status=reviewed`` there),
+``unrendered=`` source pieces the engine could not render (comma separated,
+percent-encoded: :func:`encode_pieces`), ``out=`` the hash of what ``x.en.md`` holds for
+the block when that is not the English shown (an edit that fails the output check), and
+``terms=`` the glossary entries the English was made for (:class:`TermUse`; v3 on, so
+that a block stale because of the glossary can say which entry changed).
 
-A ``stale`` block — its source changed after a person wrote or reviewed its English — shows
-the machine English of the new source, then what the person had, quoted so every viewer
-shows it: ``<!-- zhen:was-src N -->`` (the source then) and ``<!-- zhen:was-en N -->`` (the
-English then). Blocks with nothing to translate appear once after ``<!-- zhen:same N … -->``.
+A ``stale`` block — its source or a glossary entry it uses changed after a person wrote or
+reviewed its English — shows the machine English, then what the person had, quoted so
+every viewer shows it: ``<!-- zhen:was-src N -->`` (the source then; when only the
+glossary changed, one line naming the entries, old and new English, instead of the same
+source again) and ``<!-- zhen:was-en N -->`` (the English then, and its ``terms=``).
+Blocks with nothing to translate appear once after ``<!-- zhen:same N … -->``.
 An edit whose block is no longer in the note is kept in a last section,
 ``<!-- zhen:orphans -->``, as ``orphan-src``/``orphan-en`` parts, until a person deletes it.
 
@@ -44,11 +48,14 @@ from ..errors import ZhenError
 from ..textutil import Pieces
 from .outputs import comment_safe, comment_unsafe
 
-PARALLEL_VERSION = 2
+PARALLEL_VERSION = 3        # 3: `base` as status.context_hash, the entries recorded (terms=)
 HELP_LINE = ("<!-- Each block: the Chinese source, then its English. Edit the English here; "
              "`zhen translate` keeps your edits. Mark English you have read with status=reviewed "
              "on its en marker (or `zhen mark`). -->")
 WAS_SRC_LABEL = "> *The source when this English was written:*"
+WAS_SRC_ALSO = "> *The source when this English was written (the glossary changed too: {}):*"
+WAS_SAME_LABEL = ("> *The source is the same as when this English was written; the glossary "
+                  "changed: {}.*")
 WAS_EN_LABEL = ("> *The English then — copy what you keep into the English above (or mark it "
                 "status=reviewed); these quoted lines go once you do:*")
 ORPHANS_HEADING = "## Edits whose block is no longer in the note"
@@ -83,6 +90,35 @@ def decode_pieces(value: str) -> list[str]:
     return [unquote(piece, errors="replace") for piece in value.split(",") if piece]
 
 
+@dataclass(frozen=True, order=True)
+class TermUse:
+    """A glossary entry a block's English was made for, as its marker records it
+    (``terms=``): the entry's Chinese, its English, and a short hash of what else of it
+    the English is written against (``status.entry_key``). It names the entry that
+    changed when the block goes stale; ``base`` decides."""
+
+    zh: str
+    en: str
+    key: str = ""
+
+
+def encode_terms(uses) -> str:
+    """``uses`` as the ``terms=`` value: ``zh=en=key`` pieces, comma separated, each part
+    percent-encoded as :func:`encode_pieces` does (so ``=`` and ``,`` inside are safe)."""
+    return ",".join("=".join(encode_pieces([part]) for part in (u.zh, u.en, u.key) if part)
+                    for u in uses)
+
+
+def decode_terms(value: str) -> tuple[TermUse, ...]:
+    """The entries :func:`encode_terms` wrote (a piece zhen cannot read is skipped)."""
+    out = []
+    for piece in value.split(","):
+        parts = [unquote(p, errors="replace") for p in piece.split("=")]
+        if len(parts) >= 2 and parts[0] and parts[1]:
+            out.append(TermUse(parts[0], parts[1], parts[2] if len(parts) > 2 else ""))
+    return tuple(out)
+
+
 def block_text(text: str) -> str:
     """A leaf's source lines as the parallel file shows them: dedented, no blank lines
     around, ``\\n`` line endings."""
@@ -98,6 +134,13 @@ class Was:
     source_sha: str = ""
     base: str = ""
     status: str = "edited"           # edited | reviewed
+    terms: tuple[TermUse, ...] | None = None   # the entries it was made for (None: not
+    #                                  recorded, a parallel file written before v3)
+    # how the quoted source is labelled (decided by carry, not read back): the source reads
+    # as it does now and only the glossary changed (``glossary`` names the change: no source
+    # is quoted), or the glossary changed too
+    same_source: bool = False
+    glossary: str = ""
 
 
 @dataclass
@@ -116,6 +159,8 @@ class ParallelBlock:
     src_line: int = 0                # 1-based line of the src (or same) marker
     en_line: int = 0                 # 1-based first line of the English (or of a same block)
     was: Was | None = None
+    terms: tuple[TermUse, ...] | None = ()   # the glossary entries its English was made for
+    #                                  (None: not recorded, a parallel file before v3)
 
     @property
     def edited(self) -> bool:
@@ -220,10 +265,16 @@ def _short(text: str, n: int = 60) -> str:
     return repr(text if len(text) <= n else text[:n - 1] + "…")
 
 
+def _label(template: str) -> str:
+    """The fixed start of a label line (``{}`` is what varies)."""
+    return template.split("{}")[0].strip()
+
+
 def _unquote_block(text: str, label: str) -> str:
     """The text of a quoted ``was``/``orphan`` part: its label line and ``> `` gone."""
     lines = text.split("\n")
-    if lines and lines[0].strip() == label.strip():
+    if lines and label and (lines[0].strip() == label.strip() or (
+            label == WAS_SRC_LABEL and lines[0].strip().startswith(_label(WAS_SRC_ALSO)))):
         lines = lines[1:]
     out = []
     for line in lines:
@@ -237,7 +288,13 @@ def read_parallel_file(text: str, path: str | None = None) -> ParallelFile:
     """The parallel file ``text``, block by block; :class:`ParallelFileError` (naming the
     line and the fix) where reading it would mean guessing."""
     marks = _marks(text, path)
-    out = ParallelFile(version=1)
+    head = re.match(r"\s*<!--\s*zhen:parallel\s+v(\d+)", text.lstrip("\ufeff"))
+    out = ParallelFile(version=int(head.group(1)) if head else 1)
+
+    def terms_of(attrs: dict) -> tuple[TermUse, ...] | None:
+        if "terms" in attrs:
+            return decode_terms(attrs["terms"])
+        return () if out.version >= 3 else None
     seen: dict[int, int] = {}
 
     def fail(mark: _Mark, what: str) -> ParallelFileError:
@@ -292,7 +349,7 @@ def read_parallel_file(text: str, path: str | None = None) -> ParallelFile:
                                   False, nxt.text, attrs.get("sha", ""), status_of(nxt),
                                   attrs.get("base", ""), attrs.get("out", ""),
                                   decode_pieces(attrs.get("unrendered", "")), mark.line,
-                                  nxt.body_line)
+                                  nxt.body_line, terms=terms_of(attrs))
             i += 2
             if i < len(marks) and marks[i].kind == "was-src":
                 was_src = marks[i]
@@ -302,10 +359,14 @@ def read_parallel_file(text: str, path: str | None = None) -> ParallelFile:
                     raise fail(was_src, f"block {mark.index}'s earlier source has no "
                                         f"`<!-- zhen:was-en {mark.index} … -->` after it; restore "
                                         "it, or delete both quoted parts, then run again")
-                block.was = Was(_unquote_block(was_src.text, WAS_SRC_LABEL),
+                same = was_src.text.strip().startswith(_label(WAS_SAME_LABEL))
+                # the source unchanged since: not quoted again, it is the block's
+                block.was = Was(block.source if same else
+                                _unquote_block(was_src.text, WAS_SRC_LABEL),
                                 _unquote_block(was_en.text, WAS_EN_LABEL),
                                 was_src.attrs.get("sha", ""), was_en.attrs.get("base", ""),
-                                was_en.attrs.get("status", "edited"))
+                                was_en.attrs.get("status", "edited"), terms_of(was_en.attrs),
+                                same_source=same)
                 i += 2
             out.blocks.append(block)
         elif mark.kind == "en":
@@ -335,8 +396,6 @@ def read_parallel_file(text: str, path: str | None = None) -> ParallelFile:
             raise fail(mark, "an orphaned edit's English without its source "
                              "(`<!-- zhen:orphan-src … -->`); restore it or delete it, then run "
                              "again")
-    head = re.match(r"\s*<!--\s*zhen:parallel\s+v(\d+)", text.lstrip("\ufeff"))
-    out.version = int(head.group(1)) if head else 1
     if out.version < 2:
         # version 1 kept a stale edit in the block itself: it is what the person had
         for block in out.blocks:
@@ -376,14 +435,20 @@ def render_parallel_file(parallel: ParallelFile, unjoined: bool = False) -> "str
         attrs += f" out={block.out_sha}" if block.out_sha else ""
         pieces = encode_pieces(block.unrendered)
         attrs += f" unrendered={pieces}" if pieces else ""
+        attrs += f" terms={encode_terms(block.terms)}" if block.terms else ""
         out += [f"<!-- zhen:src {block.index} {block.lines} sha={block.source_sha} -->", source,
                 f"<!-- zhen:en {block.index} {attrs} -->", block.english]
         if block.was is not None:
             was = block.was
-            out += [f"<!-- zhen:was-src {block.index} sha={was.source_sha} -->",
-                    *_quoted(WAS_SRC_LABEL, was.source),
-                    f"<!-- zhen:was-en {block.index} base={was.base} status={was.status} -->",
-                    *_quoted(WAS_EN_LABEL, was.english)]
+            out.append(f"<!-- zhen:was-src {block.index} sha={was.source_sha} -->")
+            if was.same_source and was.glossary:
+                out.append(WAS_SAME_LABEL.format(was.glossary))
+            else:
+                out += _quoted(WAS_SRC_ALSO.format(was.glossary) if was.glossary else
+                               WAS_SRC_LABEL, was.source)
+            terms = f" terms={encode_terms(was.terms)}" if was.terms else ""
+            out += [f"<!-- zhen:was-en {block.index} base={was.base} status={was.status}"
+                    f"{terms} -->", *_quoted(WAS_EN_LABEL, was.english)]
         out.append("")
     if parallel.orphans:
         out += ["<!-- zhen:orphans -->", ORPHANS_HEADING, "", ORPHANS_HELP, ""]

@@ -14,7 +14,7 @@ from ..prose import prose_view
 from .carry import Carry, carry_over
 from .format import Orphan, ParallelFile, ParallelFileError, Was, read_parallel_file
 from .outputs import is_zhens_parallel, output_paths
-from .status import COUNTED, PairStatus
+from .status import COUNTED, PairStatus, StaleCause
 
 
 @dataclass
@@ -33,6 +33,7 @@ class Pair:
     unrendered: list[str] = field(default_factory=list)  # what the engine could not render
     was: Was | None = None    # a stale block's person's English and its source then
     problems: tuple[str, ...] = ()   # an invalid edit's output-check problems
+    cause: StaleCause | None = None  # a stale block's: its source or which glossary entry
 
     @property
     def line(self) -> int:
@@ -76,11 +77,12 @@ def load_parallel(path: Path) -> ParallelFile:
 def edit_check(doc: Document, glossary: Glossary):
     """The output check of a person's English, block by block (``carry_over``'s ``check``):
     structure, protected spans, terms and Chinese left, the block parsed on its own in the
-    note's footnote context."""
-    from ..validate import check_block
+    note's footnote context; of English a person reviewed (``reviewed``), the forbids only."""
+    from ..validate import ALL, FORBIDS, check_block
 
-    def check(leaf: int, english: str) -> list[str]:
-        return check_block(doc.leaf_text(doc.leaves[leaf]), english, glossary, env=doc.env)
+    def check(leaf: int, english: str, reviewed: bool = False) -> list[str]:
+        return check_block(doc.leaf_text(doc.leaves[leaf]), english, glossary, env=doc.env,
+                           what=FORBIDS if reviewed else ALL)
     return check
 
 
@@ -122,7 +124,8 @@ def pairs_for(note_path: Path, display: str, note_text: str, parallel: Path,
                                               if still else prose_view(block.source)),
                           block.unrendered,
                           block.was if status is PairStatus.STALE else None,
-                          state.problems if state is not None else ()))
+                          state.problems if state is not None else (),
+                          state.cause if state is not None else None))
     return NotePairs(display, str(parallel), pairs, old.engine, carry.orphans,
                      status_counts(carry), old)
 

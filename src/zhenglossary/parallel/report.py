@@ -33,18 +33,21 @@ def state_findings(carry: Carry, leaves, parallel, par_path: Path, en_name: str,
         extra = {"segment": f"b{leaf.index}", "source": leaf.source.strip(), "note": display,
                  "note_line": leaf.first_line}
         if state.status is PairStatus.INVALID:
+            how = "reviewed" if state.old is not None and state.old.status == "reviewed" \
+                and not state.old.edited else "edited by hand"
             out.append(Finding(
                 "edit-invalid", "error",
-                f"block {leaf.index}: the English edited by hand fails the output check "
+                f"block {leaf.index}: the English {how} fails the output check "
                 f"({'; '.join(state.problems)}); it is kept in the parallel file, and {en_name} "
                 "has machine English for the block until you fix it", par,
                 where.get(leaf.index, 0), extra={**extra, "english": state.english,
                                                   "problems": list(state.problems)}))
         elif state.status is PairStatus.STALE and state.was is not None:
             whose = "reviewed" if state.was.status == "reviewed" else "edited"
+            what = state.cause.changed() if state.cause is not None else "its source changed"
             out.append(Finding(
                 "stale", "warning",
-                f"block {leaf.index}: its source (or a glossary entry it uses) changed after its "
+                f"block {leaf.index}: {what} after its "
                 f"English was {whose} by hand; {en_name} has new machine English, and "
                 "what you had is kept below it — copy what you keep into the English, or mark "
                 "it status=reviewed", par, where.get(leaf.index, 0), extra=extra))
