@@ -351,8 +351,8 @@ def review_page(paths: list[Path] | None, glossary_option: Path | None,
 # what `zhen init` adds to .gitignore: the outputs zhen can always write again. The
 # parallel files (x.zh-en.md) stay in git: they hold the English people reviewed.
 GITIGNORE_BLOCK = ("# zhen: generated English (write it again with `zhen translate`), the memory "
-                   "and cache, the review page", "*" + ENGLISH_SUFFIX, ".zhen/",
-                   "review.html")
+                   "and cache, the review page, temp files a killed run left", "*" + ENGLISH_SUFFIX,
+                   ".zhen/", "review.html", ".*.md.*.tmp")
 
 
 @dataclass

@@ -21,7 +21,7 @@ from typing import Callable
 from .engines import EngineContext, create_engine
 from .engines.base import Engine, TermSlot
 from .errors import GlossaryNotFound, NoteReadError, OutputError, UsageError
-from .fileio import write_atomic
+from .fileio import remove_leftovers, write_atomic
 from .findings import Finding
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .manifest import Manifest, NoteState, run_key
@@ -142,6 +142,10 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
     options = replace(options, glossary_path=glossary_path, root=root)   # for --jobs workers
     notes = collect_notes(paths)
     outputs = _outputs(notes, options.out_dir)          # before anything is loaded or written
+    left = _remove_leftovers(outputs)
+    if left:
+        notices.append(f"removed {len(left)} temp file(s) an interrupted run of zhen left: "
+                       + ", ".join(str(p) for p in left[:3]) + (", …" if len(left) > 3 else ""))
     if engine is None:
         context = EngineContext(glossary, options.threads, root, options.engine_settings)
         engine, engine_notices = create_engine(options.engine, context)
@@ -167,6 +171,20 @@ def _outputs(notes: list[NoteFile], out_dir: Path | None) -> dict[int, tuple[Pat
         seen[key] = note.display
         out[k] = paths
     return out
+
+
+def _remove_leftovers(outputs: dict[int, tuple[Path, Path]]) -> list[Path]:
+    """The temp files a killed run left for the outputs this run writes (zhen's own
+    pattern, for exactly these outputs' names, in their folders: ``fileio.remove_leftovers``),
+    removed."""
+    names: dict[Path, set[str]] = {}
+    for paths in outputs.values():
+        for path in paths:
+            names.setdefault(path.parent, set()).add(path.name)
+    removed: list[Path] = []
+    for folder, mine in names.items():
+        removed += remove_leftovers(folder, mine.__contains__)
+    return removed
 
 
 def _load(note: NoteFile, paths, options: TranslateOptions, manifest: Manifest | None
