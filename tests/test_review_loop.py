@@ -308,6 +308,49 @@ def test_an_edit_in_the_english_file_of_a_note_with_front_matter_is_carried(runn
     assert en.read_text("utf-8").count("Concentration time is long.") == 1
 
 
+def test_a_deleted_gloss_banner_is_written_again_and_said_with_or_without_an_edit(
+        runner, fm_proj):
+    """Finding 17: the banner deleted from x.en.md together with a block's edit came back
+    without a word. It comes back (it says what this English is), in one warning at its
+    line, whether a block was edited too or not; blank lines changed between blocks are
+    said as such."""
+    from zhenglossary.parallel import GLOSS_BANNER
+
+    assert translate(runner, "--engine", "gloss")[0] == 0
+    en = fm_proj / "notes" / "fm.en.md"
+    text = en.read_text("utf-8")
+    [machine] = [line for line in text.split("\n") if line.startswith("Converge")]
+    en.write_text(text.replace(GLOSS_BANNER + "\n\n", "").replace(
+        machine, "Concentration time is long."), "utf-8")
+    code, result = zhen(runner, "translate", "notes/", "--engine", "gloss")
+    assert code == 0, result.output
+    assert ("warning   output-replaced  notes/fm.en.md:5  the \"Dictionary gloss\" banner was "
+            "deleted by hand; zhen writes it again while this English is a dictionary gloss, so "
+            "every reader knows what it is — `zhen model install` (machine translation) makes "
+            "it go") in result.stdout
+    assert "english-carried" in result.stdout
+    after = en.read_text("utf-8")
+    assert after.count(GLOSS_BANNER) == 1 and after.count("Concentration time is long.") == 1
+    # the banner alone
+    en.write_text(after.replace(GLOSS_BANNER + "\n\n", ""), "utf-8")
+    code, data = translate(runner, "--engine", "gloss")
+    assert code == 0 and [f["message"][:40] for f in of(data, "output-replaced")] == [
+        'the "Dictionary gloss" banner was delete']
+    assert not of(data, "english-carried")
+    # a blank line added between two blocks, and a block edited
+    text = en.read_text("utf-8")
+    en.write_text(text.replace("Concentration time is long.", "Concentration time: long.\n"),
+                  "utf-8")
+    code, data = translate(runner, "--engine", "gloss")
+    assert code == 0 and of(data, "english-carried")[0]["blocks"] == [3]
+    assert [f["message"] for f in of(data, "output-replaced")] == [
+        "changed by hand between blocks (blank lines, line endings, the banner); only the "
+        "blocks are kept, in fm.zh-en.md, so those changes are replaced"]
+    after = en.read_text("utf-8")
+    assert after.split("\n", 4)[4] == text.replace("Concentration time is long.",
+                                                   "Concentration time: long.").split("\n", 4)[4]
+
+
 def test_a_front_matter_edit_in_the_english_file_is_refused_naming_the_front_matter(
         runner, fm_proj):
     """x.en.md's front matter is the note's, copied as it is: a change to it is made in

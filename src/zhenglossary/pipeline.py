@@ -53,6 +53,7 @@ class Prepared:
     en_name: str                     # x.en.md
     parallel: str                    # the parallel file, as findings name it
     tally: "_Tally" = field(default_factory=lambda: _Tally())    # its translated segments
+    banner_deleted: Finding | None = None   # said when the gloss banner is written again
 
     @property
     def sectioned(self) -> bool:
@@ -82,9 +83,11 @@ class Prepared:
 def prepare_note(display: str, text: str, glossary: Glossary, *,
                  last: ParallelFile | None = None, findings: list[Finding] | None = None,
                  source_name: str = "x.md", en_name: str = "x.en.md",
-                 parallel: str = "x.zh-en.md") -> Prepared:
+                 parallel: str = "x.zh-en.md", banner_deleted: Finding | None = None
+                 ) -> Prepared:
     """Parse, plan and carry over: ``last`` is the note's last parallel file (with any
-    x.en.md changes taken in), ``findings`` what reading it found."""
+    x.en.md changes taken in), ``findings`` what reading it found; ``banner_deleted``: what
+    to say if the gloss banner a person deleted from x.en.md is written again."""
     doc = parse_document(text)
     # a big note (over markdown.KEEP_CHARS) is planned a section at a time, as it is
     # translated: its segments are most of what it would hold
@@ -98,7 +101,8 @@ def prepare_note(display: str, text: str, glossary: Glossary, *,
                                      "it is copied untranslated", display, region.line + 1))
     carry = carry_over(doc, last, glossary, edit_check(doc, glossary))
     doc.prose = None        # the prose view (as long as the note) is asked again if needed
-    return Prepared(display, doc, plans, carry, found, source_name, en_name, parallel)
+    return Prepared(display, doc, plans, carry, found, source_name, en_name, parallel,
+                    banner_deleted=banner_deleted)
 
 
 @dataclass
@@ -196,6 +200,8 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
     checks += state_findings(carry, leaves, parallel, Path(item.parallel), item.en_name,
                              item.display)
     findings = item.findings + findings + checks
+    if banner and item.banner_deleted is not None:
+        findings.append(item.banner_deleted)
     counts = {str(s): 0 for s in ORDER}
     for i, state in carry.states.items():
         if leaves[i].translated and str(state.status) in counts:
@@ -255,7 +261,8 @@ def prepare(note: NoteFile, text: str, paths, glossary: Glossary, options
         return FileResult(note.display, error=f"{exc}; nothing was written for {note.display}")
     return prepare_note(note.display, text, glossary, last=prior.parallel,
                         findings=prior.findings, source_name=note.path.name,
-                        en_name=en_path.name, parallel=str(par_path))
+                        en_name=en_path.name, parallel=str(par_path),
+                        banner_deleted=prior.banner_deleted)
 
 
 def contexts_of(items: list[Prepared]) -> dict[int, object]:

@@ -22,6 +22,7 @@ class Prior:
     parallel: ParallelFile | None = None
     findings: list[Finding] = field(default_factory=list)
     carried: int = 0                  # x.en.md blocks taken in as edits
+    banner_deleted: Finding | None = None   # said if the gloss banner is written again
 
 
 def read_prior(en_path: Path, par_path: Path, force: bool = False) -> Prior:
@@ -70,7 +71,8 @@ def read_prior(en_path: Path, par_path: Path, force: bool = False) -> Prior:
         prior.findings.append(Finding("output-replaced", "warning",
                                       f"changed by hand ({edits.problem}); replaced (--force)",
                                       str(en_path), edits.line or None))
-    elif edits.edits and prior.parallel is not None:
+        return prior
+    if edits.edits and prior.parallel is not None:
         apply_english_edits(prior.parallel, edits.edits)
         prior.carried = len(edits.edits)
         blocks = ", ".join(str(k) for k in sorted(edits.edits))
@@ -79,9 +81,18 @@ def read_prior(en_path: Path, par_path: Path, force: bool = False) -> Prior:
             f"changed by hand: block(s) {blocks} taken into {par_path.name} as edits (the "
             "parallel file is where zhen keeps them)", str(en_path), None,
             extra={"blocks": sorted(edits.edits)}))
-    elif edits.outside:
+    if edits.outside == "between":
         prior.findings.append(Finding(
             "output-replaced", "warning",
-            "changed by hand between blocks (blank lines, the banner); only the blocks are "
-            f"kept, in {par_path.name}, so those changes are replaced", str(en_path), None))
+            "changed by hand between blocks (blank lines, line endings, the banner); only the "
+            f"blocks are kept, in {par_path.name}, so those changes are replaced",
+            str(en_path), None))
+    elif edits.outside == "banner":
+        # the banner says what this English is; it comes back while the English is a gloss
+        prior.banner_deleted = Finding(
+            "output-replaced", "warning",
+            "the \"Dictionary gloss\" banner was deleted by hand; zhen writes it again while "
+            "this English is a dictionary gloss, so every reader knows what it is — `zhen "
+            "model install` (machine translation) makes it go", str(en_path),
+            english.body[:english.front].count("\n") + 2)        # its line: below the header
     return prior
