@@ -20,7 +20,13 @@ from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import ENGLISH_SUFFIX, collect_notes, read_note
 from .parallel import COUNTED as STATUS_NAMES  # the statuses `zhen status` counts
-from .parallel import ParallelFileError, output_paths
+from .parallel import Layout, ParallelFileError
+
+
+def layout_of(out_dir: Path | None, glossary_path: Path | None) -> Layout:
+    """Where the notes' outputs are: beside each note, or under ``out_dir`` mirroring the
+    project — the folder of the glossary, else the current directory."""
+    return Layout(out_dir, glossary_path.parent if glossary_path is not None else Path("."))
 
 
 def default_note_paths(glossary_path: Path) -> list[Path]:
@@ -83,11 +89,12 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
     files = collect_notes(paths) if paths else []
     from .workers import check_in_processes, default_jobs
 
-    shard = check_in_processes(files, glossary, glossary_path, out_dir, encoding, only,
+    layout = layout_of(out_dir, glossary_path)
+    shard = check_in_processes(files, glossary, glossary_path, layout, encoding, only,
                                default_jobs() if jobs is None else jobs)
     if shard is None:                                    # one process
         notes, findings = read_notes(files, encoding)
-        shard = gather(notes, glossary, out_dir, findings)
+        shard = gather(notes, glossary, layout, findings)
         part = "all"
     else:
         part = "project"
@@ -242,13 +249,15 @@ def export_project_pairs(paths: list[Path], glossary_option: Path | None, fmt: s
     from .exchange import collect_pairs, export_tm, exportable
 
     try:
-        gloss = load_glossary(resolve_glossary(glossary_option))
+        glossary_path = resolve_glossary(glossary_option)
+        gloss = load_glossary(glossary_path)
     except GlossaryNotFound:
         if glossary_option is not None:
             raise
         warn("no glossary.yaml found; exporting without the glossary-term notes")
-        gloss = Glossary([])
-    notes, warnings = collect_pairs(paths, gloss, encoding=encoding, out_dir=out_dir)
+        glossary_path, gloss = None, Glossary([])
+    notes, warnings = collect_pairs(paths, gloss, encoding=encoding,
+                                    layout=layout_of(out_dir, glossary_path))
     for warning in warnings:
         warn(warning)
     if not notes:
@@ -446,8 +455,10 @@ def status_project(paths: list[Path] | None, glossary_option: Path | None, *,
     from .document import parse_document
 
     out: list[NoteStatus] = []
-    for note in collect_notes(paths):
-        _, par = output_paths(note.path, note.relative, out_dir)
+    layout = layout_of(out_dir, glossary_path)
+    files = collect_notes(paths)
+    for note in files:
+        _, par = layout.paths(note.path)
         try:
             text = read_note(note.path, encoding)
             old = load_parallel(par) if par.exists() else None
@@ -488,15 +499,16 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
     if len(notes) != 1:
         raise UsageError(f"{note_path}: `zhen mark` takes one note, not a folder")
     note = notes[0]
-    _, par = output_paths(note.path, note.relative, out_dir)
-    if not par.exists():
-        raise PathNotFound(f"{par}: no parallel file; run `zhen translate {note.display}` first")
     try:
-        gloss = load_glossary(resolve_glossary(glossary_option))
+        glossary_path = resolve_glossary(glossary_option)
+        gloss = load_glossary(glossary_path)
     except GlossaryNotFound:
         if glossary_option is not None:
             raise
-        gloss = Glossary([])
+        glossary_path, gloss = None, Glossary([])
+    _, par = layout_of(out_dir, glossary_path).paths(note.path)
+    if not par.exists():
+        raise PathNotFound(f"{par}: no parallel file; run `zhen translate {note.display}` first")
     old = load_parallel(par)
     carry = carry_over(parse_document(read_note(note.path, encoding)), old, gloss)
     by_block = {s.old.index: s for s in carry.states.values() if s.old is not None}

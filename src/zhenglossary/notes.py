@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .errors import NoNotesFound, NoteReadError, PathNotFound
 
-# the outputs of x.md (parallel.output_paths names them): never notes themselves
+# the outputs of x.md (parallel.Layout names them): never notes themselves
 ENGLISH_SUFFIX = ".en.md"
 PARALLEL_SUFFIX = ".zh-en.md"
 GENERATED_SUFFIXES = (ENGLISH_SUFFIX, PARALLEL_SUFFIX)
@@ -27,13 +27,6 @@ def is_note(path: Path) -> bool:
 class NoteFile:
     path: Path          # as found on disk
     root: Path          # the PATH argument it was found under (a directory, or the file's parent)
-
-    @property
-    def relative(self) -> Path:
-        try:
-            return self.path.relative_to(self.root)
-        except ValueError:
-            return Path(self.path.name)
 
     @property
     def display(self) -> str:

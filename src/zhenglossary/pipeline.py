@@ -26,8 +26,8 @@ from .findings import Finding
 from .glossary import Glossary
 from .locking import Segment, plan_document, split_pieces
 from .notes import NoteFile
-from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFile, ParallelFileError,
-                       carry_over,
+from .parallel import (GLOSS_BANNER, ORDER, Carry, Layout, PairStatus, ParallelFile,
+                       ParallelFileError, carry_over,
                        edit_check, english_body, english_header, render_parallel, seal_english)
 from .parallel.prior import read_prior
 from .parallel.report import state_findings
@@ -256,11 +256,13 @@ def prepare(note: NoteFile, text: str, paths, glossary: Glossary, options
     """What lies beside a note, read with care (I/O), then the note prepared (pure)."""
     en_path, par_path = paths
     try:
-        prior = read_prior(en_path, par_path, options.force)
+        prior = read_prior(en_path, par_path, options.force,
+                           note=note.path if options.out_dir is not None else None)
     except ParallelFileError as exc:
         return FileResult(note.display, error=f"{exc}; nothing was written for {note.display}")
     return prepare_note(note.display, text, glossary, last=prior.parallel,
-                        findings=prior.findings, source_name=note.path.name,
+                        findings=prior.findings,
+                        source_name=Layout.source_ref(note.path, par_path),
                         en_name=en_path.name, parallel=str(par_path),
                         banner_deleted=prior.banner_deleted)
 

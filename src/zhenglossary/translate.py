@@ -27,7 +27,7 @@ from .glossary import Glossary, load_glossary, resolve_glossary
 from .manifest import Manifest, NoteState, run_key
 from .memory import Memory, NoMemory
 from .notes import NoteFile, collect_notes, is_generated, read_note
-from .parallel import ORDER, ParallelFile, output_paths
+from .parallel import ORDER, Layout, ParallelFile, ParallelFileError
 from .paths import state_dir
 from .pipeline import (FileResult, NoteResult, Prepared, contexts_of, finish_note, prepare,
                        prepare_note, translate_prepared)
@@ -139,9 +139,9 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
             raise
         glossary, root, glossary_path = Glossary([], path="(no glossary)"), Path("."), None
         notices.append(NO_GLOSSARY_NOTICE)
-    options = replace(options, glossary_path=glossary_path, root=root)   # for --jobs workers
     notes = collect_notes(paths)
-    outputs = _outputs(notes, options.out_dir)          # before anything is loaded or written
+    options = replace(options, glossary_path=glossary_path, root=root)   # for --jobs workers
+    outputs = _outputs(notes, Layout(options.out_dir, root))   # before anything is loaded or written
     left = _remove_leftovers(outputs)
     if left:
         notices.append(f"removed {len(left)} temp file(s) an interrupted run of zhen left: "
@@ -157,17 +157,19 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
         memory.close()
 
 
-def _outputs(notes: list[NoteFile], out_dir: Path | None) -> dict[int, tuple[Path, Path]]:
+def _outputs(notes: list[NoteFile], layout: Layout) -> dict[int, tuple[Path, Path]]:
     """Each note's outputs; two notes that would write one file stop the run before anything
-    is written."""
+    is written (only notes outside the project can: under --out-dir they go by name)."""
     out, seen = {}, {}
     for k, note in enumerate(notes):
-        paths = output_paths(note.path, note.relative, out_dir)
+        paths = layout.paths(note.path)
         key = paths[0].resolve()
         if key in seen:
-            raise UsageError(f"{seen[key]} and {note.display} would both be written to "
-                             f"{paths[0]}; translate them in separate runs, or with different "
-                             "--out-dir")
+            raise UsageError(
+                f"{seen[key]} and {note.display} would both be written to {paths[0]}: under "
+                f"--out-dir a note outside the project ({layout.project}, the folder of "
+                "glossary.yaml) goes by its name alone; translate each with its own --out-dir, "
+                "or from a project that holds them")
         seen[key] = note.display
         out[k] = paths
     return out
@@ -393,7 +395,7 @@ def dry_run(paths: list[Path], glossary_option: Path | None,
         glossary, root = Glossary([], path="(no glossary)"), Path(".")
         notices.append(NO_GLOSSARY_NOTICE)
     notes = collect_notes(paths)
-    outputs = _outputs(notes, options.out_dir)
+    outputs = _outputs(notes, Layout(options.out_dir, root))
     engine, engine_notices = create_engine(
         options.engine, EngineContext(glossary, options.threads, root, options.engine_settings))
     notices += engine_notices
