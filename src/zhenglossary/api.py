@@ -29,6 +29,14 @@ def layout_of(out_dir: Path | None, glossary_path: Path | None) -> Layout:
     return Layout(out_dir, glossary_path.parent if glossary_path is not None else Path("."))
 
 
+def stray_findings(layout: Layout, paths: list[Path], notes) -> list[Finding]:
+    """``output-stray`` for each parallel file whose note is gone, where the outputs of
+    ``notes`` (the ``NoteFile``s read from ``paths``) are."""
+    from .parallel.strays import find_strays
+
+    return [stray.finding() for stray in find_strays(layout, paths, [n.path for n in notes])]
+
+
 def default_note_paths(glossary_path: Path) -> list[Path]:
     """``notes/`` in the current directory, else beside the glossary."""
     here = Path("notes")
@@ -102,6 +110,8 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                                                   encoding))
     findings = [f for f in glossary.findings if only is None or f.check in only]
     findings += shard.findings + run_checks(ctx, only, part)
+    if only is None or "output-stray" in only:
+        findings += stray_findings(layout, paths, files)
     from . import english
     from .checks.notes import usage_counts
 
@@ -413,6 +423,7 @@ class NoteStatus:
 class StatusReport:
     notes: list[NoteStatus]
     fail_on: tuple[str, ...] = ()
+    strays: list[Finding] = field(default_factory=list)   # parallel files whose note is gone
 
     @property
     def total(self) -> dict[str, int]:
@@ -426,7 +437,8 @@ class StatusReport:
 
     def to_json(self) -> dict:
         return {"notes": [vars(n) for n in self.notes], "total": self.total,
-                "fail_on": list(self.fail_on), "exit_code": self.exit_code}
+                "fail_on": list(self.fail_on), "exit_code": self.exit_code,
+                "strays": [f.to_json() for f in self.strays]}
 
 
 
@@ -471,7 +483,7 @@ def status_project(paths: list[Path] | None, glossary_option: Path | None, *,
         out.append(NoteStatus(note.display, str(par) if old is not None else None, counts,
                               "" if old is not None else
                               f"not translated yet — run `zhen translate {note.display}`"))
-    return StatusReport(out, tuple(fail_on))
+    return StatusReport(out, tuple(fail_on), stray_findings(layout, paths, files))
 
 
 @dataclass

@@ -27,7 +27,7 @@ from .glossary import Glossary
 from .locking import Segment, plan_document, split_pieces
 from .notes import NoteFile
 from .parallel import (GLOSS_BANNER, ORDER, Carry, Layout, PairStatus, ParallelFile,
-                       ParallelFileError, carry_over,
+                       ParallelFileError, carry_over, status_counts,
                        edit_check, english_body, english_header, render_parallel, seal_english)
 from .parallel.prior import read_prior
 from .parallel.report import state_findings
@@ -253,18 +253,30 @@ class FileResult:
 
 def prepare(note: NoteFile, text: str, paths, glossary: Glossary, options
             ) -> Prepared | FileResult:
-    """What lies beside a note, read with care (I/O), then the note prepared (pure)."""
+    """What lies beside a note, read with care (I/O), then the note prepared (pure). A note
+    with no parallel file yet that ``options.adopt`` pairs with a stray's (its note gone:
+    ``parallel.strays``) carries that file's state over, and says so."""
     en_path, par_path = paths
+    taken = None
     try:
         prior = read_prior(en_path, par_path, options.force,
                            note=note.path if options.out_dir is not None else None)
+        taken = options.adopt.get(str(note.path)) if prior.parallel is None else None
+        if taken is not None:
+            stray = read_prior(Path(taken.english) if taken.english else None,
+                               Path(taken.parallel))
+            prior.parallel = stray.parallel
+            prior.findings += stray.findings
     except ParallelFileError as exc:
         return FileResult(note.display, error=f"{exc}; nothing was written for {note.display}")
-    return prepare_note(note.display, text, glossary, last=prior.parallel,
+    item = prepare_note(note.display, text, glossary, last=prior.parallel,
                         findings=prior.findings,
                         source_name=Layout.source_ref(note.path, par_path),
                         en_name=en_path.name, parallel=str(par_path),
                         banner_deleted=prior.banner_deleted)
+    if taken is not None:
+        item.findings.append(taken.finding(par_path, status_counts(item.carry)))
+    return item
 
 
 def contexts_of(items: list[Prepared]) -> dict[int, object]:

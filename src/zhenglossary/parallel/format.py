@@ -345,6 +345,16 @@ def read_parallel_file(text: str, path: str | None = None) -> ParallelFile:
     return out
 
 
+def parallel_header(line: str) -> dict[str, str] | None:
+    """The attributes (``source``, ``engine``) of a parallel file's first line, decoded,
+    when it is zhen's header; else None."""
+    line = _clean(line)
+    match = _MARKER.match(line) if _LOOKS_LIKE.match(line) else None
+    if match is None or match.group("kind") != "parallel":
+        return None
+    return {k: comment_unsafe(v.strip('"')) for k, v in _ATTR.findall(match.group("attrs"))}
+
+
 def read_parallel(text: str) -> list[ParallelBlock]:
     """The blocks of a parallel file (see :func:`read_parallel_file`)."""
     return read_parallel_file(text).blocks

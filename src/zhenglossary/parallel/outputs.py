@@ -6,7 +6,7 @@ else the current directory — whatever path named the note on the command line;
 outside the project goes in ``--out-dir`` under its own name (:class:`Layout`). Both
 headers name the note the outputs were written for by its path from the output's folder
 (:meth:`Layout.source_ref`: ``x.md`` beside it), so an output of one note is never taken
-for another's (``prior.read_prior``).
+for another's (``prior.read_prior``) and one whose note is gone is found (``strays.py``).
 
 ``x.en.md`` opens with one HTML comment, the header (after a leading front matter block,
 which must stay first). It names the source and the engine and carries ``sha=``, a hash of

@@ -133,12 +133,19 @@ def collect_pairs(paths: list[Path], glossary: Glossary, encoding: str | None = 
     ``layout`` says: under ``--out-dir``, where ``zhen translate --out-dir`` wrote it).
 
     Returns the pairs and warnings (one line each, for stderr): a note without a parallel
-    file, or one that cannot be read, is skipped and named.
+    file, or one that cannot be read, is skipped and named; a parallel file whose note is
+    gone (``strays.find_strays``) is named.
     """
+    from .strays import find_strays
+
     layout = layout or Layout()
     out: list[NotePairs] = []
     warnings: list[str] = []
-    for note in collect_notes(paths):
+    notes = collect_notes(paths)
+    for stray in find_strays(layout, paths, [note.path for note in notes]):
+        finding = stray.finding()
+        warnings.append(f"{finding.file}: {finding.message}")
+    for note in notes:
         _, parallel = layout.paths(note.path)
         if not parallel.is_file():
             warnings.append(f"{note.display}: skipped, no parallel file {parallel}; "
