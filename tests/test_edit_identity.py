@@ -109,9 +109,10 @@ def test_check_reads_the_english_file(runner, tmp_path, monkeypatch):
 def test_check_review_and_export_find_out_dir_outputs(runner, tmp_path, monkeypatch):
     root = make_project(tmp_path, monkeypatch, {"sub/c.md": NOTE})
     assert run(runner, "translate", "notes/", "--out-dir", "out")[0] == 0
-    assert (root / "out" / "sub" / "c.zh-en.md").is_file()
+    assert (root / "out" / "notes" / "sub" / "c.zh-en.md").is_file()
     # a forbid counts where its term is: 混合精度 is in 第一段
-    edit(root / "out" / "sub" / "c.zh-en.md", "第一段", "First: we train models in hybrid precision.")
+    edit(root / "out" / "notes" / "sub" / "c.zh-en.md", "第一段",
+         "First: we train models in hybrid precision.")
     code, data = run(runner, "glossary", "check", "--out-dir", "out")
     assert code == 1 and any(f["check"] == "term-forbidden" for f in data["findings"])
     code, _ = run(runner, "glossary", "check")          # without it: not translated yet

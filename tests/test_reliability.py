@@ -232,6 +232,93 @@ def test_full_disk_keeps_the_previous_output(runner, proj, monkeypatch):
     assert not [p for p in (proj / "notes").iterdir() if p.name.endswith(".tmp")]
 
 
+@pytest.mark.parametrize("fault", [KeyboardInterrupt, RuntimeError])
+@pytest.mark.parametrize("where", ["fsync", "write", "replace"])
+def test_an_interrupted_write_leaves_no_temp_file(tmp_path, monkeypatch, fault, where):
+    """Ctrl-C (or any exception) inside the atomic writer: the previous file is whole and
+    its temp file is gone (a finding of the trial: `.n082.en.md.9wj2q11u.tmp` was left)."""
+    from zhenglossary import fileio
+    from zhenglossary.textutil import Pieces
+
+    target = tmp_path / "out" / "n.en.md"
+    fileio.write_atomic(target, "旧的 old\n")
+
+    def boom(*args, **kwargs):
+        raise fault("stopped here")
+
+    def pieces():
+        yield "new first part\n"
+        boom()
+
+    text = "new text\n"
+    if where == "write":
+        text = Pieces(pieces(), "")
+    else:
+        monkeypatch.setattr(os, where, boom)
+    with pytest.raises(fault):
+        fileio.write_atomic(target, text)
+    assert target.read_text("utf-8") == "旧的 old\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["n.en.md"]
+
+
+def test_ctrl_c_while_translating_leaves_no_temp_file(runner, proj, monkeypatch):
+    translate(runner, "notes/")
+    before = (proj / "notes" / "ok.en.md").read_text("utf-8")
+    write(proj / "notes" / "ok.md", NOTE + "\n新的一段。\n")
+
+    def interrupted(fd):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "fsync", interrupted)
+    result = runner.invoke(app, ["translate", "notes/"])
+    assert result.exit_code == 130 and result.stderr.strip().endswith("interrupted")
+    assert (proj / "notes" / "ok.en.md").read_text("utf-8") == before
+    assert not [p for p in (proj / "notes").iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_later_run_removes_only_zhens_own_leftover_temp_files(runner, proj):
+    """What a `kill -9` left (a dead writer's temp file; an older zhen's name, 10 minutes
+    old) goes, said once; a live writer's, a fresh unnamed one, a file of another name, one
+    for another output and one in another folder stay."""
+    import subprocess
+    import sys
+    import time
+
+    translate(runner, "notes/")
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    pid = int(dead.stdout)
+    notes = proj / "notes"
+    old = time.time() - 3600
+    left = {
+        f".ok.en.md.{pid}.a1b2c3d4.tmp": True,              # its writer is gone
+        f".ok.zh-en.md.{pid}.zz_9x8w7.tmp": True,
+        ".ok.en.md.9wj2q11u.tmp": True,                    # before the pid was in the name; old
+        ".ok.zh-en.md.q0w9e8r7.tmp": False,                # the same, but fresh: maybe in flight
+        f".ok.en.md.{os.getpid()}.k3j4h5g6.tmp": False,    # a live writer's (this process)
+        f".other.en.md.{pid}.a1b2c3d4.tmp": False,         # not an output this run writes
+        f".ok.md.{pid}.a1b2c3d4.tmp": False,               # the note's name: not zhen's output
+        ".ok.en.md.backup.tmp": False,                     # not mkstemp's 8 characters
+        "ok.en.md.a1b2c3d4.tmp": False,                    # not hidden
+        f".ok.en.md.{pid}.a1b2c3d4.tmp.keep": False,
+    }
+    for name in left:
+        write(notes / name, "partial\n")
+        if name.startswith((".ok.en.md.9wj", ".ok.zh-en.md.q0w")):
+            os.utime(notes / name, (old, old) if "9wj" in name else None)
+    elsewhere = proj / "other" / f".ok.en.md.{pid}.a1b2c3d4.tmp"
+    write(elsewhere, "partial\n")
+    write(notes / "ok.md", NOTE + "\n又一段。\n")
+    result = runner.invoke(app, ["translate", "notes/ok.md"])
+    assert result.exit_code == 0, result.output
+    gone = sorted(name for name, removed in left.items() if removed)
+    assert sorted(name for name in left if not (notes / name).exists()) == gone
+    assert elsewhere.exists()
+    [line] = [line for line in result.stderr.splitlines() if "temp file" in line]
+    assert line.startswith("warning: removed 3 temp file(s) an interrupted run of zhen left: ")
+    assert all(name in line for name in gone)
+
+
 # ------------------------------------------------------------------ faults
 
 

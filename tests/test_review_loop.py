@@ -308,6 +308,49 @@ def test_an_edit_in_the_english_file_of_a_note_with_front_matter_is_carried(runn
     assert en.read_text("utf-8").count("Concentration time is long.") == 1
 
 
+def test_a_deleted_gloss_banner_is_written_again_and_said_with_or_without_an_edit(
+        runner, fm_proj):
+    """Finding 17: the banner deleted from x.en.md together with a block's edit came back
+    without a word. It comes back (it says what this English is), in one warning at its
+    line, whether a block was edited too or not; blank lines changed between blocks are
+    said as such."""
+    from zhenglossary.parallel import GLOSS_BANNER
+
+    assert translate(runner, "--engine", "gloss")[0] == 0
+    en = fm_proj / "notes" / "fm.en.md"
+    text = en.read_text("utf-8")
+    [machine] = [line for line in text.split("\n") if line.startswith("Converge")]
+    en.write_text(text.replace(GLOSS_BANNER + "\n\n", "").replace(
+        machine, "Concentration time is long."), "utf-8")
+    code, result = zhen(runner, "translate", "notes/", "--engine", "gloss")
+    assert code == 0, result.output
+    assert ("warning   output-replaced  notes/fm.en.md:5  the \"Dictionary gloss\" banner was "
+            "deleted by hand; zhen writes it again while this English is a dictionary gloss, so "
+            "every reader knows what it is — `zhen model install` (machine translation) makes "
+            "it go") in result.stdout
+    assert "english-carried" in result.stdout
+    after = en.read_text("utf-8")
+    assert after.count(GLOSS_BANNER) == 1 and after.count("Concentration time is long.") == 1
+    # the banner alone
+    en.write_text(after.replace(GLOSS_BANNER + "\n\n", ""), "utf-8")
+    code, data = translate(runner, "--engine", "gloss")
+    assert code == 0 and [f["message"][:40] for f in of(data, "output-replaced")] == [
+        'the "Dictionary gloss" banner was delete']
+    assert not of(data, "english-carried")
+    # a blank line added between two blocks, and a block edited
+    text = en.read_text("utf-8")
+    en.write_text(text.replace("Concentration time is long.", "Concentration time: long.\n"),
+                  "utf-8")
+    code, data = translate(runner, "--engine", "gloss")
+    assert code == 0 and of(data, "english-carried")[0]["blocks"] == [3]
+    assert [f["message"] for f in of(data, "output-replaced")] == [
+        "changed by hand between blocks (blank lines, line endings, the banner); only the "
+        "blocks are kept, in fm.zh-en.md, so those changes are replaced"]
+    after = en.read_text("utf-8")
+    assert after.split("\n", 4)[4] == text.replace("Concentration time is long.",
+                                                   "Concentration time: long.").split("\n", 4)[4]
+
+
 def test_a_front_matter_edit_in_the_english_file_is_refused_naming_the_front_matter(
         runner, fm_proj):
     """x.en.md's front matter is the note's, copied as it is: a change to it is made in
@@ -363,14 +406,76 @@ def test_a_file_zhen_did_not_write_is_never_replaced(runner, proj):
     assert paths(proj)[1].read_text("utf-8") == "my own parallel notes\n"
 
 
-def test_two_notes_writing_one_output_stop_the_run_before_anything_is_written(runner, proj):
-    write(proj / "d1" / "x.md", "第一篇。\n")
-    write(proj / "d2" / "x.md", "第二篇。\n")
-    code, result = zhen(runner, "translate", "d1/x.md", "d2/x.md", "--out-dir", "out")
+def test_two_notes_of_one_name_get_their_own_outputs_under_out_dir(runner, proj):
+    """Finding 3: `translate notes/a.md notes/sub/a.md --out-dir out3` was refused, and the
+    advice (separate runs) let the second note take over the first's outputs and drop its
+    review marks. Under --out-dir outputs mirror the project, however the notes are named,
+    one run or two."""
+    write(proj / "notes" / "sub" / "db.md", "第二篇笔记的正文。\n")
+    code, data = zhen(runner, "translate", "notes/db.md", "--out-dir", "out", "--format", "json")
+    assert code == 0
+    first = proj / "out" / "notes" / "db.zh-en.md"
+    assert zhen(runner, "mark", "notes/db.md", "--all", "--out-dir", "out")[0] == 0
+    marked = first.read_text("utf-8")
+    assert marked.count("status=reviewed") == 7       # the help line and 6 blocks
+    code, data = zhen(runner, "translate", "notes/sub/db.md", "--out-dir", "out", "--format",
+                      "json")
+    assert code == 0 and data["files"][0]["parallel"] == "out/notes/sub/db.zh-en.md"
+    code, data = zhen(runner, "translate", "notes/db.md", "notes/sub/db.md", "--out-dir", "out",
+                      "--format", "json")
+    assert code == 0 and first.read_text("utf-8") == marked
+    assert 'source="../../notes/db.md"' in marked.split("\n")[0]
+    assert "English of ../../notes/db.md, " in (proj / "out" / "notes" / "db.en.md").read_text(
+        "utf-8").split("\n")[0]
+
+
+@pytest.fixture
+def outside(proj):
+    """Two notes of one name outside the project (no glossary above them)."""
+    for k, folder in enumerate(("d1", "d2")):
+        write(proj.parent / "elsewhere" / folder / "x.md", f"第{k + 1}篇。\n\n都在项目之外。\n")
+    return proj.parent / "elsewhere"
+
+
+def test_two_notes_writing_one_output_stop_the_run_before_anything_is_written(
+        runner, proj, outside):
+    code, result = zhen(runner, "translate", "../elsewhere/d1/x.md", "../elsewhere/d2/x.md",
+                        "--out-dir", "out")
     assert code == 2 and not (proj / "out").exists()
-    assert result.stderr.strip() == ("error: d1/x.md and d2/x.md would both be written to "
-                                     "out/x.en.md; translate them in separate runs, or with "
-                                     "different --out-dir")
+    assert result.stderr.strip() == (
+        "error: ../elsewhere/d1/x.md and ../elsewhere/d2/x.md would both be written to "
+        "out/x.en.md: under --out-dir a note outside the project (., the folder of "
+        "glossary.yaml) goes by its name alone; translate each with its own --out-dir, or "
+        "from a project that holds them")
+
+
+def test_outputs_of_another_note_are_never_taken_over(runner, proj, outside):
+    """Run by run, the second note of one name outside the project is refused (exit 1,
+    naming the note the outputs are for), and the first's review marks stay; --force
+    replaces them, said."""
+    assert zhen(runner, "translate", "../elsewhere/d1/x.md", "--out-dir", "out")[0] == 0
+    assert zhen(runner, "mark", "../elsewhere/d1/x.md", "1", "--out-dir", "out")[0] == 0
+    par = proj / "out" / "x.zh-en.md"
+    before = {p.name: p.read_bytes() for p in (proj / "out").iterdir()}
+    code, result = zhen(runner, "translate", "../elsewhere/d2/x.md", "--out-dir", "out")
+    assert code == 1
+    assert result.stderr.strip().endswith(
+        "error: out/x.zh-en.md:1: holds the outputs of ../elsewhere/d1/x.md (its header names "
+        "it), which is still there; zhen does not write those of ../elsewhere/d2/x.md over them "
+        "— translate ../elsewhere/d2/x.md with another --out-dir (or move x.zh-en.md away, or "
+        "pass --force to replace it); nothing was written for ../elsewhere/d2/x.md")
+    assert {p.name: p.read_bytes() for p in (proj / "out").iterdir()} == before
+    assert "status=reviewed" in par.read_text("utf-8")
+    # its x.en.md alone says whose it is too
+    par.unlink()
+    code, result = zhen(runner, "translate", "../elsewhere/d2/x.md", "--out-dir", "out")
+    assert code == 1 and "out/x.en.md:1: holds the outputs of ../elsewhere/d1/x.md" in result.stderr
+    code, data = zhen(runner, "translate", "../elsewhere/d2/x.md", "--out-dir", "out", "--force",
+                      "--format", "json")
+    assert code == 0
+    assert [f["file"] for f in data["findings"] if f["check"] == "output-replaced"] == [
+        "out/x.en.md"]
+    assert "第2篇" in par.read_text("utf-8")
 
 
 # ------------------------------------------------------------------ review state

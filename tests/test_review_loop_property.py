@@ -25,7 +25,7 @@ from pathlib import Path
 from hypothesis import example, HealthCheck, given, settings, strategies as st
 
 from engines import BracketEngine
-from zhenglossary.parallel import read_parallel_file, set_status
+from zhenglossary.parallel import GLOSS_BANNER, read_parallel_file, set_status
 from zhenglossary.render import english_body
 from zhenglossary.textutil import has_cjk
 from zhenglossary.translate import TranslateOptions, translate_paths
@@ -280,18 +280,24 @@ FRONT_MATTER = st.sampled_from(["", "---\ntitle: 实验笔记\n---\n\n",
 
 @settings(max_examples=max(EXAMPLES // 3, 20), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(front=FRONT_MATTER, blocks=notes(), picks=st.lists(st.integers(0, 50), min_size=1,
-                                                           max_size=3), gloss=st.booleans())
+@given(front=FRONT_MATTER, blocks=notes(), picks=st.lists(st.integers(0, 50), max_size=3),
+       gloss=st.booleans(), unbanner=st.booleans())
 # found by a new user: front matter, then zhen's header and the gloss banner — every edit
 # of x.en.md was refused as "blocks were added or removed by hand"
 @example(front="---\ntitle: 实验笔记\n---\n\n", blocks=["## 编译器先把源程序变成中间表示",
                                                         "编译器先把源程序变成中间表示。"],
-         picks=[1], gloss=True)
+         picks=[1], gloss=True, unbanner=False)
+# found by a new user (finding 17): the banner deleted and a block edited at once — the
+# edit was carried and the banner written again without a word
+@example(front="", blocks=["## 编译器先把源程序变成中间表示", "编译器先把源程序变成中间表示。"],
+         picks=[1], gloss=True, unbanner=True)
 def test_edits_in_the_english_file_are_carried_with_or_without_front_matter(
-        tmp_path_factory, front, blocks, picks, gloss):
+        tmp_path_factory, front, blocks, picks, gloss, unbanner):
     """A hand edit of translated blocks in x.en.md is carried into the parallel file as
     those blocks' edits, whether or not the note starts with front matter and whether or
-    not x.en.md has the gloss banner."""
+    not x.en.md has the gloss banner; a deleted gloss banner is written again and said in
+    one `output-replaced` warning (with or without edits), and there is no such warning
+    where nothing but blocks changed."""
     root = tmp_path_factory.mktemp("carry")
     (root / "notes").mkdir()
     (root / "glossary.yaml").write_text(GLOSSARY, "utf-8")
@@ -310,13 +316,23 @@ def test_edits_in_the_english_file_are_carried_with_or_without_front_matter(
         marker = f"{block.english.rstrip()} (checked by hand {block.index})"
         english = english.replace(block.english, marker)
         edited[block.index] = marker
-    if not edited:
+    unbanner = unbanner and gloss
+    if unbanner:
+        assert english.count(GLOSS_BANNER + "\n\n") == 1
+        english = english.replace(GLOSS_BANNER + "\n\n", "")
+    if not edited and not unbanner:
         return
     (root / "notes" / "n.en.md").write_text(english, "utf-8")
-    _run(root, gloss)
+    report = _run(root, gloss)
     text, after = _files(root)
     by_index = {b.index: b for b in read_parallel_file(text).blocks}
     for index, marker in edited.items():
         assert by_index[index].english == marker and by_index[index].status == "edited"
         assert after.count(marker) == 1
     assert after.startswith(front.rstrip("\n")) if front else True
+    assert (GLOSS_BANNER in after) == gloss
+    replaced = [f.message for f in report.findings if f.check == "output-replaced"]
+    assert replaced == (['the "Dictionary gloss" banner was deleted by hand; zhen writes it '
+                         'again while this English is a dictionary gloss, so every reader '
+                         'knows what it is — `zhen model install` (machine translation) makes '
+                         'it go'] if unbanner else [])

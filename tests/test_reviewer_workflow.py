@@ -128,7 +128,7 @@ def test_init_in_an_empty_directory(runner, tmp_path, monkeypatch):
     glossary = (tmp_path / "glossary.yaml").read_text("utf-8")
     assert glossary.startswith("# zhen glossary") and "forbid" in glossary
     ignore = (tmp_path / ".gitignore").read_text("utf-8").splitlines()
-    assert {"*.en.md", ".zhen/", "review.html"} <= set(ignore)
+    assert {"*.en.md", ".zhen/", "review.html", ".*.md.*.tmp"} <= set(ignore)
     assert not any("zh-en" in line for line in ignore)      # reviewed English stays in git
     check = runner.invoke(app, ["glossary", "check", "--format", "json"])
     assert check.exit_code == 0, check.output

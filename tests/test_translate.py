@@ -64,8 +64,16 @@ def small_project(tmp_path, monkeypatch) -> Path:
     return root
 
 
-def run_json(runner, *args):
-    result = runner.invoke(app, ["translate", *args, "--format", "json"], catch_exceptions=False)
+def run_json(runner, *args, cwd=None):
+    if cwd is not None:
+        here = os.getcwd()
+        os.chdir(cwd)
+    try:
+        result = runner.invoke(app, ["translate", *args, "--format", "json"],
+                               catch_exceptions=False)
+    finally:
+        if cwd is not None:
+            os.chdir(here)
     try:
         data = json.loads(result.stdout)
     except ValueError:
@@ -279,11 +287,22 @@ def test_killed_run_keeps_finished_batches_and_outputs_whole(tmp_path, argos_dir
 
 
 def test_out_dir_mirrors_relative_paths(runner, small_project, argos_dir):
+    """Under --out-dir a note's outputs mirror its path from the project root, however the
+    note was named: the folder, the note itself, from another directory."""
     result, data = run_json(runner, "notes/", "--out-dir", "out")
     assert result.exit_code == 0
-    assert (small_project / "out" / "a.en.md").is_file()
-    assert (small_project / "out" / "sub" / "b.zh-en.md").is_file()
+    assert (small_project / "out" / "notes" / "a.en.md").is_file()
+    assert (small_project / "out" / "notes" / "sub" / "b.zh-en.md").is_file()
     assert not (small_project / "notes" / "a.en.md").exists()
+    head = (small_project / "out" / "notes" / "sub" / "b.zh-en.md").read_text("utf-8")
+    assert head.startswith('<!-- zhen:parallel v3 source="../../../notes/sub/b.md" ')
+    before = sorted(str(p.relative_to(small_project)) for p in small_project.rglob("*.*.md"))
+    result, data = run_json(runner, "notes/sub/b.md", "--out-dir", "out")
+    assert result.exit_code == 0 and data["files"][0]["parallel"] == "out/notes/sub/b.zh-en.md"
+    result, data = run_json(runner, "sub/b.md", "--out-dir", "../out", cwd="notes")
+    assert result.exit_code == 0 and data["files"][0]["parallel"] == "../out/notes/sub/b.zh-en.md"
+    assert sorted(str(p.relative_to(small_project)) for p in small_project.rglob("*.*.md")) \
+        == before
 
 
 def test_text_summary(runner, small_project, argos_dir):

@@ -20,7 +20,21 @@ from .findings import Finding, sort_findings, summarize
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .notes import ENGLISH_SUFFIX, collect_notes, read_note
 from .parallel import COUNTED as STATUS_NAMES  # the statuses `zhen status` counts
-from .parallel import ParallelFileError, output_paths
+from .parallel import Layout, ParallelFileError
+
+
+def layout_of(out_dir: Path | None, glossary_path: Path | None) -> Layout:
+    """Where the notes' outputs are: beside each note, or under ``out_dir`` mirroring the
+    project — the folder of the glossary, else the current directory."""
+    return Layout(out_dir, glossary_path.parent if glossary_path is not None else Path("."))
+
+
+def stray_findings(layout: Layout, paths: list[Path], notes) -> list[Finding]:
+    """``output-stray`` for each parallel file whose note is gone, where the outputs of
+    ``notes`` (the ``NoteFile``s read from ``paths``) are."""
+    from .parallel.strays import find_strays
+
+    return [stray.finding() for stray in find_strays(layout, paths, [n.path for n in notes])]
 
 
 def default_note_paths(glossary_path: Path) -> list[Path]:
@@ -87,11 +101,12 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                        "they are fixed (each block's status depends on the entries it uses)")
     from .workers import check_in_processes, default_jobs
 
-    shard = check_in_processes(files, glossary, glossary_path, out_dir, encoding, only,
+    layout = layout_of(out_dir, glossary_path)
+    shard = check_in_processes(files, glossary, glossary_path, layout, encoding, only,
                                default_jobs() if jobs is None else jobs)
     if shard is None:                                    # one process
         notes, findings = read_notes(files, encoding)
-        shard = gather(notes, glossary, out_dir, findings)
+        shard = gather(notes, glossary, layout, findings)
         part = "all"
     else:
         part = "project"
@@ -99,6 +114,8 @@ def check_project(paths: list[Path] | None, glossary_option: Path | None,
                                                   encoding))
     findings = [f for f in glossary.findings if only is None or f.check in only]
     findings += shard.findings + run_checks(ctx, only, part)
+    if only is None or "output-stray" in only:
+        findings += stray_findings(layout, paths, files)
     from . import english
     from .checks.notes import usage_counts
 
@@ -246,10 +263,11 @@ def export_project_pairs(paths: list[Path], glossary_option: Path | None, fmt: s
     from .exchange import collect_pairs, export_tm, exportable
 
     # each pair's status is decided against the glossary as `zhen translate` reads it
-    path, gloss = _glossary_as_translate_reads_it(glossary_option)
-    if path is None:
+    glossary_path, gloss = _glossary_as_translate_reads_it(glossary_option)
+    if glossary_path is None:
         warn("no glossary.yaml found; exporting without the glossary-term notes")
-    notes, warnings = collect_pairs(paths, gloss, encoding=encoding, out_dir=out_dir)
+    notes, warnings = collect_pairs(paths, gloss, encoding=encoding,
+                                    layout=layout_of(out_dir, glossary_path))
     for warning in warnings:
         warn(warning)
     if not notes:
@@ -352,8 +370,8 @@ def review_page(paths: list[Path] | None, glossary_option: Path | None,
 # what `zhen init` adds to .gitignore: the outputs zhen can always write again. The
 # parallel files (x.zh-en.md) stay in git: they hold the English people reviewed.
 GITIGNORE_BLOCK = ("# zhen: generated English (write it again with `zhen translate`), the memory "
-                   "and cache, the review page", "*" + ENGLISH_SUFFIX, ".zhen/",
-                   "review.html")
+                   "and cache, the review page, temp files a killed run left", "*" + ENGLISH_SUFFIX,
+                   ".zhen/", "review.html", ".*.md.*.tmp")
 
 
 @dataclass
@@ -405,6 +423,7 @@ class NoteStatus:
 class StatusReport:
     notes: list[NoteStatus]
     fail_on: tuple[str, ...] = ()
+    strays: list[Finding] = field(default_factory=list)   # parallel files whose note is gone
 
     @property
     def total(self) -> dict[str, int]:
@@ -418,7 +437,8 @@ class StatusReport:
 
     def to_json(self) -> dict:
         return {"notes": [vars(n) for n in self.notes], "total": self.total,
-                "fail_on": list(self.fail_on), "exit_code": self.exit_code}
+                "fail_on": list(self.fail_on), "exit_code": self.exit_code,
+                "strays": [f.to_json() for f in self.strays]}
 
 
 
@@ -456,8 +476,10 @@ def status_project(paths: list[Path] | None, glossary_option: Path | None, *,
     from .document import parse_document
 
     out: list[NoteStatus] = []
-    for note in collect_notes(paths):
-        _, par = output_paths(note.path, note.relative, out_dir)
+    layout = layout_of(out_dir, glossary_path)
+    files = collect_notes(paths)
+    for note in files:
+        _, par = layout.paths(note.path)
         try:
             text = read_note(note.path, encoding)
             old = load_parallel(par) if par.exists() else None
@@ -470,7 +492,7 @@ def status_project(paths: list[Path] | None, glossary_option: Path | None, *,
         out.append(NoteStatus(note.display, str(par) if old is not None else None, counts,
                               "" if old is not None else
                               f"not translated yet — run `zhen translate {note.display}`"))
-    return StatusReport(out, tuple(fail_on))
+    return StatusReport(out, tuple(fail_on), stray_findings(layout, paths, files))
 
 
 @dataclass
@@ -498,10 +520,10 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
     if len(notes) != 1:
         raise UsageError(f"{note_path}: `zhen mark` takes one note, not a folder")
     note = notes[0]
-    _, par = output_paths(note.path, note.relative, out_dir)
+    glossary_path, gloss = _glossary_as_translate_reads_it(glossary_option)
+    _, par = layout_of(out_dir, glossary_path).paths(note.path)
     if not par.exists():
         raise PathNotFound(f"{par}: no parallel file; run `zhen translate {note.display}` first")
-    _, gloss = _glossary_as_translate_reads_it(glossary_option)
     old = load_parallel(par)
     carry = carry_over(parse_document(read_note(note.path, encoding)), old, gloss)
     by_block = {s.old.index: s for s in carry.states.values() if s.old is not None}

@@ -1,11 +1,14 @@
 """Atomic writes: a temp file in the same directory, fsync, then rename over the target.
 
-An interrupted run (Ctrl-C, kill -9, a full disk) leaves the previous file whole.
+An interrupted run (Ctrl-C, kill -9, a full disk) leaves the previous file whole; the temp
+file goes with any exception, and what a ``kill -9`` left is removed later
+(:func:`remove_leftovers`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,24 +31,31 @@ def write_atomic(path: Path, text: "str | Pieces", newline: str = "", *,
     """Write ``text`` to ``path`` atomically (a ``textutil.Pieces``: a piece at a time,
     never joined). ``through_links``: when ``path`` is a symbolic
     link, write its target (atomically, beside the target) and keep the link, instead of
-    replacing the link with a file."""
+    replacing the link with a file.
+
+    The temp file beside ``path`` (:data:`TEMP_NAME`: ``.NAME.PID.XXXXXXXX.tmp``) goes
+    whatever stops the write — an error, Ctrl-C (``KeyboardInterrupt``), any exception;
+    only ``kill -9`` or a power cut can leave one, and :func:`remove_leftovers` takes those
+    away on a later run."""
     if through_links and path.is_symlink():
         path = Path(os.path.realpath(path))
     folder = path.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp",
+                                   dir=folder)
     except OSError as exc:
         raise OutputError(f"cannot write in {folder}: {exc.strerror}; check that the directory "
                           "is writable or pass --out-dir", path=str(path)) from exc
+    done = False
     try:
-        # mkstemp makes 0600 files; give the output the mode a plain open() would
-        try:
-            mode = path.stat().st_mode & 0o7777
-        except OSError:
-            mode = 0o666 & ~_umask()
-        os.chmod(tmp, mode)
         with os.fdopen(fd, "wb") as handle:
+            # mkstemp makes 0600 files; give the output the mode a plain open() would
+            try:
+                mode = path.stat().st_mode & 0o7777
+            except OSError:
+                mode = 0o666 & ~_umask()
+            os.chmod(tmp, mode)
             # encoded a slice at a time: a long output is never copied whole as bytes
             for piece in (text,) if isinstance(text, str) else text:
                 for start in range(0, len(piece), _SLICE):
@@ -53,20 +63,83 @@ def write_atomic(path: Path, text: "str | Pieces", newline: str = "", *,
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
-    except UnicodeEncodeError:        # nothing is written: the temp file goes
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        done = True
     except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
         reason = "the disk is full" if exc.errno == 28 else exc.strerror
         raise OutputError(f"cannot write: {reason}; the previous version is unchanged",
                           path=str(path)) from exc
+    finally:                  # nothing is written (any exception, Ctrl-C): the temp file goes
+        if not done:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+# The temp files write_atomic makes: ``.`` + the target's name + ``.`` + the writer's pid +
+# ``.`` + mkstemp's 8 random characters + ``.tmp``. Before the pid was in the name (zhen
+# 0.x up to this change) it was ``.NAME.XXXXXXXX.tmp`` (``TEMP_NAME_OLD``).
+TEMP_NAME = re.compile(r"^\.(?P<target>.+)\.(?P<pid>[0-9]+)\.[a-z0-9_]{8}\.tmp$")
+TEMP_NAME_OLD = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
+# a temp file whose writer cannot be told (the old name, a pid that runs again: reused)
+# is left alone until it is this old: no write takes that long between its start and its
+# rename, so it is no other run's write in flight
+LEFTOVER_AGE = 600.0
+
+
+def _alive(pid: int) -> bool:
+    """Is a process ``pid`` running here (unknown: yes)?"""
+    if pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError, ValueError):     # another user's (EPERM), or cannot ask
+        return True
+    return True
+
+
+def remove_leftovers(folder: Path, owns: Callable[[str], bool], now: float | None = None
+                     ) -> list[Path]:
+    """Remove the temp files :func:`write_atomic` left in ``folder`` when a run was killed
+    (``kill -9``, a power cut): only plain files directly in ``folder`` named by its
+    pattern for a target ``owns(name)`` says is one of the caller's outputs (by its exact
+    name), and only when the writer is gone — its pid no longer runs here, or (an old name,
+    a reused pid) the file is older than ``LEFTOVER_AGE`` seconds. Never anything else.
+    Returns what was removed; a file that cannot be removed (or a folder that cannot be
+    listed) is left, silently."""
+    import time
+
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        name = entry.name
+        if not name.startswith(".") or not name.endswith(".tmp"):
+            continue
+        match = TEMP_NAME.match(name)
+        old = None if match else TEMP_NAME_OLD.match(name)
+        if (match or old) is None or not owns((match or old).group("target")):
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            age = now - entry.stat(follow_symlinks=False).st_mtime
+        except OSError:
+            continue
+        gone = match is not None and not _alive(int(match.group("pid")))
+        if not gone and age < LEFTOVER_AGE:
+            continue
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
+    return removed
 
 
 _SLICE = 1 << 20     # characters encoded at a time by write_atomic

@@ -28,7 +28,7 @@ from .glossary import Glossary
 
 MANIFEST_VERSION = 1
 # what happened in the run itself, not what holds of the note: never said again
-EVENTS = frozenset({"english-carried", "output-replaced", "source-edited"})
+EVENTS = frozenset({"english-carried", "output-replaced", "source-edited", "state-adopted"})
 # a note with these is translated again next time (another engine stood in for a sentence,
 # which the memory does not keep): it is never recorded as done
 RETRY = frozenset({"engine-fallback"})

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .errors import NoNotesFound, NoteReadError, PathNotFound
 
-# the outputs of x.md (parallel.output_paths names them): never notes themselves
+# the outputs of x.md (parallel.Layout names them): never notes themselves
 ENGLISH_SUFFIX = ".en.md"
 PARALLEL_SUFFIX = ".zh-en.md"
 GENERATED_SUFFIXES = (ENGLISH_SUFFIX, PARALLEL_SUFFIX)
@@ -29,15 +29,16 @@ class NoteFile:
     root: Path          # the PATH argument it was found under (a directory, or the file's parent)
 
     @property
-    def relative(self) -> Path:
-        try:
-            return self.path.relative_to(self.root)
-        except ValueError:
-            return Path(self.path.name)
-
-    @property
     def display(self) -> str:
         return str(self.path)
+
+
+def walk_folders(top: Path):
+    """(folder, file names) under ``top``, sorted, as zhen looks for notes: hidden
+    directories skipped, symlinked directories not followed (no loops)."""
+    for folder, dirs, files in os.walk(top, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        yield Path(folder), sorted(files)
 
 
 def collect_notes(paths: list[Path]) -> list[NoteFile]:
@@ -53,13 +54,8 @@ def collect_notes(paths: list[Path]) -> list[NoteFile]:
         if not given.exists() and not given.is_symlink():
             raise PathNotFound(f"{given} does not exist; pass a note (.md) or a directory of notes")
         if given.is_dir():
-            found = []
-            for folder, dirs, files in os.walk(given, followlinks=False):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for name in sorted(files):
-                    path = Path(folder) / name
-                    if is_note(path):
-                        found.append(path)
+            found = [folder / name for folder, files in walk_folders(given) for name in files
+                     if is_note(folder / name)]
             if not found:
                 raise NoNotesFound(
                     f"{given} holds no Markdown notes (*.md, not counting generated *.en.md and "

@@ -26,8 +26,8 @@ from .findings import Finding
 from .glossary import Glossary
 from .locking import Segment, plan_document, split_pieces
 from .notes import NoteFile
-from .parallel import (GLOSS_BANNER, ORDER, Carry, PairStatus, ParallelFile, ParallelFileError,
-                       carry_over,
+from .parallel import (GLOSS_BANNER, ORDER, Carry, Layout, PairStatus, ParallelFile,
+                       ParallelFileError, carry_over, status_counts,
                        edit_check, english_body, english_header, render_parallel, seal_english)
 from .parallel.prior import read_prior
 from .parallel.report import state_findings
@@ -53,6 +53,7 @@ class Prepared:
     en_name: str                     # x.en.md
     parallel: str                    # the parallel file, as findings name it
     tally: "_Tally" = field(default_factory=lambda: _Tally())    # its translated segments
+    banner_deleted: Finding | None = None   # said when the gloss banner is written again
 
     @property
     def sectioned(self) -> bool:
@@ -82,9 +83,11 @@ class Prepared:
 def prepare_note(display: str, text: str, glossary: Glossary, *,
                  last: ParallelFile | None = None, findings: list[Finding] | None = None,
                  source_name: str = "x.md", en_name: str = "x.en.md",
-                 parallel: str = "x.zh-en.md") -> Prepared:
+                 parallel: str = "x.zh-en.md", banner_deleted: Finding | None = None
+                 ) -> Prepared:
     """Parse, plan and carry over: ``last`` is the note's last parallel file (with any
-    x.en.md changes taken in), ``findings`` what reading it found."""
+    x.en.md changes taken in), ``findings`` what reading it found; ``banner_deleted``: what
+    to say if the gloss banner a person deleted from x.en.md is written again."""
     doc = parse_document(text)
     # a big note (over markdown.KEEP_CHARS) is planned a section at a time, as it is
     # translated: its segments are most of what it would hold
@@ -98,7 +101,8 @@ def prepare_note(display: str, text: str, glossary: Glossary, *,
                                      "it is copied untranslated", display, region.line + 1))
     carry = carry_over(doc, last, glossary, edit_check(doc, glossary))
     doc.prose = None        # the prose view (as long as the note) is asked again if needed
-    return Prepared(display, doc, plans, carry, found, source_name, en_name, parallel)
+    return Prepared(display, doc, plans, carry, found, source_name, en_name, parallel,
+                    banner_deleted=banner_deleted)
 
 
 @dataclass
@@ -196,6 +200,8 @@ def finish_note(item: Prepared, glossary: Glossary, lock: Lock, *, gloss: bool,
     checks += state_findings(carry, leaves, parallel, Path(item.parallel), item.en_name,
                              item.display)
     findings = item.findings + findings + checks
+    if banner and item.banner_deleted is not None:
+        findings.append(item.banner_deleted)
     counts = {str(s): 0 for s in ORDER}
     for i, state in carry.states.items():
         if leaves[i].translated and str(state.status) in counts:
@@ -247,15 +253,30 @@ class FileResult:
 
 def prepare(note: NoteFile, text: str, paths, glossary: Glossary, options
             ) -> Prepared | FileResult:
-    """What lies beside a note, read with care (I/O), then the note prepared (pure)."""
+    """What lies beside a note, read with care (I/O), then the note prepared (pure). A note
+    with no parallel file yet that ``options.adopt`` pairs with a stray's (its note gone:
+    ``parallel.strays``) carries that file's state over, and says so."""
     en_path, par_path = paths
+    taken = None
     try:
-        prior = read_prior(en_path, par_path, options.force)
+        prior = read_prior(en_path, par_path, options.force,
+                           note=note.path if options.out_dir is not None else None)
+        taken = options.adopt.get(str(note.path)) if prior.parallel is None else None
+        if taken is not None:
+            stray = read_prior(Path(taken.english) if taken.english else None,
+                               Path(taken.parallel))
+            prior.parallel = stray.parallel
+            prior.findings += stray.findings
     except ParallelFileError as exc:
         return FileResult(note.display, error=f"{exc}; nothing was written for {note.display}")
-    return prepare_note(note.display, text, glossary, last=prior.parallel,
-                        findings=prior.findings, source_name=note.path.name,
-                        en_name=en_path.name, parallel=str(par_path))
+    item = prepare_note(note.display, text, glossary, last=prior.parallel,
+                        findings=prior.findings,
+                        source_name=Layout.source_ref(note.path, par_path),
+                        en_name=en_path.name, parallel=str(par_path),
+                        banner_deleted=prior.banner_deleted)
+    if taken is not None:
+        item.findings.append(taken.finding(par_path, status_counts(item.carry)))
+    return item
 
 
 def contexts_of(items: list[Prepared]) -> dict[int, object]:

@@ -21,13 +21,14 @@ from typing import Callable
 from .engines import EngineContext, create_engine
 from .engines.base import Engine, TermSlot
 from .errors import GlossaryNotFound, NoteReadError, OutputError, UsageError
-from .fileio import write_atomic
+from .fileio import remove_leftovers, write_atomic
 from .findings import Finding
 from .glossary import Glossary, load_glossary, resolve_glossary
 from .manifest import Manifest, NoteState, run_key
 from .memory import Memory, NoMemory
 from .notes import NoteFile, collect_notes, is_generated, read_note
-from .parallel import ORDER, ParallelFile, output_paths
+from .parallel import ORDER, Layout, ParallelFile, ParallelFileError
+from .parallel.strays import find_strays
 from .paths import state_dir
 from .pipeline import (FileResult, NoteResult, Prepared, contexts_of, finish_note, prepare,
                        prepare_note, translate_prepared)
@@ -53,6 +54,8 @@ class TranslateOptions:
     jobs: int = 1                        # processes for engines that can run in several
     glossary_path: Path | None = None    # resolved once by translate_paths (for --jobs)
     root: Path = Path(".")               # the project root (for --jobs)
+    adopt: dict = field(default_factory=dict)   # note path → the parallel.strays.Adoption
+    #                                      whose state it takes (decided by translate_paths)
 
 
 @dataclass
@@ -139,34 +142,107 @@ def translate_paths(paths: list[Path], glossary_option: Path | None,
             raise
         glossary, root, glossary_path = Glossary([], path="(no glossary)"), Path("."), None
         notices.append(NO_GLOSSARY_NOTICE)
-    options = replace(options, glossary_path=glossary_path, root=root)   # for --jobs workers
     notes = collect_notes(paths)
-    outputs = _outputs(notes, options.out_dir)          # before anything is loaded or written
+    outputs, found, options = _plan(paths, notes, options, root)
+    options = replace(options, glossary_path=glossary_path)              # for --jobs workers
+    left = _remove_leftovers(outputs)
+    if left:
+        notices.append(f"removed {len(left)} temp file(s) an interrupted run of zhen left: "
+                       + ", ".join(str(p) for p in left[:3]) + (", …" if len(left) > 3 else ""))
     if engine is None:
         context = EngineContext(glossary, options.threads, root, options.engine_settings)
         engine, engine_notices = create_engine(options.engine, context)
         notices += engine_notices
     memory = Memory(state_dir(root) / "memory.sqlite", notices) if options.use_memory else NoMemory()
     try:
-        return _translate(notes, outputs, glossary, engine, memory, options, progress, notices)
+        return _translate(notes, outputs, glossary, engine, memory, options, progress, notices,
+                          found)
     finally:
         memory.close()
 
 
-def _outputs(notes: list[NoteFile], out_dir: Path | None) -> dict[int, tuple[Path, Path]]:
+def _plan(paths: list[Path], notes: list[NoteFile], options: TranslateOptions, root: Path):
+    """Before anything is loaded or written: each note's outputs (``_outputs``), the
+    parallel files whose note is gone (``output-stray`` findings, said once for the run),
+    and ``options`` with the project root and the strays new notes take the state of."""
+    layout = Layout(options.out_dir, root)
+    outputs = _outputs(notes, layout)
+    strays = find_strays(layout, paths, [note.path for note in notes])
+    adopt = _adoptions(notes, outputs, strays, options.encoding)
+    taken_by = {a.parallel: notes[k].display for k, a in adopt.items()}
+    found = [s.finding(taken_by.get(str(s.parallel), "")) for s in strays]
+    return outputs, found, replace(options, root=root, adopt={str(notes[k].path): a
+                                                              for k, a in adopt.items()})
+
+
+def _outputs(notes: list[NoteFile], layout: Layout) -> dict[int, tuple[Path, Path]]:
     """Each note's outputs; two notes that would write one file stop the run before anything
-    is written."""
+    is written (only notes outside the project can: under --out-dir they go by name)."""
     out, seen = {}, {}
     for k, note in enumerate(notes):
-        paths = output_paths(note.path, note.relative, out_dir)
+        paths = layout.paths(note.path)
         key = paths[0].resolve()
         if key in seen:
-            raise UsageError(f"{seen[key]} and {note.display} would both be written to "
-                             f"{paths[0]}; translate them in separate runs, or with different "
-                             "--out-dir")
+            raise UsageError(
+                f"{seen[key]} and {note.display} would both be written to {paths[0]}: under "
+                f"--out-dir a note outside the project ({layout.project}, the folder of "
+                "glossary.yaml) goes by its name alone; translate each with its own --out-dir, "
+                "or from a project that holds them")
         seen[key] = note.display
         out[k] = paths
     return out
+
+
+def _adoptions(notes: list[NoteFile], outputs, strays, encoding: str | None) -> dict:
+    """note index → the ``Adoption`` of the stray whose state it takes
+    (``parallel.strays.adoptions``): read here, the strays' files (with what a person changed
+    in their x.en.md taken in, as for any note) and the notes with no parallel file yet;
+    a stray that cannot be read or carried is taken by none."""
+    from .document import parse_document
+    from .parallel.prior import read_prior
+    from .parallel.strays import Adoption, adoptions, shared_blocks
+
+    if not strays:
+        return {}
+    files = {}
+    for i, stray in enumerate(strays):
+        try:
+            prior = read_prior(stray.english, stray.parallel)
+        except ParallelFileError:
+            continue
+        if prior.parallel is not None:
+            files[i] = [b.source_sha for b in prior.parallel.blocks if not b.same]
+    if not files:
+        return {}
+    new = {}
+    for k, note in enumerate(notes):
+        if outputs[k][1].exists() or is_generated(note.path):
+            continue
+        try:
+            doc = parse_document(read_note(note.path, encoding))
+        except NoteReadError:
+            continue
+        new[k] = [doc.leaf_hash(leaf) for leaf in doc.leaves]
+    out = {}
+    for k, i in adoptions(files, new).items():
+        stray = strays[i]
+        out[k] = Adoption(str(stray.parallel), str(stray.english or ""), stray.origin,
+                          shared_blocks(files[i], new[k]), len(files[i]))
+    return out
+
+
+def _remove_leftovers(outputs: dict[int, tuple[Path, Path]]) -> list[Path]:
+    """The temp files a killed run left for the outputs this run writes (zhen's own
+    pattern, for exactly these outputs' names, in their folders: ``fileio.remove_leftovers``),
+    removed."""
+    names: dict[Path, set[str]] = {}
+    for paths in outputs.values():
+        for path in paths:
+            names.setdefault(path.parent, set()).add(path.name)
+    removed: list[Path] = []
+    for folder, mine in names.items():
+        removed += remove_leftovers(folder, mine.__contains__)
+    return removed
 
 
 def _load(note: NoteFile, paths, options: TranslateOptions, manifest: Manifest | None
@@ -292,10 +368,10 @@ def _windowed(notes, outputs, glossary, engine, runner, n, options, manifest, fi
     return unchanged, engine_calls
 
 
-def _translate(notes, outputs, glossary, engine, memory, options, progress, notices
-               ) -> TranslateReport:
+def _translate(notes, outputs, glossary, engine, memory, options, progress, notices,
+               found: list[Finding]) -> TranslateReport:
     files: list[FileResult] = [FileResult(note.display) for note in notes]
-    findings: list[Finding] = []
+    findings: list[Finding] = list(found)           # of the run (outputs whose note is gone)
     n = 1 if engine.reliable_placeholders else max(1, options.num_hypotheses)
     runner = Runner(engine, memory, options.batch_size, progress)
     notices += getattr(engine, "notices", [])          # what resolving the engine found
@@ -375,7 +451,7 @@ def dry_run(paths: list[Path], glossary_option: Path | None,
         glossary, root = Glossary([], path="(no glossary)"), Path(".")
         notices.append(NO_GLOSSARY_NOTICE)
     notes = collect_notes(paths)
-    outputs = _outputs(notes, options.out_dir)
+    outputs, _, options = _plan(paths, notes, options, root)   # (what a new note takes: not sent)
     engine, engine_notices = create_engine(
         options.engine, EngineContext(glossary, options.threads, root, options.engine_settings))
     notices += engine_notices

@@ -151,17 +151,17 @@ def _start_check(glossary_path: Path) -> None:
     _CHECK["glossary"] = load_glossary(glossary_path)
 
 
-def _check_work(files: list, out_dir: Path | None, encoding: str | None, only):
+def _check_work(files: list, layout, encoding: str | None, only):
     """In a worker: a shard of notes read and its per-note checks run."""
     from . import english
     from .checks.gather import check_shard
 
-    shard = check_shard(files, _CHECK["glossary"], out_dir, encoding, only)
+    shard = check_shard(files, _CHECK["glossary"], layout, encoding, only)
     english.save()
     return shard
 
 
-def check_in_processes(files: list, glossary, glossary_path: Path, out_dir: Path | None,
+def check_in_processes(files: list, glossary, glossary_path: Path, layout,
                        encoding: str | None, only, jobs: int):
     """``glossary check --jobs``: the notes ``files`` read and checked note by note in
     ``jobs`` processes — ``jobs - 1`` spawned ones and this one, which takes chunks from the
@@ -169,17 +169,16 @@ def check_in_processes(files: list, glossary, glossary_path: Path, out_dir: Path
     share of the notes is neither sent nor pickled) — merged in the notes' order (a
     :class:`checks.gather.Gathered` whose findings are the per-note checks'); None when one
     process is better (one job, or too little to check for a second process to pay for its
-    start). ``glossary`` is the main process's own, loaded from ``glossary_path``."""
+    start). ``glossary`` is the main process's own, loaded from ``glossary_path``;
+    ``layout``: where the notes' outputs are (a ``parallel.Layout``)."""
     from .checks.gather import check_shard, merge
-
-    from .parallel import output_paths
 
     if jobs <= 1 or len(files) < 2:
         return None
     sizes = []
     for note in files:                  # what a shard reads: the note and its two outputs
         size = 0
-        for path in (note.path, *output_paths(note.path, note.relative, out_dir)):
+        for path in (note.path, *layout.paths(note.path)):
             try:
                 size += path.stat().st_size
             except OSError:
@@ -193,13 +192,13 @@ def check_in_processes(files: list, glossary, glossary_path: Path, out_dir: Path
     parts = chunks(list(enumerate(sizes)), min(len(files), 16 * jobs))
     with executor(max_workers=jobs - 1, initializer=_start_check,
                   initargs=(glossary_path,)) as pool:
-        futures = [pool.submit(_check_work, [files[k] for k in part], out_dir, encoding, only)
+        futures = [pool.submit(_check_work, [files[k] for k in part], layout, encoding, only)
                    for part in parts]
         shards: list = [None] * len(parts)
         for k in reversed(range(len(parts))):   # this process, from the end of the queue
             if not futures[k].cancel():
                 break             # a worker has it, and (first in, first out) all before it
-            shards[k] = check_shard([files[i] for i in parts[k]], glossary, out_dir,
+            shards[k] = check_shard([files[i] for i in parts[k]], glossary, layout,
                                     encoding, only)
         for k, future in enumerate(futures):
             if shards[k] is None:

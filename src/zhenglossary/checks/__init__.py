@@ -33,6 +33,9 @@ declare("same-en", "info", "glossary", "Entries that share one English rendering
 declare("note-unreadable", "error", "notes", "Every note can be read as UTF-8 text")
 declare("parallel-unreadable", "error", "notes",
         "Every parallel file can be read without guessing (markers whole, UTF-8, written by zhen)")
+declare("output-stray", "warning", "notes",
+        "Every parallel file zhen wrote belongs to a note that is there (a note renamed or "
+        "deleted leaves its review state behind, unread)")
 # found while translating (``zhen translate`` reports them; --format json lists them).
 # ``unrendered`` is reported by ``zhen translate`` too, and recorded in the parallel file,
 # so it is a translations check (checks/translations.py).
@@ -54,6 +57,9 @@ declare("english-carried", "info", "translate",
 declare("source-edited", "warning", "translate",
         "The Chinese in x.zh-en.md is a copy of the note; a change made there is replaced from "
         "the note, and said")
+declare("state-adopted", "info", "translate",
+        "A new note that continues one whose note is gone (most of its blocks) takes the review "
+        "state of its parallel file, and says so; the old files are left for a person to delete")
 declare("output-replaced", "warning", "translate",
         "No output zhen did not write, or a person changed in a way it cannot carry, is replaced "
         "(only with --force, and then said)")

@@ -39,7 +39,7 @@ def read_notes(files: list[NoteFile], encoding: str | None = None
             findings.append(Finding("note-unreadable", "error", exc.detail, note.display))
             continue
         doc = parse_document(text)
-        notes.append(NoteText(note.path, note.display, text, prose_of(doc), note.relative, doc))
+        notes.append(NoteText(note.path, note.display, text, prose_of(doc), doc=doc))
     return notes, findings
 
 
@@ -67,10 +67,13 @@ UNCHECKED = ("translation not checked: the glossary has errors, which `zhen tran
              "it for; fix them, then check again")
 
 
-def gather(notes: list[NoteText], glossary: Glossary, out_dir: Path | None,
+def gather(notes: list[NoteText], glossary: Glossary, layout=None,
            findings: list[Finding] | None = None) -> Gathered:
-    """Each note's ``x.en.md`` and parallel file, read back (pairs with their status)."""
-    from ..parallel import ParallelFileError, output_paths, pairs_for
+    """Each note's ``x.en.md`` and parallel file, read back (pairs with their status);
+    ``layout``: where they are (a ``parallel.Layout``; None: beside each note)."""
+    from ..parallel import Layout, ParallelFileError, pairs_for
+
+    layout = layout or Layout()
 
     out = Gathered(notes, list(findings or []))
     if glossary.errors:
@@ -81,7 +84,7 @@ def gather(notes: list[NoteText], glossary: Glossary, out_dir: Path | None,
             out.problems[note.display] = UNCHECKED
         return out
     for note in notes:
-        en, parallel = output_paths(note.path, note.relative, out_dir)
+        en, parallel = layout.paths(note.path)
         try:
             if parallel.is_file():
                 note_pairs = pairs_for(note.path, note.display, note.text, parallel,
@@ -143,7 +146,7 @@ def run(ctx: CheckContext, only: set[str] | None, part: str = "all") -> list[Fin
     return findings
 
 
-def check_shard(files: list[NoteFile], glossary: Glossary, out_dir: Path | None,
+def check_shard(files: list[NoteFile], glossary: Glossary, layout,
                 encoding: str | None, only: set[str] | None) -> Gathered:
     """A shard read and its per-note checks run; returned without the parsed documents
     and what only the per-note checks read (what crosses to the main process is the
@@ -151,7 +154,7 @@ def check_shard(files: list[NoteFile], glossary: Glossary, out_dir: Path | None,
     from ..bilingual import note_sightings
 
     notes, findings = read_notes(files, encoding)
-    shard = gather(notes, glossary, out_dir, findings)
+    shard = gather(notes, glossary, layout, findings)
     shard.parentheticals = note_sightings(notes, frozenset(glossary.form_map))
     ctx = context(shard, glossary)
     shard.findings += run(ctx, only, "per_note")

@@ -49,7 +49,6 @@ class NoteText:
     display: str
     text: str
     prose: str            # prose_view(text): code, URLs and HTML blanked out
-    relative: Path | None = None   # from the folder it was found in (for --out-dir)
     doc: object = None    # the note parsed once (document.Document), for every reader
     matched: tuple | None = None   # its prose's glossary matches as (start, end, form), when
     # they come from a shard (``glossary check --jobs``); CheckContext.matches reads them

@@ -38,8 +38,8 @@ class FindingsFormat(str, Enum):
 
 def out_dir_option():
     return typer.Option(None, "--out-dir",
-                        help="Where `zhen translate --out-dir` wrote x.en.md and x.zh-en.md "
-                        "(default: beside each note).")
+                        help="Where `zhen translate --out-dir` wrote x.en.md and x.zh-en.md, at "
+                        "each note's path from the project root (default: beside each note).")
 
 
 def encoding_option():

@@ -39,6 +39,8 @@ def status(
     if format is CheckFormat.json:
         print_json(report.to_json())
         raise typer.Exit(report.exit_code)
+    for stray in report.strays:
+        warn(f"{stray.file}: {stray.message}")
     table = Table(box=None, pad_edge=False)
     table.add_column("note", overflow="fold")
     for name in COLUMNS:

@@ -27,7 +27,7 @@ def translate(
                                help="auto (argos if a zh→en model is installed, else gloss), argos, "
                                     "gloss, llm or a plugin's engine; `zhen model list` lists them."),
     out_dir: Optional[Path] = typer.Option(None, "--out-dir",
-                                           help="Write outputs here, mirroring relative paths."),
+                                           help="Write outputs here, at each note's path from the project root."),
     no_memory: bool = typer.Option(False, "--no-memory", help="Neither read nor write the memory."),
     threads: int = typer.Option(0, "--threads", "-t", min=0, help="CTranslate2 threads (0: all cores)."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1,

@@ -16,18 +16,19 @@ from .carry import (BlockState, Carry, EnglishEdits, apply_english_edits, carry_
 from .format import (PARALLEL_VERSION, Orphan, ParallelBlock, ParallelFile, ParallelFileError,
                      Was, block_text, decode_pieces, encode_pieces, read_parallel,
                      read_parallel_file, render_parallel_file, set_status)
-from .outputs import (GLOSS_BANNER, EnglishFile, comment_safe, english_body, english_header,
-                      is_zhens_parallel, output_paths, seal_english, split_english)
+from .outputs import (GLOSS_BANNER, EnglishFile, Layout, comment_safe, english_body,
+                      english_header, is_zhens_parallel, seal_english, split_english)
 from .pairs import NotePairs, Pair, collect_pairs, edit_check, load_parallel, pairs_for, status_counts
 from .status import COUNTED, ORDER, Decision, Now, PairStatus, context_hash, decide
 
 __all__ = [
     "PARALLEL_VERSION", "COUNTED", "ORDER", "BlockState", "Carry", "Decision", "EnglishEdits", "EnglishFile",
+    "Layout",
     "GLOSS_BANNER", "NotePairs", "Now", "Orphan", "Pair", "PairStatus", "ParallelBlock",
     "ParallelFile", "ParallelFileError", "Was", "apply_english_edits", "block_text",
     "carry_over", "collect_pairs", "comment_safe", "context_hash", "decide", "decode_pieces",
     "edit_check", "encode_pieces", "english_body", "english_edits", "english_header",
-    "is_zhens_parallel", "load_parallel", "output_paths", "pairs_for", "parallel_file", "read_parallel",
+    "is_zhens_parallel", "load_parallel", "pairs_for", "parallel_file", "read_parallel",
     "read_parallel_file", "render_parallel", "render_parallel_file", "seal_english", "set_status", "split_english",
     "status_counts",
 ]

@@ -15,6 +15,7 @@ refuses to write over the file.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -22,7 +23,7 @@ from ..document import Document, block_hash, parse_document
 from ..glossary import Glossary
 from .align import align_blocks
 from .format import Orphan, ParallelBlock, ParallelFile, Was, block_text
-from .outputs import EnglishFile, english_body
+from .outputs import GLOSS_BANNER, EnglishFile, body_hash, english_body
 from .status import (Decision, Now, PairStatus, StaleCause, TermUse, block_now, decide,
                      persons_english, stale_cause)
 
@@ -172,7 +173,9 @@ class EnglishEdits:
     edits: dict[int, str] = field(default_factory=dict)
     problem: str = ""
     line: int = 0
-    outside: bool = False               # changed only between blocks (blank lines, banner)
+    outside: str = ""                   # what else changed, outside the blocks: "banner" (the
+    #   gloss banner deleted, nothing else), "between" (blank lines, line endings, …), "" (nothing,
+    #   or it cannot be told: an edited block whose English in x.en.md the parallel file lacks)
 
 
 def english_edits(english: EnglishFile, old: ParallelFile | None) -> EnglishEdits:
@@ -187,12 +190,13 @@ def english_edits(english: EnglishFile, old: ParallelFile | None) -> EnglishEdit
     front_lines = english.body[:english.front].count("\n")   # front matter: above the header
     doc = parse_document(body)
     leaves = [(block_text(doc.leaf_text(leaf)),
-               leaf.start_line + (above if leaf.start_line >= front_lines else 0))
+               leaf.start_line + (above if leaf.start_line >= front_lines else 0), leaf)
               for leaf in doc.leaves]
-    leaves = [(text, line) for text, line in leaves if text.strip()]
+    leaves = [(text, line, leaf) for text, line, leaf in leaves if text.strip()]
     expected = [block_hash(b.source) if b.same else b.written for b in old.blocks]
-    actual = [block_hash(text) for text, _ in leaves]
+    actual = [block_hash(text) for text, _, _ in leaves]
     out = EnglishEdits()
+    written: dict[int, tuple[object, str | None]] = {}   # edited leaf → what zhen wrote there
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, expected, actual,
                                                        autojunk=False).get_opcodes():
         if tag == "equal":
@@ -214,8 +218,41 @@ def english_edits(english: EnglishFile, old: ParallelFile | None) -> EnglishEdit
                                             f"the parallel file (line {block.en_line}); keep one",
                                     line=leaves[j][1] + 1)
             out.edits[block.index] = leaves[j][0]
-    out.outside = not out.edits
+            # what zhen wrote there: the English the parallel file shows, unless a person
+            # changed it there too or x.en.md got other English (``out=``)
+            written[j] = (leaves[j][2], None if block.edited or block.out_sha else block.english)
+    out.outside = _outside(english, body, doc, written)
     return out
+
+
+def _outside(english: EnglishFile, body: str, doc: Document, written: dict) -> str:
+    """What a person changed in ``x.en.md`` besides the blocks ``written`` (edited leaf →
+    the English zhen wrote there): the file zhen wrote is put back together — those blocks
+    as zhen wrote them, with and without the gloss banner — and compared with the ``sha=``
+    its header carries. "" when nothing else changed (or it cannot be told), "banner" when
+    only the banner was deleted, "between" for anything else (blank lines, line endings)."""
+    from ..render import apply, reindent
+
+    if any(text is None for _, text in written.values()):
+        return ""                               # what zhen wrote there is not known
+    cut = english.front
+    rest = body[cut:]
+    shown = english.body[cut:]                  # the rest as the person left it, banner and all
+    replacements = []
+    for leaf, text in written.values():
+        start, end = doc.span(leaf.start_line, leaf.end_line)
+        replacements.append((start - cut, end - cut, reindent(text, doc.leaf_text(leaf))))
+    rest = apply(rest, sorted(replacements, key=lambda r: r[0]))
+    lead = shown[:len(shown) - len(body) + cut]     # the banner and its blank lines, if kept
+    front = english.body[:cut]
+    if body_hash(front + lead + rest) == english.sha:
+        return ""
+    if not lead:
+        ending = re.search(r"\r\n|\n|\r", english.body)       # the note's line ending
+        newline = ending.group(0) if ending else "\n"
+        if body_hash(front + GLOSS_BANNER + newline * 2 + rest) == english.sha:
+            return "banner"
+    return "between"
 
 
 def apply_english_edits(old: ParallelFile, edits: dict[int, str]) -> None:

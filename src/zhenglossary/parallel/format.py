@@ -404,6 +404,16 @@ def read_parallel_file(text: str, path: str | None = None) -> ParallelFile:
     return out
 
 
+def parallel_header(line: str) -> dict[str, str] | None:
+    """The attributes (``source``, ``engine``) of a parallel file's first line, decoded,
+    when it is zhen's header; else None."""
+    line = _clean(line)
+    match = _MARKER.match(line) if _LOOKS_LIKE.match(line) else None
+    if match is None or match.group("kind") != "parallel":
+        return None
+    return {k: comment_unsafe(v.strip('"')) for k, v in _ATTR.findall(match.group("attrs"))}
+
+
 def read_parallel(text: str) -> list[ParallelBlock]:
     """The blocks of a parallel file (see :func:`read_parallel_file`)."""
     return read_parallel_file(text).blocks
@@ -470,9 +480,13 @@ def set_status(text: str, indices: set[int], status: str) -> tuple[str, list[int
         match = _MARKER.match(line) if _LOOKS_LIKE.match(line) else None
         if not match or match.group("kind") != "en" or int(match.group("index") or -1) not in indices:
             continue
-        attrs = re.sub(r"\s*\bstatus=\S+", "", match.group("attrs"))
+        # status goes where the writer puts it (after sha and base), so a translate that
+        # changes nothing writes this line back byte for byte
+        words = [w for w in match.group("attrs").split() if not w.startswith("status=")]
         if status != "machine":
-            attrs += f" status={status}"
-        lines[k] = f"<!-- zhen:en {match.group('index')}{attrs} -->"
+            at = max((i + 1 for i, w in enumerate(words) if w.startswith(("sha=", "base="))),
+                     default=0)
+            words.insert(at, f"status={status}")
+        lines[k] = f"<!-- zhen:en {match.group('index')}{''.join(' ' + w for w in words)} -->"
         changed.append(int(match.group("index")))
     return "".join(lines), changed

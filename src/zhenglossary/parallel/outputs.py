@@ -1,8 +1,12 @@
 """What zhen writes beside a note, and how it knows a file is its own.
 
 ``x.md`` → ``x.en.md`` (the English) and ``x.zh-en.md`` (the parallel file) beside it, or
-under ``--out-dir`` at the note's path relative to the folder it was found in
-(:func:`output_paths`).
+under ``--out-dir`` at the note's path from the project root — the folder of glossary.yaml,
+else the current directory — whatever path named the note on the command line; a note
+outside the project goes in ``--out-dir`` under its own name (:class:`Layout`). Both
+headers name the note the outputs were written for by its path from the output's folder
+(:meth:`Layout.source_ref`: ``x.md`` beside it), so an output of one note is never taken
+for another's (``prior.read_prior``) and one whose note is gone is found (``strays.py``).
 
 ``x.en.md`` opens with one HTML comment, the header (after a leading front matter block,
 which must stay first). It names the source and the engine and carries ``sha=``, a hash of
@@ -16,6 +20,7 @@ file name holding ``-->`` cannot end the comment.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,13 +38,76 @@ ENGLISH_HEADER_START = "<!-- zhen: English of "
 PARALLEL_HEADER_START = "<!-- zhen:parallel "
 
 
-def output_paths(note: Path, relative: Path | None = None,
-                 out_dir: Path | None = None) -> tuple[Path, Path]:
-    """(x.en.md, x.zh-en.md) of the note ``note``; with ``out_dir``, under it at the note's
-    ``relative`` path (from the folder it was found in)."""
-    base = note.name[:-len(".md")] if note.name.endswith(".md") else note.name
-    folder = note.parent if out_dir is None else out_dir / (relative or Path(note.name)).parent
-    return folder / f"{base}{ENGLISH_SUFFIX}", folder / f"{base}{PARALLEL_SUFFIX}"
+@dataclass(frozen=True)
+class Layout:
+    """Where the outputs of notes are: beside each note (``out_dir`` None), or under
+    ``out_dir`` mirroring the note's path from ``project`` (the project root)."""
+
+    out_dir: Path | None = None
+    project: Path = Path(".")
+
+    def paths(self, note: Path) -> tuple[Path, Path]:
+        """(x.en.md, x.zh-en.md) of the note ``note``."""
+        base = note.name[:-len(".md")] if note.name.endswith(".md") else note.name
+        if self.out_dir is None:
+            folder = note.parent
+        else:
+            inside = self.inside(note)
+            folder = self.out_dir if inside is None else self.out_dir / inside.parent
+        return folder / f"{base}{ENGLISH_SUFFIX}", folder / f"{base}{PARALLEL_SUFFIX}"
+
+    def inside(self, note: Path) -> Path | None:
+        """``note``'s path from the project root; None when it lies outside it."""
+        try:
+            relative = Path(os.path.relpath(os.path.abspath(note), os.path.abspath(self.project)))
+        except ValueError:                          # another drive
+            return None
+        return None if relative.parts[:1] == ("..",) else relative
+
+    def note_of(self, output: Path) -> Path | None:
+        """The note in the project whose output ``output`` is by its place (the parallel
+        file's or x.en.md's name and folder), or None (not an output name, or not under
+        ``out_dir``). Whether that note exists is the caller's question."""
+        name = output.name
+        suffix = next((s for s in (PARALLEL_SUFFIX, ENGLISH_SUFFIX) if name.endswith(s)), None)
+        if suffix is None or name == suffix:
+            return None
+        note = name[:-len(suffix)] + ".md"
+        if self.out_dir is None:
+            return output.parent / note
+        try:
+            relative = Path(os.path.relpath(os.path.abspath(output.parent),
+                                            os.path.abspath(self.out_dir)))
+        except ValueError:
+            return None
+        if relative.parts[:1] == ("..",):
+            return None
+        return Path(os.path.normpath(self.project / relative / note))
+
+    @staticmethod
+    def source_ref(note: Path, output: Path) -> str:
+        """What the headers of ``output`` say of the note they were written for: its path
+        from the output's folder (``x.md`` beside it), ``/``-separated."""
+        try:
+            return Path(os.path.relpath(os.path.abspath(note),
+                                        os.path.abspath(output.parent))).as_posix()
+        except ValueError:                          # another drive: the whole path
+            return Path(os.path.abspath(note)).as_posix()
+
+    @staticmethod
+    def source_named(output: Path, ref: str) -> Path | None:
+        """The note ``ref`` (a header's ``source``) names, for the output ``output``."""
+        if not ref:
+            return None
+        return Path(os.path.normpath(output.parent / ref))
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """``a`` and ``b`` are one file (both exist and are the same), or name one path."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
 
 
 _COMMENT_UNSAFE = {"%": "%25", '"': "%22", "<": "%3C", ">": "%3E", "&": "%26"}
@@ -79,6 +147,14 @@ def english_header(source_name: str, engine: str, parallel_name: str, sha: str =
 
 
 _NEWLINE = re.compile(r"\r\n|\n|\r")
+_SOURCE = re.compile(re.escape(ENGLISH_HEADER_START) + r"(?P<source>.*?), engine: ")
+
+
+def english_source(header: str) -> str | None:
+    """The note ``x.en.md``'s header line names (as :func:`english_header` wrote it, a path
+    from the file's folder), or None when it is not zhen's header."""
+    match = _SOURCE.match(header)
+    return comment_unsafe(match.group("source")) if match else None
 
 
 def _front_matter_end(text: str) -> int:

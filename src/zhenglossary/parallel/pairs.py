@@ -13,7 +13,7 @@ from ..notes import collect_notes, read_note
 from ..prose import prose_view
 from .carry import Carry, carry_over
 from .format import Orphan, ParallelFile, ParallelFileError, Was, read_parallel_file
-from .outputs import is_zhens_parallel, output_paths
+from .outputs import Layout, is_zhens_parallel
 from .status import COUNTED, PairStatus, StaleCause
 
 
@@ -131,17 +131,25 @@ def pairs_for(note_path: Path, display: str, note_text: str, parallel: Path,
 
 
 def collect_pairs(paths: list[Path], glossary: Glossary, encoding: str | None = None,
-                  out_dir: Path | None = None) -> tuple[list[NotePairs], list[str]]:
-    """Pairs of every note under ``paths`` that has ``x.zh-en.md`` beside it (or under
-    ``out_dir``, where ``zhen translate --out-dir`` wrote it).
+                  layout: Layout | None = None) -> tuple[list[NotePairs], list[str]]:
+    """Pairs of every note under ``paths`` that has ``x.zh-en.md`` beside it (or where
+    ``layout`` says: under ``--out-dir``, where ``zhen translate --out-dir`` wrote it).
 
     Returns the pairs and warnings (one line each, for stderr): a note without a parallel
-    file, or one that cannot be read, is skipped and named.
+    file, or one that cannot be read, is skipped and named; a parallel file whose note is
+    gone (``strays.find_strays``) is named.
     """
+    from .strays import find_strays
+
+    layout = layout or Layout()
     out: list[NotePairs] = []
     warnings: list[str] = []
-    for note in collect_notes(paths):
-        _, parallel = output_paths(note.path, note.relative, out_dir)
+    notes = collect_notes(paths)
+    for stray in find_strays(layout, paths, [note.path for note in notes]):
+        finding = stray.finding()
+        warnings.append(f"{finding.file}: {finding.message}")
+    for note in notes:
+        _, parallel = layout.paths(note.path)
         if not parallel.is_file():
             warnings.append(f"{note.display}: skipped, no parallel file {parallel}; "
                             f"run `zhen translate {note.display}` first")

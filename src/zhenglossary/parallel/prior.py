@@ -1,7 +1,8 @@
 """What lies beside a note before ``zhen translate`` writes: the last parallel file and
 ``x.en.md``, read with care, with a person's changes to ``x.en.md`` taken into the parallel
-file's blocks. Nothing here writes; a file zhen cannot read without guessing, or one it
-did not write, stops that note (:class:`.format.ParallelFileError`, the file untouched)."""
+file's blocks. Nothing here writes; a file zhen cannot read without guessing, one it did not
+write, or — under ``--out-dir`` — one whose header names another note that is still there,
+stops that note (:class:`.format.ParallelFileError`, the file untouched)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ..findings import Finding
 from ..notes import read_note
 from .carry import apply_english_edits, english_edits
 from .format import ParallelFile, ParallelFileError
-from .outputs import split_english
+from .outputs import Layout, english_source, same_file, split_english
 from .pairs import load_parallel
 
 
@@ -22,22 +23,29 @@ class Prior:
     parallel: ParallelFile | None = None
     findings: list[Finding] = field(default_factory=list)
     carried: int = 0                  # x.en.md blocks taken in as edits
+    banner_deleted: Finding | None = None   # said if the gloss banner is written again
 
 
-def read_prior(en_path: Path, par_path: Path, force: bool = False) -> Prior:
+def read_prior(en_path: Path | None, par_path: Path, force: bool = False,
+               note: Path | None = None) -> Prior:
     """The last outputs of a note. With ``force``, what cannot be read or carried is
-    overwritten (said in a warning) instead of stopping the note."""
+    overwritten (said in a warning) instead of stopping the note. ``note``: the note they
+    are to be for, when their place alone does not say it (``--out-dir``): outputs whose
+    header names another note that is still there are that note's, never taken over."""
     prior = Prior()
     if par_path.exists():
         try:
             prior.parallel = load_parallel(par_path)
+            if note is not None:
+                _owned_by(note, par_path, prior.parallel.source_name)
         except ParallelFileError as exc:
             if not force:
                 raise
+            prior.parallel = None
             prior.findings.append(Finding("output-replaced", "warning",
                                           f"{exc.detail}; replaced (--force): what it held is "
                                           "not kept", str(par_path), exc.line))
-    if not en_path.exists():
+    if en_path is None or not en_path.exists():
         return prior
     try:
         text = read_note(en_path)
@@ -52,6 +60,15 @@ def read_prior(en_path: Path, par_path: Path, force: bool = False) -> Prior:
     if not text.strip():
         return prior                      # empty (an empty note's): nothing in it to keep
     english = split_english(text)
+    if english.zhens and note is not None and prior.parallel is None:
+        try:
+            _owned_by(note, en_path, english_source(english.header) or "")
+        except ParallelFileError as exc:
+            if not force:
+                raise
+            prior.findings.append(Finding("output-replaced", "warning",
+                                          f"{exc.detail}; replaced (--force)", str(en_path), 1))
+            return prior
     if not english.zhens:
         if not force:
             raise ParallelFileError("was not written by zhen (no `<!-- zhen: English of … -->` "
@@ -70,7 +87,8 @@ def read_prior(en_path: Path, par_path: Path, force: bool = False) -> Prior:
         prior.findings.append(Finding("output-replaced", "warning",
                                       f"changed by hand ({edits.problem}); replaced (--force)",
                                       str(en_path), edits.line or None))
-    elif edits.edits and prior.parallel is not None:
+        return prior
+    if edits.edits and prior.parallel is not None:
         apply_english_edits(prior.parallel, edits.edits)
         prior.carried = len(edits.edits)
         blocks = ", ".join(str(k) for k in sorted(edits.edits))
@@ -79,9 +97,30 @@ def read_prior(en_path: Path, par_path: Path, force: bool = False) -> Prior:
             f"changed by hand: block(s) {blocks} taken into {par_path.name} as edits (the "
             "parallel file is where zhen keeps them)", str(en_path), None,
             extra={"blocks": sorted(edits.edits)}))
-    elif edits.outside:
+    if edits.outside == "between":
         prior.findings.append(Finding(
             "output-replaced", "warning",
-            "changed by hand between blocks (blank lines, the banner); only the blocks are "
-            f"kept, in {par_path.name}, so those changes are replaced", str(en_path), None))
+            "changed by hand between blocks (blank lines, line endings, the banner); only the "
+            f"blocks are kept, in {par_path.name}, so those changes are replaced",
+            str(en_path), None))
+    elif edits.outside == "banner":
+        # the banner says what this English is; it comes back while the English is a gloss
+        prior.banner_deleted = Finding(
+            "output-replaced", "warning",
+            "the \"Dictionary gloss\" banner was deleted by hand; zhen writes it again while "
+            "this English is a dictionary gloss, so every reader knows what it is — `zhen "
+            "model install` (machine translation) makes it go", str(en_path),
+            english.body[:english.front].count("\n") + 2)        # its line: below the header
     return prior
+
+
+def _owned_by(note: Path, output: Path, source: str) -> None:
+    """Refuse ``output`` when its header (``source``) names a note other than ``note`` that
+    is still there: two notes' outputs met in one place, and they are the other's."""
+    named = Layout.source_named(output, source)
+    if named is None or not named.is_file() or same_file(named, note):
+        return
+    raise ParallelFileError(
+        f"holds the outputs of {named} (its header names it), which is still there; zhen does "
+        f"not write those of {note} over them — translate {note} with another --out-dir (or "
+        f"move {output.name} away, or pass --force to replace it)", path=str(output), line=1)
