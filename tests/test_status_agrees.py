@@ -1,6 +1,8 @@
 """`zhen status`, `zhen mark`, `zhen glossary check` and `zhen export` see each block as the
-next `zhen translate` will: a glossary translate refuses is refused by every command that
-decides a status. CLI, exact exit codes."""
+next `zhen translate` will: a person's change to x.en.md is read through the same reading
+translate takes it in by (``parallel.read_prior`` / ``carry_english``) and judged by the one
+decision (``parallel.decide`` with the output check), and a glossary translate refuses is
+refused by every command that decides a status. CLI, exact exit codes."""
 
 from __future__ import annotations
 
@@ -126,6 +128,172 @@ def before(total) -> dict:
 def errors(data, severity="error"):
     return [(f["check"], f["file"], f["line"]) for f in data["findings"]
             if f["severity"] == severity]
+
+
+# ------------------------------------------------------------------ status reads x.en.md
+
+
+def test_status_counts_a_valid_edit_in_the_english_file_as_edited(runner, proj):
+    assert translate(runner)[0] == 0
+    edit_english_file(proj, MELT, "In summer the glacier's ablation is about $v$ metres a day.")
+    snapshot = tree(proj)
+    code, data, _ = status(runner, "--fail-on", "edited")
+    assert code == 1 and counts(data)["edited"] == 1 and counts(data)["machine"] == 3
+    assert tree(proj) == snapshot                      # status writes nothing
+    code, data, _ = translate(runner)
+    assert code == 0 and after(data["summary"])["edited"] == 1
+
+
+def test_status_fails_on_an_invalid_edit_in_the_english_file_before_translate_does(runner, proj):
+    assert translate(runner)[0] == 0
+    edit_english_file(proj, MELT, "In summer the glacier melts fast.")     # math and a term lost
+    code, data, _ = status(runner, "--fail-on", "invalid")
+    assert code == 1 and counts(data)["invalid"] == 1 and counts(data)["edited"] == 0
+    predicted = before(counts(data))
+    code, data, _ = translate(runner)
+    assert code == 1 and after(data["summary"]) == predicted
+    assert [f["check"] for f in data["findings"] if f["severity"] == "error"] == ["edit-invalid"]
+
+
+def test_status_counts_an_edit_in_the_english_file_whose_block_was_deleted_as_orphaned(runner,
+                                                                                       proj):
+    assert translate(runner)[0] == 0
+    edit_english_file(proj, LAST, "Last: back to camp tomorrow.")
+    write(proj / "notes" / "field.md", NOTE.replace("\n最后一段：明天返回营地。\n", ""))
+    code, data, _ = status(runner, "--fail-on", "orphaned")
+    assert code == 1 and counts(data)["orphaned"] == 1
+    predicted = before(counts(data))
+    code, data, _ = translate(runner)
+    assert code == 0 and after(data["summary"]) == predicted == {
+        "machine": 3, "reviewed": 0, "edited": 0, "stale": 0, "invalid": 0, "orphaned": 1}
+
+
+def test_status_stops_where_translate_stops_on_an_english_file_it_cannot_carry(runner, proj):
+    assert translate(runner)[0] == 0
+    edit_english_file(proj, SCOPE, "Telescope bore decided resolution.\n\nA new paragraph.")
+    snapshot = tree(proj)
+    code, data, result = status(runner)
+    assert code == 1 and data["exit_code"] == 1
+    [note] = data["notes"]
+    assert note["stops"] and note["counts"] == {}
+    assert "blocks were added or removed by hand" in note["problem"]
+    assert "`zhen translate` stops on this note" in note["problem"]
+    assert tree(proj) == snapshot
+    code, data, _ = translate(runner)
+    assert code == 1 and "blocks were added or removed by hand" in data["files"][0]["error"]
+
+
+# ------------------------------------------------------------------ check reads x.en.md
+
+
+@pytest.mark.parametrize("english, kinds", [
+    ("Node count: in summer the glacier melts fast.", {"protected-changed", "term-missing"}),
+    ("In summer the ice river ablation is about $v$ metres a day.",
+     {"term-forbidden", "term-missing"}),
+    ("In summer the glacier 消融 is about $v$ metres a day.", {"untranslated"}),
+    ("In summer the glacier's ablation is about $w$ metres a day.", {"protected-changed"}),
+])
+def test_check_judges_an_edit_in_the_english_file_as_translate_does(runner, proj, english,
+                                                                    kinds):
+    assert translate(runner)[0] == 0
+    line = edit_english_file(proj, MELT, english)
+    code, data, _ = check(runner)
+    assert code == 1
+    found = errors(data)
+    assert {kind for kind, _, _ in found} == kinds
+    assert {(file, at) for _, file, at in found} == {("notes/field.en.md", line)}
+    assert not [f for f in data["findings"] if f["check"] in ("edited", "stale")]
+    code, data, _ = translate(runner)
+    assert code == 1
+    [(kind, file, _)] = errors(data)
+    assert kind == "edit-invalid" and file == "notes/field.zh-en.md"
+
+
+def test_check_passes_a_valid_edit_in_the_english_file(runner, proj):
+    assert translate(runner)[0] == 0
+    edit_english_file(proj, MELT, "In summer the glacier's ablation is about $v$ metres a day.")
+    code, data, _ = check(runner)
+    assert code == 0 and errors(data) == [] and errors(data, "warning") == []
+    assert sorted(f["check"] for f in data["findings"]) == ["edited", "english-edited"]
+    assert translate(runner)[0] == 0
+
+
+def test_a_forbid_in_an_english_file_edit_of_a_stale_block_is_found(runner, proj):
+    assert translate(runner)[0] == 0
+    edit_parallel(proj, 2, "Summer glacier ablation runs at about $v$ metres a day.")
+    write(proj / "notes" / "field.md", NOTE.replace("消融速度", "消融的速度"))
+    assert translate(runner)[0] == 0                   # block 2 stale, its edit quoted
+    assert "status=stale" in par_file(proj).read_text("utf-8")
+    line = edit_english_file(proj, MELT, "The ice river ablation speed is about $v$ metres a day.")
+    code, data, _ = status(runner, "--fail-on", "invalid")
+    assert code == 1 and counts(data)["invalid"] == 1 and counts(data)["stale"] == 0
+    code, data, _ = check(runner)
+    assert code == 1 and ("term-forbidden", "notes/field.en.md", line) in errors(data)
+    code, data, _ = translate(runner)
+    assert code == 1 and [k for k, _, _ in errors(data)] == ["edit-invalid"]
+
+
+def test_an_english_file_edit_that_goes_stale_with_the_glossary_is_one_stale_warning(runner,
+                                                                                      proj):
+    # the edit is for a glossary entry that changes before translate takes it in: translate
+    # keeps it quoted beside new machine English; check says the same, no forbid error
+    assert translate(runner)[0] == 0
+    edit_english_file(proj, MELT, "The ice river ablation speed is about $v$ metres a day.")
+    write(proj / "glossary.yaml", GLOSSARY.replace("en: ablation", "en: melt loss"))
+    code, data, _ = check(runner)
+    assert code == 0 and errors(data) == []
+    assert [k for k, _, _ in errors(data, "warning")] == ["stale"]
+    code, data, _ = status(runner)
+    assert counts(data)["stale"] == 1
+    code, data, _ = translate(runner)
+    assert code == 0 and [k for k, _, _ in errors(data, "warning")] == ["stale"]
+
+
+# ------------------------------------------------------------------ one finding per cause
+
+
+def test_a_renamed_term_makes_a_stale_block_one_stale_warning_not_also_an_error(runner, proj):
+    assert translate(runner)[0] == 0
+    edit_parallel(proj, 2, "Summer glacier ablation runs at about $v$ metres a day.")
+    assert run(runner, "mark", "notes/field.md", "3")[0] == 0
+    write(proj / "glossary.yaml", GLOSSARY.replace("en: ablation", "en: melt loss")
+          .replace("en: telescope", "en: reflector"))
+    code, data, _ = check(runner)
+    assert code == 0 and errors(data) == []
+    assert sorted(f["line"] for f in data["findings"] if f["check"] == "stale") == [12, 17]
+    code, data, _ = translate(runner)
+    assert code == 0 and data["summary"]["blocks"]["stale"] == 2
+
+
+def test_an_invalid_block_is_its_errors_not_also_an_edited_info(runner, proj):
+    assert translate(runner)[0] == 0
+    edit_parallel(proj, 2, "In summer the glacier melts fast.")
+    edit_parallel(proj, 3, "The telescope's aperture sets its resolution.")
+    code, data, _ = check(runner)
+    assert code == 1
+    edited = [f for f in data["findings"] if f["check"] == "edited"]
+    assert [f["segment"] for f in edited] == ["b3"]
+    assert {f["segment"] for f in data["findings"] if f["severity"] == "error"} == {"b2"}
+
+
+# ------------------------------------------------------------------ mark
+
+
+def test_mark_does_not_review_a_block_edited_in_the_english_file(runner, proj):
+    assert translate(runner)[0] == 0
+    edit_english_file(proj, SCOPE, "The telescope's aperture sets its resolution.")
+    english = en_file(proj).read_bytes()
+    code, _, result = run(runner, "mark", "notes/field.md", "3")
+    assert code == 1 and result.stderr.strip() == (
+        "warning: block 3: not marked — its English was edited by hand (in field.en.md) (a "
+        "person's already)")
+    assert "status=reviewed -->" not in par_file(proj).read_text("utf-8")
+    code, _, result = run(runner, "mark", "notes/field.md", "--all")
+    assert code == 1 and "1, 2, 4" in result.stdout
+    assert en_file(proj).read_bytes() == english       # mark changes only en markers
+    code, data, _ = translate(runner)
+    assert code == 0 and after(data["summary"]) == {
+        "machine": 0, "reviewed": 3, "edited": 1, "stale": 0, "invalid": 0, "orphaned": 0}
 
 
 # ------------------------------------------------------------------ a glossary translate refuses

@@ -1,9 +1,10 @@
 """`zhen status` (each note's blocks by review status) and `zhen mark` (mark blocks
 reviewed in the parallel file).
 
-Exit codes: status — 0, or 1 when a status named by ``--fail-on`` has blocks or a parallel
-file cannot be read; mark — 0 when every block asked for was marked, 1 when some were
-skipped (each named, with why); 2 cannot run.
+Exit codes: status — 0, or 1 when a status named by ``--fail-on`` has blocks or a note's
+outputs cannot be read or carried (``zhen translate`` would stop on it); mark — 0 when every
+block asked for was marked, 1 when some were skipped (each named, with why); 2 cannot run
+(a glossary ``zhen translate`` refuses, too).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from ..document import Document, block_hash, parse_document
 from ..glossary import Glossary
 from .align import align_blocks
 from .format import Orphan, ParallelBlock, ParallelFile, Was, block_text
-from .outputs import EnglishFile, english_body
+from .outputs import EnglishFile, english_body, split_english
 from .status import Decision, Now, PairStatus, context_hash, decide, persons_english
 
 
@@ -37,6 +37,8 @@ class BlockState:
     problems: tuple[str, ...] = ()     # an invalid edit's
     was: Was | None = None             # a stale block's person's English and source then
     old: ParallelBlock | None = None   # the block of the last parallel file it continues
+    current: bool = True               # its English is for the note and glossary as they are
+    #                                    now (:attr:`.status.Decision.current`)
 
 
 @dataclass
@@ -46,6 +48,8 @@ class Carry:
     new_orphans: list[Orphan] = field(default_factory=list)   # orphaned by this change
     copy_edited: list[int] = field(default_factory=list)      # leaves whose Chinese a person
     #                                   changed in the parallel file (the note's is the source)
+    orphaned: set[int] = field(default_factory=set)   # numbers of the last file's blocks whose
+    #                                   person's English is one of ``new_orphans``
 
     def owned(self) -> set[int]:
         """Leaves whose English a person owns: kept as it is, never sent to the engine."""
@@ -122,7 +126,7 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
                           if check is not None else None)
         states[i] = _state(i, decision, bases[i], block)
     kept_orphans = [o for k, o in enumerate(orphans, start=n_old) if k not in taken]
-    new_orphans = []
+    new_orphans, orphaned = [], set()
     for k, block in enumerate(old_blocks[:n_old]):
         had = persons_english(block)
         if k in taken or had is None or had[1] == "reviewed":
@@ -132,12 +136,14 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
             block.status == "stale" and block.was is not None and not block.edited) else (
             block.source, block.source_sha)
         new_orphans.append(Orphan(block.lines, source, english, sha, block.base, "edited"))
-    return Carry(states, kept_orphans + new_orphans, new_orphans, copied)
+        orphaned.add(block.index)
+    return Carry(states, kept_orphans + new_orphans, new_orphans, copied, orphaned)
 
 
 def _state(leaf: int, decision: Decision, base: str, block: ParallelBlock | None) -> BlockState:
     status = decision.status
-    state = BlockState(leaf, status, base, decision.english, decision.problems, old=block)
+    state = BlockState(leaf, status, base, decision.english, decision.problems, old=block,
+                       current=decision.current)
     if status is PairStatus.STALE and block is not None:
         if block.status == "stale" and block.was is not None and not block.edited:
             state.was = block.was                     # still stale: what the person had then
@@ -161,6 +167,24 @@ class EnglishEdits:
     problem: str = ""
     line: int = 0
     outside: bool = False               # changed only between blocks (blank lines, banner)
+    lines: dict[int, int] = field(default_factory=dict)   # block index → its line in x.en.md
+    foreign: bool = False               # not written by zhen (no header): ``problem`` says so
+
+
+FOREIGN = "it was not written by zhen (no `<!-- zhen: English of … -->` header)"
+
+
+def english_changes(text: str, old: ParallelFile | None) -> EnglishEdits:
+    """What a person changed in ``x.en.md`` (its ``text``) since zhen wrote it, against the
+    parallel file ``old``: the one reading of it that ``zhen translate`` (``prior.read_prior``),
+    ``zhen status``, ``zhen mark``, the checks and the exports share. An empty file holds
+    nothing; a file without zhen's header is ``foreign``."""
+    if not text.strip():
+        return EnglishEdits()
+    english = split_english(text)
+    if not english.zhens:
+        return EnglishEdits(problem=FOREIGN, line=1, foreign=True)
+    return english_edits(english, old)
 
 
 def english_edits(english: EnglishFile, old: ParallelFile | None) -> EnglishEdits:
@@ -202,8 +226,19 @@ def english_edits(english: EnglishFile, old: ParallelFile | None) -> EnglishEdit
                                             f"the parallel file (line {block.en_line}); keep one",
                                     line=leaves[j][1] + 1)
             out.edits[block.index] = leaves[j][0]
+            out.lines[block.index] = leaves[j][1] + 1
     out.outside = not out.edits
     return out
+
+
+def carry_english(old: ParallelFile | None, text: str) -> EnglishEdits:
+    """``x.en.md``'s changes by hand (:func:`english_changes` of its ``text``), taken into
+    ``old`` as edits of their blocks when they can be carried (no ``problem``), as
+    ``zhen translate`` takes them in before it decides any block's status."""
+    edits = english_changes(text, old)
+    if edits.edits and not edits.problem and old is not None:
+        apply_english_edits(old, edits.edits)
+    return edits
 
 
 def apply_english_edits(old: ParallelFile, edits: dict[int, str]) -> None:

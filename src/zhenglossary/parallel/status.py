@@ -66,6 +66,10 @@ class Decision:
     status: PairStatus
     english: str | None = None       # the person's English that stands (owned or invalid)
     problems: tuple[str, ...] = ()   # why a person's English fails the output check
+    current: bool = True             # the block's English (``english``, else the parallel
+    #                                  file's) is for the source and glossary entries as they
+    #                                  are now; not so, it is replaced (stale, pending) and
+    #                                  only the block's status speaks for it
 
 
 def _fits(block_base: str, block_sha: str, now: Now) -> bool:
@@ -79,7 +83,7 @@ def decide(block: ParallelBlock | None, now: Now | None,
     it is aligned with (None: it has no English yet). ``check`` runs the output check on a
     person's English (problems, or none)."""
     if block is None or now is None:
-        return Decision(PairStatus.PENDING)
+        return Decision(PairStatus.PENDING, current=False)
     if block.same:
         return Decision(PairStatus.SAME)
 
@@ -89,23 +93,25 @@ def decide(block: ParallelBlock | None, now: Now | None,
         return Decision(PairStatus.INVALID if problems else status, english, problems)
 
     fits = _fits(block.base, block.source_sha, now)
+    gone = Decision(PairStatus.STALE, current=False)     # a person's, for what was then
     if block.edited:                  # the text changed since zhen wrote it
         if not block.english.strip():
-            return Decision(PairStatus.PENDING)          # emptied: machine English wanted
-        return person(block.english, PairStatus.EDITED) if fits else Decision(PairStatus.STALE)
+            return Decision(PairStatus.PENDING, current=False)   # emptied: machine English wanted
+        return person(block.english, PairStatus.EDITED) if fits else gone
     mark = block.status
     if mark in ("edited", "invalid"):
-        return person(block.english, PairStatus.EDITED) if fits else Decision(PairStatus.STALE)
+        return person(block.english, PairStatus.EDITED) if fits else gone
     if mark == "reviewed":
-        return Decision(PairStatus.REVIEWED, block.english) if fits else Decision(PairStatus.STALE)
+        return Decision(PairStatus.REVIEWED, block.english) if fits else gone
     if mark == "stale" and block.was is not None:
         was = block.was
         if was.base and was.base == now.base:         # the source is back to what it was
             status = PairStatus.REVIEWED if was.status == "reviewed" else PairStatus.EDITED
             return person(was.english, status) if status is PairStatus.EDITED else \
                 Decision(status, was.english)
-        return Decision(PairStatus.STALE)
-    return Decision(PairStatus.MACHINE if fits else PairStatus.PENDING)
+        # the machine English shown is for the source it was made for (``base``)
+        return Decision(PairStatus.STALE, current=fits)
+    return Decision(PairStatus.MACHINE) if fits else Decision(PairStatus.PENDING, current=False)
 
 
 def persons_english(block: ParallelBlock) -> tuple[str, str] | None:
