@@ -491,6 +491,15 @@ class MarkReport:
     skipped: list[tuple[int, str]]    # (block, why it was not marked)
     superseded: list[int] = field(default_factory=list)   # marked stale blocks whose quoted
     #                                   earlier English (a person's) the next translate drops
+    passed_over: list[int] = field(default_factory=list)  # of ``skipped``, blocks --all passes
+    #                                   over by design: a person's English already, or a block
+    #                                   no longer in the note
+
+    @property
+    def exit_code(self) -> int:
+        """1 when a block asked for was skipped; --all passing over a person's English (or a
+        block the note no longer has) is no failure."""
+        return 1 if any(k not in self.passed_over for k, _ in self.skipped) else 0
 
 
 def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
@@ -522,7 +531,7 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
     known = {b.index: b for b in old.blocks}
     current = {doc.leaf_hash(leaf) for leaf in doc.leaves}
     wanted = sorted(known) if every else blocks
-    targets, skipped = set(), []
+    targets, skipped, persons = set(), [], []      # persons: passed over by design
     for index in wanted:
         block, state = known.get(index), by_block.get(index)
         if block is None:
@@ -532,6 +541,7 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
                 skipped.append((index, "nothing to translate in it"))
         elif state is None and block.source_sha not in current:
             skipped.append((index, "its block is no longer in the note"))
+            persons.append(index)            # nothing of the note's to mark
         elif state is None or state.status is PairStatus.PENDING:
             skipped.append((index, "its source changed since it was translated; run "
                                    f"`zhen translate {note.display}` first"))
@@ -540,6 +550,7 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
                      and index in prior.english.edits else "")
             skipped.append((index, f"its English was edited by hand{where} (a person's "
                                    "already)"))
+            persons.append(index)
         elif str(state.status) != status or block.status == "stale":
             targets.add(index)
     text = par.read_text("utf-8")
@@ -547,4 +558,5 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
     if marked:
         write_atomic(par, new)
     superseded = sorted(k for k in marked if known[k].status == "stale" and known[k].was is not None)
-    return MarkReport(str(par), sorted(marked), skipped, superseded)
+    return MarkReport(str(par), sorted(marked), skipped, superseded,
+                      persons if every else [])
