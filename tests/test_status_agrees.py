@@ -2,12 +2,15 @@
 next `zhen translate` will: a person's change to x.en.md is read through the same reading
 translate takes it in by (``parallel.read_prior`` / ``carry_english``) and judged by the one
 decision (``parallel.decide`` with the output check), and a glossary translate refuses is
-refused by every command that decides a status. CLI, exact exit codes."""
+refused by every command that decides a status. CLI, exact exit codes; then a property over
+random edit histories: status counts what the following translate reports, and check's
+errors and warnings for hand edits are translate's."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -345,3 +348,130 @@ def test_check_of_a_broken_glossary_reports_it_and_judges_no_translation(runner,
     assert code == 1 and "stale" not in result.stdout
     assert ("warning: the notes' translations were not checked: glossary.yaml has 1 error(s), "
             "and `zhen translate` refuses it until they are fixed") in result.stderr
+
+
+# ------------------------------------------------------------------ the property
+
+
+FIELDS = [          # sentences in several fields, each block holding a term or math or neither
+    "冰川在夏季的消融速度约为 $v$ 米每天",
+    "望远镜的口径决定了分辨率",
+    "冰川末端的退缩在照片里很明显",
+    "今晚用望远镜观测木星的卫星",
+    "面团发酵两小时后体积翻倍",
+    "样本量 $n$ 太小时置信区间很宽",
+    "明天返回营地",
+]
+EDITS = {           # how a person changes a block's English: (valid?, change)
+    "append": lambda e: e.rstrip(".") + ", as noted.",
+    "chinese": lambda e: e.rstrip(".") + " 备注.",
+    "forbid": lambda e: e.rstrip(".") + " near the ice river.",
+    "drop-math": lambda e: e.replace("$v$", "v").replace("$n$", "n"),
+    "drop-term": lambda e: e.replace("Glacier", "Ice").replace("glacier", "ice")
+                            .replace("Telescope", "Scope").replace("telescope", "scope"),
+    "empty": lambda e: "",
+}
+EXAMPLES = int(os.environ.get("ZHEN_STATUS_EXAMPLES", "25"))
+
+
+def _blocks_of_english(path: Path) -> list[int]:
+    """Line numbers (0-based) of x.en.md's block lines: after the header and banner."""
+    lines = path.read_text("utf-8").split("\n")
+    return [k for k, line in enumerate(lines) if k >= 2 and line.strip()]
+
+
+def _apply(root: Path, step) -> None:
+    where, pick, how = step
+    if where == "note":
+        note = root / "notes" / "field.md"
+        blocks = [b for b in note.read_text("utf-8").split("\n\n") if b.strip()]
+        i = pick % len(blocks)
+        if how == "delete" and len(blocks) > 1:
+            del blocks[i]
+        else:
+            blocks[i] = blocks[i].replace("的", "之", 1) if "的" in blocks[i] else blocks[i] + "很"
+        note.write_text("\n\n".join(blocks).strip() + "\n", "utf-8")
+        return
+    if where == "glossary":
+        path = root / "glossary.yaml"
+        text = path.read_text("utf-8")
+        path.write_text(text.replace("en: telescope", "en: reflector") if "telescope" in text
+                        else text.replace("en: reflector", "en: telescope"), "utf-8")
+        return
+    change = EDITS.get(how, EDITS["append"])
+    if where == "en":
+        path = root / "notes" / "field.en.md"
+        if not path.exists():
+            return
+        lines = path.read_text("utf-8").split("\n")
+        spots = [k for k in _blocks_of_english(path) if not lines[k].startswith("#")]
+        if spots and how != "empty":
+            k = spots[pick % len(spots)]
+            lines[k] = change(lines[k])
+            path.write_text("\n".join(lines), "utf-8")
+        return
+    path = root / "notes" / "field.zh-en.md"
+    if not path.exists():
+        return
+    lines = path.read_text("utf-8").split("\n")
+    spots = [k + 1 for k, line in enumerate(lines) if line.startswith("<!-- zhen:en ")
+             and not lines[k + 1].startswith("#")]
+    if spots:
+        k = spots[pick % len(spots)]
+        lines[k] = change(lines[k])
+        path.write_text("\n".join(lines), "utf-8")
+
+
+def _per_block(findings, kinds) -> set[str]:
+    """The sources of the blocks with a finding of ``kinds``."""
+    return {" ".join(f["source"].split()) for f in findings
+            if f["check"] in kinds and f.get("source")}
+
+
+CHECK_ERRORS = {"term-missing", "term-forbidden", "untranslated", "protected-changed"}
+
+
+def test_status_and_check_agree_with_the_next_translate_over_random_histories(
+        runner, tmp_path_factory, monkeypatch, home):
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    steps = st.lists(st.tuples(st.sampled_from(["en", "en", "parallel", "note", "glossary"]),
+                               st.integers(0, 9),
+                               st.sampled_from(sorted(EDITS) + ["delete", "change"])),
+                     min_size=1, max_size=4)
+
+    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                     HealthCheck.too_slow])
+    @given(chosen=st.lists(st.sampled_from(FIELDS), min_size=2, max_size=4),
+           history=st.lists(steps, min_size=1, max_size=2))
+    def property_(chosen, history):
+        root = tmp_path_factory.mktemp("hist")
+        write(root / "glossary.yaml", GLOSSARY)
+        write(root / "notes" / "field.md", "\n\n".join(s + "。" for s in chosen) + "\n")
+        monkeypatch.chdir(root)
+        monkeypatch.setenv("ZHEN_HOME", str(home))
+        assert translate(runner)[0] == 0
+        for round_ in history:
+            for step in round_:
+                _apply(root, step)
+            code, said, _ = status(runner)
+            [note] = said["notes"]
+            _, checked, _ = check(runner)
+            code, done, _ = translate(runner)
+            if note.get("stops"):        # x.en.md and the parallel file both changed
+                assert code == 1 and done["files"][0]["error"], (round_, done)
+                assert any(f["check"] == "english-conflict" for f in checked["findings"])
+                return
+            assert after(done["summary"]) == before(note["counts"]), (round_, note, done)
+            # check's verdict on hand edits, block by block, is translate's
+            invalid = _per_block(done["findings"], {"edit-invalid"})
+            assert _per_block([f for f in checked["findings"] if f["severity"] == "error"],
+                              CHECK_ERRORS) == invalid, (round_, checked, done)
+            stale = [f for f in checked["findings"] if f["check"] == "stale"
+                     and f.get("segment")]
+            assert len(stale) == done["summary"]["blocks"]["stale"], (round_, checked, done)
+            orphaned = [f for f in checked["findings"] if f["check"] == "edit-orphaned"]
+            assert len(orphaned) == done["summary"]["orphaned_edits"], (round_, checked, done)
+
+    property_()
