@@ -417,6 +417,8 @@ class NoteStatus:
     parallel: str | None
     counts: dict[str, int]            # PairStatus value (and "orphaned") → blocks
     problem: str = ""                 # why there are no counts (not translated, unreadable)
+    stops: bool = False               # `zhen translate` stops on this note (an output beside
+    #                                   it that it cannot read, or x.en.md changes it cannot carry)
 
 
 @dataclass
@@ -431,15 +433,15 @@ class StatusReport:
 
     @property
     def exit_code(self) -> int:
-        """1 when a note has blocks in a ``fail_on`` status (or cannot be read), else 0."""
+        """1 when a note has blocks in a ``fail_on`` status (or its outputs cannot be read
+        or carried), else 0."""
         failing = any(self.total.get(s, 0) for s in self.fail_on)
-        return 1 if failing or any(n.problem and n.parallel for n in self.notes) else 0
+        return 1 if failing or any(n.stops for n in self.notes) else 0
 
     def to_json(self) -> dict:
         return {"notes": [vars(n) for n in self.notes], "total": self.total,
                 "fail_on": list(self.fail_on), "exit_code": self.exit_code,
                 "strays": [f.to_json() for f in self.strays]}
-
 
 
 def _glossary_as_translate_reads_it(glossary_option: Path | None) -> tuple[Path | None, Glossary]:
@@ -462,9 +464,11 @@ def status_project(paths: list[Path] | None, glossary_option: Path | None, *,
                    out_dir: Path | None = None, encoding: str | None = None,
                    fail_on: tuple[str, ...] = ()) -> StatusReport:
     """`zhen status`: each note's blocks by review status, decided as `zhen translate` would
-    (:func:`parallel.decide`), against the note and glossary as they are now."""
+    (:func:`parallel.decide`), against the note, its outputs (``x.en.md``'s changes by hand
+    taken in: :func:`parallel.read_prior`) and the glossary as they are now. Nothing is
+    written."""
     from .errors import UsageError
-    from .parallel import carry_over, edit_check, load_parallel, status_counts
+    from .parallel import carry_over, edit_check, read_prior, status_counts
 
     unknown = [s for s in fail_on if s not in STATUS_NAMES]
     if unknown:
@@ -479,19 +483,26 @@ def status_project(paths: list[Path] | None, glossary_option: Path | None, *,
     layout = layout_of(out_dir, glossary_path)
     files = collect_notes(paths)
     for note in files:
-        _, par = layout.paths(note.path)
+        en, par = layout.paths(note.path)
+        shown = str(par) if par.exists() else None
         try:
             text = read_note(note.path, encoding)
-            old = load_parallel(par) if par.exists() else None
-        except (NoteReadError, ParallelFileError) as exc:
-            out.append(NoteStatus(note.display, str(par) if par.exists() else None, {},
-                                  str(exc)))
+        except NoteReadError as exc:
+            out.append(NoteStatus(note.display, shown, {}, str(exc), stops=shown is not None))
+            continue
+        try:
+            prior = read_prior(en, par, note=note.path if out_dir is not None else None)
+        except ParallelFileError as exc:
+            out.append(NoteStatus(note.display, shown, {}, f"{exc}; `zhen translate` stops "
+                                  "on this note", stops=True))
             continue
         doc = parse_document(text)
-        counts = status_counts(carry_over(doc, old, gloss, edit_check(doc, gloss)))
-        out.append(NoteStatus(note.display, str(par) if old is not None else None, counts,
-                              "" if old is not None else
-                              f"not translated yet — run `zhen translate {note.display}`"))
+        counts = status_counts(carry_over(doc, prior.parallel, gloss, edit_check(doc, gloss)))
+        if prior.parallel is None:          # every block pending
+            out.append(NoteStatus(note.display, None, counts,
+                                  f"not translated yet — run `zhen translate {note.display}`"))
+        else:
+            out.append(NoteStatus(note.display, shown, counts))
     return StatusReport(out, tuple(fail_on), stray_findings(layout, paths, files))
 
 
@@ -502,6 +513,15 @@ class MarkReport:
     skipped: list[tuple[int, str]]    # (block, why it was not marked)
     superseded: list[int] = field(default_factory=list)   # marked stale blocks whose quoted
     #                                   earlier English (a person's) the next translate drops
+    passed_over: list[int] = field(default_factory=list)  # of ``skipped``, blocks --all passes
+    #                                   over by design: a person's English already, or a block
+    #                                   no longer in the note
+
+    @property
+    def exit_code(self) -> int:
+        """1 when a block asked for was skipped; --all passing over a person's English (or a
+        block the note no longer has) is no failure."""
+        return 1 if any(k not in self.passed_over for k, _ in self.skipped) else 0
 
 
 def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
@@ -512,7 +532,7 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
     from .document import parse_document
     from .errors import UsageError
     from .fileio import write_atomic
-    from .parallel import PairStatus, carry_over, load_parallel, set_status
+    from .parallel import PairStatus, carry_over, edit_check, read_prior, set_status
 
     if status not in ("reviewed", "machine"):
         raise UsageError(f"--as {status}: use reviewed or machine")
@@ -521,15 +541,19 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
         raise UsageError(f"{note_path}: `zhen mark` takes one note, not a folder")
     note = notes[0]
     glossary_path, gloss = _glossary_as_translate_reads_it(glossary_option)
-    _, par = layout_of(out_dir, glossary_path).paths(note.path)
+    en, par = layout_of(out_dir, glossary_path).paths(note.path)
     if not par.exists():
         raise PathNotFound(f"{par}: no parallel file; run `zhen translate {note.display}` first")
-    old = load_parallel(par)
-    carry = carry_over(parse_document(read_note(note.path, encoding)), old, gloss)
+    # as `zhen translate` will see each block: x.en.md's changes by hand are a person's English
+    prior = read_prior(en, par, note=note.path if out_dir is not None else None)
+    old = prior.parallel
+    doc = parse_document(read_note(note.path, encoding))
+    carry = carry_over(doc, old, gloss, edit_check(doc, gloss))
     by_block = {s.old.index: s for s in carry.states.values() if s.old is not None}
     known = {b.index: b for b in old.blocks}
+    current = {doc.leaf_hash(leaf) for leaf in doc.leaves}
     wanted = sorted(known) if every else blocks
-    targets, skipped = set(), []
+    targets, skipped, persons = set(), [], []      # persons: passed over by design
     for index in wanted:
         block, state = known.get(index), by_block.get(index)
         if block is None:
@@ -537,11 +561,18 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
         elif block.same:
             if not every:
                 skipped.append((index, "nothing to translate in it"))
+        elif state is None and block.source_sha not in current:
+            skipped.append((index, "its block is no longer in the note"))
+            persons.append(index)            # nothing of the note's to mark
         elif state is None or state.status is PairStatus.PENDING:
             skipped.append((index, "its source changed since it was translated; run "
                                    f"`zhen translate {note.display}` first"))
         elif state.status in (PairStatus.EDITED, PairStatus.INVALID):
-            skipped.append((index, "its English was edited by hand (a person's already)"))
+            where = (f" (in {en.name})" if prior.english is not None
+                     and index in prior.english.edits else "")
+            skipped.append((index, f"its English was edited by hand{where} (a person's "
+                                   "already)"))
+            persons.append(index)
         elif str(state.status) != status or block.status == "stale":
             targets.add(index)
     text = par.read_text("utf-8")
@@ -549,4 +580,5 @@ def mark_blocks(note_path: Path, blocks: list[int], status: str = "reviewed", *,
     if marked:
         write_atomic(par, new)
     superseded = sorted(k for k in marked if known[k].status == "stale" and known[k].was is not None)
-    return MarkReport(str(par), sorted(marked), skipped, superseded)
+    return MarkReport(str(par), sorted(marked), skipped, superseded,
+                      persons if every else [])

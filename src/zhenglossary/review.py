@@ -524,7 +524,7 @@ def _gutter(note_id: str, row: _Row, base: str) -> str:
         out += (f'<label class="tick"><input type="checkbox" class="mark-box" '
                 f'data-block="{pair.index}"{checked}> reviewed</label>')
     if pair.en_line and pair.status != "same":
-        out += file_link(pair.parallel, pair.en_line, base, cls="en-loc")
+        out += file_link(*pair.where, base, cls="en-loc")
     if row.locked:
         ok = "ok" if len(row.english_spans) >= row.locked else "short"
         out += (f'<span class="count terms-{ok}" title="glossary terms rendered in the English '

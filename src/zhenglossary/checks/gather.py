@@ -71,7 +71,8 @@ def gather(notes: list[NoteText], glossary: Glossary, layout=None,
            findings: list[Finding] | None = None) -> Gathered:
     """Each note's ``x.en.md`` and parallel file, read back (pairs with their status);
     ``layout``: where they are (a ``parallel.Layout``; None: beside each note)."""
-    from ..parallel import Layout, ParallelFileError, pairs_for
+    from ..parallel import Layout, ParallelFileError, carry_english, pairs_for
+    from ..parallel.format import read_parallel_file
 
     layout = layout or Layout()
 
@@ -85,17 +86,27 @@ def gather(notes: list[NoteText], glossary: Glossary, layout=None,
         return out
     for note in notes:
         en, parallel = layout.paths(note.path)
+        english = None
+        if en.is_file():            # always read: a forbid typed into x.en.md is found
+            try:
+                english = read_note(en)
+                out.translations[note.display] = (str(en), english)
+            except NoteReadError as exc:
+                out.findings.append(Finding("note-unreadable", "error", exc.detail, exc.path))
+                out.problems[note.display] = f"cannot read its translation: {exc.detail}"
         try:
             if parallel.is_file():
-                note_pairs = pairs_for(note.path, note.display, note.text, parallel,
-                                       read_note(parallel), glossary, note.doc)
+                old = read_parallel_file(read_note(parallel), str(parallel))
+                # a person's changes to x.en.md taken in as `zhen translate` takes them in:
+                # each block is checked as the next translate will see it
+                edits = carry_english(old, english) if english is not None else None
+                note_pairs = pairs_for(note.display, note.text, parallel, old, glossary,
+                                       note.doc, edits, str(en))
                 out.pairs.append(note_pairs)
                 out.untranslated[note.display] = _untranslated_lines(note.doc, note_pairs)
             else:
-                out.problems[note.display] = (f"not translated yet — run `zhen translate "
-                                              f"{note.display}`")
-            if en.is_file():        # always read: a forbid typed into x.en.md is found
-                out.translations[note.display] = (str(en), read_note(en))
+                out.problems.setdefault(note.display, "not translated yet — run `zhen "
+                                        f"translate {note.display}`")
         except NoteReadError as exc:
             out.findings.append(Finding("note-unreadable", "error", exc.detail, exc.path))
             out.problems[note.display] = f"cannot read its translation: {exc.detail}"

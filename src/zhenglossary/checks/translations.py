@@ -7,7 +7,8 @@ a machine's or a person's (``zhen translate`` reports a person's English that br
 there is no parallel file or when it was changed by hand (``english-edited``: the next
 ``zhen translate`` carries the change into the parallel file; ``english-conflict``: it
 cannot, and refuses to write over the file). Every finding about a pair points where it is
-fixed, the English in ``x.zh-en.md`` (file and line), and names the source too (``note``,
+fixed, the English in ``x.zh-en.md`` (file and line; in ``x.en.md`` for a change made there, which the
+next translate takes in), and names the source too (``note``,
 ``note_line``), the block (``segment``), and carries both texts in full in JSON; the message
 shows them truncated.
 """
@@ -20,7 +21,7 @@ from typing import Iterable
 
 from ..findings import Finding, unrendered_message
 from .. import terms
-from ..parallel import Pair, PairStatus, english_body, english_edits, split_english
+from ..parallel import Pair, PairStatus, english_body, english_changes
 from ..prose import prose_view
 from ..sentences import align
 from ..textutil import CJK_CLASS, CJK_RE, LineIndex, whole_phrase_re
@@ -44,22 +45,23 @@ def _finding(check_id: str, severity: str, message: str, pair: Pair, *,
             "parallel": f"{pair.parallel}:{pair.en_line}", "status": pair.status,
             "note": pair.note, "note_line": pair.line}
     data.update(extra)
-    if not pair.en_line:                       # no English line known: the source line
+    file, first = pair.where                   # x.en.md, for a change made there
+    if not first:                              # no English line known: the source line
         return Finding(check_id, severity, message, pair.note, pair.line, None, data)
     line, column = at if at is not None else (1, None)
-    return Finding(check_id, severity, message, pair.parallel, pair.en_line + line - 1, column,
-                   data)
+    return Finding(check_id, severity, message, file, first + line - 1, column, data)
 
 
 def _translated(ctx: CheckContext) -> Iterable[Pair]:
-    """Pairs with English, a machine's or a person's: each promise is checked on both (a
-    person's English breaking one is what ``zhen translate`` reports as ``edit-invalid``).
-    Not a pending pair: its machine English is for an older source or glossary entry and
-    ``zhen translate`` replaces it, which the note's one ``stale`` finding says (a term
-    check of it against the new entry would repeat that once per block, as errors)."""
+    """Pairs with English, a machine's or a person's, for the source and glossary entries as
+    they are now: each promise is checked on both (a person's English breaking one is what
+    ``zhen translate`` reports as ``edit-invalid``). Not a pending pair, nor a stale one whose
+    English was for an older source or glossary entry: ``zhen translate`` replaces it, which
+    the one ``stale`` finding says (a term check of it against the new entry would say it
+    again, as an error)."""
     for note in ctx.pairs:
         for pair in note.pairs:
-            if pair.status not in (PairStatus.SAME, PairStatus.PENDING):
+            if pair.status not in (PairStatus.SAME, PairStatus.PENDING) and pair.fits:
                 yield pair
 
 
@@ -123,13 +125,14 @@ def forbidden_rendering(ctx: CheckContext) -> Iterable[Finding]:
                     reported.add(phrase)
                     yield _forbidden(term, phrase, match.group(0), glossary, pair=pair,
                                      at=LineIndex(english).position(offset + match.start()))
-    # x.en.md itself, when no parallel file covers it or it was changed by hand: the forbids
+    # x.en.md itself, when no parallel file covers it or its changes by hand cannot be
+    # carried into one (carried changes are their pairs' English, checked above): the forbids
     # of the terms its note holds
     changed = hand_changed(ctx)
     with_pairs = {p.note for p in ctx.pairs}
     sources = {note.display: note for note in ctx.notes}
     for note, (display, text) in ctx.translations.items():
-        if note in with_pairs and note not in changed:
+        if note in with_pairs and not (note in changed and changed[note][1].problem):
             continue
         prose = prose_view(text)
         index = LineIndex(text)
@@ -215,18 +218,14 @@ def protected_changed(ctx: CheckContext) -> Iterable[Finding]:
     label of the source is missing or altered in the English, or the block structure
     changed (the same validator `zhen translate` runs)."""
     envs = _envs(ctx)
-    for note in ctx.pairs:
-        env = envs.get(note.note)
-        for pair in note.pairs:
-            if pair.status == PairStatus.SAME:
-                continue
-            problems = compare_facts(facts(dedent(pair.source), env),
-                                     _english_facts(ctx, pair, env),
-                                     what=frozenset({"structure", "protected"}))
-            if problems:
-                shown = "; ".join(problems[:4]) + (" …" if len(problems) > 4 else "")
-                yield _finding("protected-changed", "error", f"the English changed: {shown}",
-                               pair, missing=problems)
+    for pair in _translated(ctx):
+        env = envs.get(pair.note)
+        problems = compare_facts(facts(dedent(pair.source), env), _english_facts(ctx, pair, env),
+                                 what=frozenset({"structure", "protected"}))
+        if problems:
+            shown = "; ".join(problems[:4]) + (" …" if len(problems) > 4 else "")
+            yield _finding("protected-changed", "error", f"the English changed: {shown}",
+                           pair, missing=problems)
 
 
 @check("plain-reading", "error", "translations", per_note=True)
@@ -291,24 +290,22 @@ def _parallel_of(ctx: CheckContext, note: str) -> str:
 
 def hand_changed(ctx: CheckContext) -> dict:
     """note display → (x.en.md display, :class:`parallel.EnglishEdits`) for each x.en.md a
-    person changed since zhen wrote it, or that zhen did not write."""
-    from ..parallel import EnglishEdits
-
+    person changed since zhen wrote it, or that zhen did not write: as the note's pairs read
+    it (:func:`parallel.carry_english`, the reading ``zhen translate`` takes it in by), or
+    read here when the note has no parallel file."""
     cached = getattr(ctx, "_hand_changed", None)
     if cached is not None:
         return cached
-    files = {p.note: p.file for p in ctx.pairs}
+    read = {p.note: p.english for p in ctx.pairs}
     out: dict = {}
     for note, (display, text) in ctx.translations.items():
-        english = split_english(text)
-        if not english.zhens:
-            if text.strip():
-                out[note] = (display, EnglishEdits(
-                    problem="it was not written by zhen (no `<!-- zhen: English of … -->` header)",
-                    line=1))
-            continue
-        state = english_edits(english, files.get(note))
-        if state.edits or state.problem:
+        if note in read:
+            state = read[note]
+        elif text is None:
+            continue                   # a shard's, its per-note checks done
+        else:
+            state = english_changes(text, None)
+        if state is not None and (state.edits or state.problem):
             out[note] = (display, state)
     ctx._hand_changed = out
     return out
@@ -423,6 +420,8 @@ def stale(ctx: CheckContext) -> Iterable[Finding]:
     notes changed since they were translated."""
     for note in ctx.pairs:
         for pair in note.pairs:
+            if pair.orphaned:
+                continue                 # its block left the note: `edit-orphaned` says it
             what = pair.cause.changed() if pair.cause is not None else \
                 "the source (or a glossary entry it uses) changed"
             if pair.status == PairStatus.STALE and pair.was is not None:
@@ -456,11 +455,20 @@ def edit_orphaned(ctx: CheckContext) -> Iterable[Finding]:
     """No edit waits in a parallel file's orphans section (its block left the note)."""
     for note in ctx.pairs:
         for orphan in note.orphans:
-            yield Finding("edit-orphaned", "warning",
-                          f"edited English whose block ({note.note}:{orphan.lines.lstrip('L')} "
-                          "once) is no longer in the note is kept here; copy what you need into "
-                          "a block, then delete it", note.parallel, orphan.line or None,
-                          extra={"source": orphan.source, "english": orphan.english})
+            if orphan.line:              # in the orphans section already
+                yield Finding("edit-orphaned", "warning",
+                              f"edited English whose block ({note.note}:"
+                              f"{orphan.lines.lstrip('L')} once) is no longer in the note is "
+                              "kept here; copy what you need into a block, then delete it",
+                              note.parallel, orphan.line,
+                              extra={"source": orphan.source, "english": orphan.english})
+        for pair in note.pairs:          # orphaned by a change since the last translate
+            if pair.orphaned:
+                yield _finding("edit-orphaned", "warning",
+                               f"edited English whose block ({note.note}:{pair.line} before "
+                               "this change) is no longer in the note; the next `zhen "
+                               f"translate` keeps it at the end of {note.parallel} — copy what "
+                               "you need into a block, then delete it there", pair)
 
 
 @check("unrendered", "warning", "translations", per_note=True)
@@ -478,6 +486,6 @@ def edited(ctx: CheckContext) -> Iterable[Finding]:
     """A translation edited by a person."""
     for note in ctx.pairs:
         for pair in note.pairs:
-            if pair.status in (PairStatus.EDITED, PairStatus.INVALID):
+            if pair.status == PairStatus.EDITED:     # an invalid one: its errors say it
                 yield _finding("edited", "info", "English edited by a person (kept by zhen "
                                "translate)", pair)

@@ -1,9 +1,11 @@
 """`zhen status` (each note's blocks by review status) and `zhen mark` (mark blocks
 reviewed in the parallel file).
 
-Exit codes: status — 0, or 1 when a status named by ``--fail-on`` has blocks or a parallel
-file cannot be read; mark — 0 when every block asked for was marked, 1 when some were
-skipped (each named, with why); 2 cannot run.
+Exit codes: status — 0, or 1 when a status named by ``--fail-on`` has blocks or a note's
+outputs cannot be read or carried (``zhen translate`` would stop on it); mark — 0 when every
+block asked for was marked (``--all`` passing over blocks whose English a person wrote, each
+named), 1 when some were skipped (each named, with why); 2 cannot run (a glossary
+``zhen translate`` refuses, too).
 """
 
 from __future__ import annotations
@@ -99,7 +101,7 @@ def mark(
         warn(f"block {index}: the English you had before its source changed, quoted below it, "
              "goes at the next `zhen translate` (you accepted the new machine English); copy "
              "what you keep of it into the English first")
-    raise typer.Exit(1 if report.skipped else 0)
+    raise typer.Exit(report.exit_code)
 
 
 def register(app: typer.Typer) -> None:

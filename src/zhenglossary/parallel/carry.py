@@ -23,7 +23,7 @@ from ..document import Document, block_hash, parse_document
 from ..glossary import Glossary
 from .align import align_blocks
 from .format import Orphan, ParallelBlock, ParallelFile, Was, block_text
-from .outputs import GLOSS_BANNER, EnglishFile, body_hash, english_body
+from .outputs import GLOSS_BANNER, EnglishFile, body_hash, english_body, split_english
 from .status import (Decision, Now, PairStatus, StaleCause, TermUse, block_now, decide,
                      persons_english, stale_cause)
 
@@ -41,6 +41,8 @@ class BlockState:
     old: ParallelBlock | None = None   # the block of the last parallel file it continues
     terms: tuple[TermUse, ...] = ()    # the glossary entries its prose uses now
     cause: StaleCause | None = None    # a stale block's: what changed since the person's
+    current: bool = True               # its English is for the note and glossary as they are
+    #                                    now (:attr:`.status.Decision.current`)
 
 
 @dataclass
@@ -50,6 +52,8 @@ class Carry:
     new_orphans: list[Orphan] = field(default_factory=list)   # orphaned by this change
     copy_edited: list[int] = field(default_factory=list)      # leaves whose Chinese a person
     #                                   changed in the parallel file (the note's is the source)
+    orphaned: set[int] = field(default_factory=set)   # numbers of the last file's blocks whose
+    #                                   person's English is one of ``new_orphans``
 
     def owned(self) -> set[int]:
         """Leaves whose English a person owns: kept as it is, never sent to the engine."""
@@ -127,7 +131,7 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
                           if check is not None else None)
         states[i] = _state(i, decision, now, block, glossary)
     kept_orphans = [o for k, o in enumerate(orphans, start=n_old) if k not in taken]
-    new_orphans = []
+    new_orphans, orphaned = [], set()
     for k, block in enumerate(old_blocks[:n_old]):
         had = persons_english(block)
         if k in taken or had is None or had[1] == "reviewed":
@@ -137,14 +141,15 @@ def carry_over(doc: Document, old: ParallelFile | None, glossary: Glossary,
             block.status == "stale" and block.was is not None and not block.edited) else (
             block.source, block.source_sha)
         new_orphans.append(Orphan(block.lines, source, english, sha, block.base, "edited"))
-    return Carry(states, kept_orphans + new_orphans, new_orphans, copied)
+        orphaned.add(block.index)
+    return Carry(states, kept_orphans + new_orphans, new_orphans, copied, orphaned)
 
 
 def _state(leaf: int, decision: Decision, now: Now, block: ParallelBlock | None,
            glossary: Glossary) -> BlockState:
     status = decision.status
     state = BlockState(leaf, status, now.base, decision.english, decision.problems, old=block,
-                       terms=now.terms)
+                       terms=now.terms, current=decision.current)
     if status is PairStatus.STALE and block is not None:
         if block.status == "stale" and block.was is not None and not block.edited:
             state.was = block.was                     # still stale: what the person had then
@@ -176,6 +181,24 @@ class EnglishEdits:
     outside: str = ""                   # what else changed, outside the blocks: "banner" (the
     #   gloss banner deleted, nothing else), "between" (blank lines, line endings, …), "" (nothing,
     #   or it cannot be told: an edited block whose English in x.en.md the parallel file lacks)
+    lines: dict[int, int] = field(default_factory=dict)   # block index → its line in x.en.md
+    foreign: bool = False               # not written by zhen (no header): ``problem`` says so
+
+
+FOREIGN = "it was not written by zhen (no `<!-- zhen: English of … -->` header)"
+
+
+def english_changes(text: str, old: ParallelFile | None) -> EnglishEdits:
+    """What a person changed in ``x.en.md`` (its ``text``) since zhen wrote it, against the
+    parallel file ``old``: the one reading of it that ``zhen translate`` (``prior.read_prior``),
+    ``zhen status``, ``zhen mark``, the checks and the exports share. An empty file holds
+    nothing; a file without zhen's header is ``foreign``."""
+    if not text.strip():
+        return EnglishEdits()
+    english = split_english(text)
+    if not english.zhens:
+        return EnglishEdits(problem=FOREIGN, line=1, foreign=True)
+    return english_edits(english, old)
 
 
 def english_edits(english: EnglishFile, old: ParallelFile | None) -> EnglishEdits:
@@ -218,6 +241,7 @@ def english_edits(english: EnglishFile, old: ParallelFile | None) -> EnglishEdit
                                             f"the parallel file (line {block.en_line}); keep one",
                                     line=leaves[j][1] + 1)
             out.edits[block.index] = leaves[j][0]
+            out.lines[block.index] = leaves[j][1] + 1
             # what zhen wrote there: the English the parallel file shows, unless a person
             # changed it there too or x.en.md got other English (``out=``)
             written[j] = (leaves[j][2], None if block.edited or block.out_sha else block.english)
@@ -253,6 +277,16 @@ def _outside(english: EnglishFile, body: str, doc: Document, written: dict) -> s
         if body_hash(front + GLOSS_BANNER + newline * 2 + rest) == english.sha:
             return "banner"
     return "between"
+
+
+def carry_english(old: ParallelFile | None, text: str) -> EnglishEdits:
+    """``x.en.md``'s changes by hand (:func:`english_changes` of its ``text``), taken into
+    ``old`` as edits of their blocks when they can be carried (no ``problem``), as
+    ``zhen translate`` takes them in before it decides any block's status."""
+    edits = english_changes(text, old)
+    if edits.edits and not edits.problem and old is not None:
+        apply_english_edits(old, edits.edits)
+    return edits
 
 
 def apply_english_edits(old: ParallelFile, edits: dict[int, str]) -> None:

@@ -11,9 +11,10 @@ from ..errors import NoteReadError
 from ..glossary import Glossary, Match
 from ..notes import collect_notes, read_note
 from ..prose import prose_view
-from .carry import Carry, carry_over
-from .format import Orphan, ParallelFile, ParallelFileError, Was, read_parallel_file
-from .outputs import Layout, is_zhens_parallel
+from .carry import Carry, EnglishEdits, carry_over
+from .format import Orphan, ParallelFile, ParallelFileError, Was
+from .outputs import Layout
+from .prior import read_prior
 from .status import COUNTED, PairStatus, StaleCause
 
 
@@ -34,6 +35,11 @@ class Pair:
     was: Was | None = None    # a stale block's person's English and its source then
     problems: tuple[str, ...] = ()   # an invalid edit's output-check problems
     cause: StaleCause | None = None  # a stale block's: its source or which glossary entry
+    fits: bool = True         # the English is for the source and glossary entries as they
+    #                           are now (a stale or pending block's is not: it is replaced)
+    orphaned: bool = False    # its block left the note: its person's English is an orphan
+    en_file: str = ""         # x.en.md, when this English was changed there by hand (not
+    en_file_line: int = 0     # yet taken into the parallel file), and its line there
 
     @property
     def line(self) -> int:
@@ -46,6 +52,14 @@ class Pair:
     def id(self) -> str:
         return f"b{self.index}"
 
+    @property
+    def where(self) -> tuple[str, int]:
+        """(file, line) of this English, where a finding about it is fixed: x.en.md for a
+        change made there, else the parallel file."""
+        if self.en_file:
+            return self.en_file, self.en_file_line
+        return self.parallel, self.en_line
+
 
 @dataclass
 class NotePairs:
@@ -56,22 +70,8 @@ class NotePairs:
     orphans: list[Orphan] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)   # the note's blocks by status
     file: ParallelFile | None = None                       # the parallel file as read
-
-
-def load_parallel(path: Path) -> ParallelFile:
-    """The parallel file at ``path``, read with care; :class:`ParallelFileError` (the file
-    is left as it is) when it cannot be read without guessing."""
-    try:
-        text = read_note(path)
-    except NoteReadError as exc:
-        raise ParallelFileError(f"{exc.detail.split(';')[0]}; zhen keeps it untouched — save it "
-                                "as UTF-8 (e.g. `iconv -f UTF-16 -t UTF-8`), then run again",
-                                path=str(path)) from exc
-    if text.strip() and not is_zhens_parallel(text):
-        raise ParallelFileError("was not written by zhen (its first line is not zhen's "
-                                "`<!-- zhen:parallel … -->` header); move it away, or pass "
-                                "--force to replace it", path=str(path), line=1)
-    return read_parallel_file(text, str(path))
+    english: EnglishEdits | None = None    # x.en.md's changes by hand (taken into the pairs
+    #                                        unless ``problem``), None: no x.en.md
 
 
 def edit_check(doc: Document, glossary: Glossary):
@@ -95,39 +95,51 @@ def status_counts(carry: Carry) -> dict[str, int]:
     return counts
 
 
-def pairs_for(note_path: Path, display: str, note_text: str, parallel: Path,
-              parallel_text: str, glossary: Glossary, doc: Document | None = None) -> NotePairs:
-    """The pairs of ``parallel_text`` (``x.zh-en.md`` of the note ``note_text``, parsed as
-    ``doc`` when the caller has it), each with the status :func:`.status.decide` gives it
-    against the note as it is now."""
+def pairs_for(display: str, note_text: str, parallel: Path, old: ParallelFile,
+              glossary: Glossary, doc: Document | None = None,
+              english: EnglishEdits | None = None, en_display: str = "") -> NotePairs:
+    """The pairs of the parallel file ``old`` (``x.zh-en.md`` of the note ``note_text``,
+    parsed as ``doc`` when the caller has it), with ``english`` — what a person changed in
+    ``x.en.md`` (``en_display``), already taken into ``old`` (:func:`.carry.carry_english`,
+    as ``zhen translate`` takes it in) — each with the status :func:`.status.decide` gives it
+    against the note as it is now. A block whose English was changed in ``x.en.md`` is placed
+    there (``Pair.where``): that is where it is fixed."""
     from ..prose import leaf_prose
 
-    old = read_parallel_file(parallel_text, str(parallel))
     doc = doc if doc is not None else parse_document(note_text)
     carry = carry_over(doc, old, glossary, edit_check(doc, glossary))
     by_old = {id(s.old): s for s in carry.states.values() if s.old is not None}
     current = {doc.leaf_hash(leaf): leaf for leaf in doc.leaves}
+    moved = english.lines if english is not None and not english.problem else {}
     pairs = []
     for block in old.blocks:
         state = by_old.get(id(block))
         still = block.source_sha in current
         if block.same:
             status = PairStatus.SAME
-        elif state is None:                   # its block changed past recognition, or went
-            status = PairStatus.STALE if (block.edited and block.english.strip()) or \
-                block.status in ("edited", "invalid", "stale") else PairStatus.PENDING
+        elif state is None:                   # its block changed past recognition, or went:
+            # a person's English of it is kept as an orphan (stale), anything else goes
+            status = PairStatus.STALE if block.index in carry.orphaned else PairStatus.PENDING
         else:
             status = state.status
-        pairs.append(Pair(display, str(parallel), block.index, block.lines, block.source,
-                          block.english, status, block.source_sha, block.en_line, still,
-                          glossary.find_prose(leaf_prose(doc, current[block.source_sha])
-                                              if still else prose_view(block.source)),
-                          block.unrendered,
-                          block.was if status is PairStatus.STALE else None,
-                          state.problems if state is not None else (),
-                          state.cause if state is not None else None))
+        english_now = state.english if state is not None and state.english is not None \
+            else block.english            # a person's English that stands (a stale block's
+        #                                   own, when its source came back)
+        pair = Pair(display, str(parallel), block.index, block.lines, block.source,
+                    english_now, status, block.source_sha, block.en_line, still,
+                    glossary.find_prose(leaf_prose(doc, current[block.source_sha])
+                                        if still else prose_view(block.source)),
+                    block.unrendered,
+                    block.was if status is PairStatus.STALE else None,
+                    state.problems if state is not None else (),
+                    state.cause if state is not None else None,
+                    state is not None and state.current)
+        pair.orphaned = block.index in carry.orphaned
+        if block.index in moved:
+            pair.en_file, pair.en_file_line = en_display, moved[block.index]
+        pairs.append(pair)
     return NotePairs(display, str(parallel), pairs, old.engine, carry.orphans,
-                     status_counts(carry), old)
+                     status_counts(carry), old, english)
 
 
 def collect_pairs(paths: list[Path], glossary: Glossary, encoding: str | None = None,
@@ -149,16 +161,16 @@ def collect_pairs(paths: list[Path], glossary: Glossary, encoding: str | None = 
         finding = stray.finding()
         warnings.append(f"{finding.file}: {finding.message}")
     for note in notes:
-        _, parallel = layout.paths(note.path)
+        en, parallel = layout.paths(note.path)
         if not parallel.is_file():
             warnings.append(f"{note.display}: skipped, no parallel file {parallel}; "
                             f"run `zhen translate {note.display}` first")
             continue
         try:
             note_text = read_note(note.path, encoding)
-            parallel_text = read_note(parallel)
-            out.append(pairs_for(note.path, note.display, note_text, parallel, parallel_text,
-                                 glossary))
+            prior = read_prior(en, parallel)       # x.en.md's edits taken in, as translate does
+            out.append(pairs_for(note.display, note_text, parallel, prior.parallel, glossary,
+                                 english=prior.english, en_display=str(en)))
         except (NoteReadError, ParallelFileError) as exc:
             warnings.append(f"skipped: {exc}")
     return out, warnings

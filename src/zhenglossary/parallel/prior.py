@@ -2,7 +2,9 @@
 ``x.en.md``, read with care, with a person's changes to ``x.en.md`` taken into the parallel
 file's blocks. Nothing here writes; a file zhen cannot read without guessing, one it did not
 write, or — under ``--out-dir`` — one whose header names another note that is still there,
-stops that note (:class:`.format.ParallelFileError`, the file untouched)."""
+stops that note (:class:`.format.ParallelFileError`, the file untouched). ``zhen status``,
+``zhen mark``, the checks and the exports start from the same reading, so they see a block
+as the next translate will."""
 
 from __future__ import annotations
 
@@ -12,10 +14,9 @@ from pathlib import Path
 from ..errors import NoteReadError
 from ..findings import Finding
 from ..notes import read_note
-from .carry import apply_english_edits, english_edits
-from .format import ParallelFile, ParallelFileError
-from .outputs import Layout, english_source, same_file, split_english
-from .pairs import load_parallel
+from .carry import EnglishEdits, carry_english
+from .format import ParallelFile, ParallelFileError, read_parallel_file
+from .outputs import Layout, english_source, is_zhens_parallel, same_file, split_english
 
 
 @dataclass
@@ -24,6 +25,23 @@ class Prior:
     findings: list[Finding] = field(default_factory=list)
     carried: int = 0                  # x.en.md blocks taken in as edits
     banner_deleted: Finding | None = None   # said if the gloss banner is written again
+    english: EnglishEdits | None = None   # what a person changed in x.en.md (None: no file)
+
+
+def load_parallel(path: Path) -> ParallelFile:
+    """The parallel file at ``path``, read with care; :class:`ParallelFileError` (the file
+    is left as it is) when it cannot be read without guessing."""
+    try:
+        text = read_note(path)
+    except NoteReadError as exc:
+        raise ParallelFileError(f"{exc.detail.split(';')[0]}; zhen keeps it untouched — save it "
+                                "as UTF-8 (e.g. `iconv -f UTF-16 -t UTF-8`), then run again",
+                                path=str(path)) from exc
+    if text.strip() and not is_zhens_parallel(text):
+        raise ParallelFileError("was not written by zhen (its first line is not zhen's "
+                                "`<!-- zhen:parallel … -->` header); move it away, or pass "
+                                "--force to replace it", path=str(path), line=1)
+    return read_parallel_file(text, str(path))
 
 
 def read_prior(en_path: Path | None, par_path: Path, force: bool = False,
@@ -58,6 +76,7 @@ def read_prior(en_path: Path | None, par_path: Path, force: bool = False,
                                       "(--force)", str(en_path)))
         return prior
     if not text.strip():
+        prior.english = EnglishEdits()
         return prior                      # empty (an empty note's): nothing in it to keep
     english = split_english(text)
     if english.zhens and note is not None and prior.parallel is None:
@@ -69,7 +88,9 @@ def read_prior(en_path: Path | None, par_path: Path, force: bool = False,
             prior.findings.append(Finding("output-replaced", "warning",
                                           f"{exc.detail}; replaced (--force)", str(en_path), 1))
             return prior
-    if not english.zhens:
+    edits = carry_english(prior.parallel, text)
+    prior.english = edits
+    if edits.foreign:
         if not force:
             raise ParallelFileError("was not written by zhen (no `<!-- zhen: English of … -->` "
                                     "header); zhen does not write over it — move it away, or "
@@ -77,7 +98,6 @@ def read_prior(en_path: Path | None, par_path: Path, force: bool = False,
         prior.findings.append(Finding("output-replaced", "warning", "was not written by zhen; "
                                       "replaced (--force)", str(en_path), 1))
         return prior
-    edits = english_edits(english, prior.parallel)
     if edits.problem:
         if not force:
             raise ParallelFileError(
@@ -88,8 +108,7 @@ def read_prior(en_path: Path | None, par_path: Path, force: bool = False,
                                       f"changed by hand ({edits.problem}); replaced (--force)",
                                       str(en_path), edits.line or None))
         return prior
-    if edits.edits and prior.parallel is not None:
-        apply_english_edits(prior.parallel, edits.edits)
+    if edits.edits and prior.parallel is not None:           # taken in by carry_english
         prior.carried = len(edits.edits)
         blocks = ", ".join(str(k) for k in sorted(edits.edits))
         prior.findings.append(Finding(

@@ -234,6 +234,10 @@ class Decision:
     status: PairStatus
     english: str | None = None       # the person's English that stands (owned or invalid)
     problems: tuple[str, ...] = ()   # why a person's English fails the output check
+    current: bool = True             # the block's English (``english``, else the parallel
+    #                                  file's) is for the source and glossary entries as they
+    #                                  are now; not so, it is replaced (stale, pending) and
+    #                                  only the block's status speaks for it
 
 
 def decide(block: ParallelBlock | None, now: Now | None,
@@ -244,7 +248,7 @@ def decide(block: ParallelBlock | None, now: Now | None,
     wrote; on English a person reviewed (the machine's, checked when it was written) the
     ``forbid`` lists only, which no ``base`` holds — a forbid added since finds it."""
     if block is None or now is None:
-        return Decision(PairStatus.PENDING)
+        return Decision(PairStatus.PENDING, current=False)
     if block.same:
         return Decision(PairStatus.SAME)
 
@@ -254,24 +258,25 @@ def decide(block: ParallelBlock | None, now: Now | None,
         return Decision(PairStatus.INVALID if problems else status, english, problems)
 
     fits = now.fits(block.base, block.source_sha, block.source)
+    gone = Decision(PairStatus.STALE, current=False)     # a person's, for what was then
     if block.edited:                  # the text changed since zhen wrote it
         if not block.english.strip():
-            return Decision(PairStatus.PENDING)          # emptied: machine English wanted
-        return person(block.english, PairStatus.EDITED) if fits else Decision(PairStatus.STALE)
+            return Decision(PairStatus.PENDING, current=False)   # emptied: machine English wanted
+        return person(block.english, PairStatus.EDITED) if fits else gone
     mark = block.status
     if mark in ("edited", "invalid"):
-        return person(block.english, PairStatus.EDITED) if fits else Decision(PairStatus.STALE)
+        return person(block.english, PairStatus.EDITED) if fits else gone
     if mark == "reviewed":
-        return person(block.english, PairStatus.REVIEWED) if fits else \
-            Decision(PairStatus.STALE)
+        return person(block.english, PairStatus.REVIEWED) if fits else gone
     if mark == "stale" and block.was is not None:
         was = block.was
         if was.base and now.fits(was.base, was.source_sha, was.source):
             # the source (and the entries) are back to what the English was made for
             status = PairStatus.REVIEWED if was.status == "reviewed" else PairStatus.EDITED
             return person(was.english, status)
-        return Decision(PairStatus.STALE)
-    return Decision(PairStatus.MACHINE if fits else PairStatus.PENDING)
+        # the machine English shown is for the source it was made for (``base``)
+        return Decision(PairStatus.STALE, current=fits)
+    return Decision(PairStatus.MACHINE) if fits else Decision(PairStatus.PENDING, current=False)
 
 
 def persons_english(block: ParallelBlock) -> tuple[str, str] | None:
