@@ -251,3 +251,34 @@ def test_the_forbid_prefilter_changes_no_finding(seed):
                 what = f"of {term.zh} (write {term.en!r})" if term else "(banned in every note)"
                 expected.append(f"forbidden rendering {phrase!r} {what}")
     assert got == list(dict.fromkeys(expected))
+
+
+@pytest.mark.parametrize("source, english, problems", [
+    ("- [x] 复现基线实验\n", "- [x] Reproduce the baseline experiment", []),
+    ("- [ ] 补充消融实验\n", "- [ ] Add the ablation study", []),
+    ("1. [X] 检查随机种子\n", "1. [X] Check the random seeds", []),
+    ("- [x] 复现基线实验\n", "- [ ] Reproduce the baseline experiment",
+     ["task box '[x]' lost", "task box '[ ]' added"]),
+    ("- [ ] 补充消融实验\n", "- [x] Add the ablation study",
+     ["task box '[ ]' lost", "task box '[x]' added"]),
+    ("- [ ] 补充消融实验\n", "- Add the ablation study", ["task box '[ ]' lost"]),
+    # brackets later in the text are prose, not a box
+    ("- 数组下标 [x] 越界\n", "- The index [ x ] is out of bounds", []),
+])
+def test_a_task_box_is_kept_as_written(source, english, problems):
+    """Ticking or unticking a task in the English is a change the note did not make: the
+    output check reports it (a person's edit that does it is invalid), as it does for any
+    other kept span."""
+    assert [p for p in check_block(source, english) if "task box" in p] == problems
+
+
+def test_a_message_holding_brackets_is_printed_as_written(runner, tmp_path, monkeypatch):
+    """The findings table shows ``[x]`` and ``[ ]`` (rich would read ``[x]`` as markup and
+    drop it)."""
+    root = make_project(tmp_path, monkeypatch, {"todo.md": "# 待办\n\n- [x] 复现基线实验\n"})
+    assert runner.invoke(app, ["translate", "notes/"]).exit_code == 0
+    en = root / "notes" / "todo.en.md"
+    en.write_text(en.read_text("utf-8").replace("- [x] ", "- [ ] ", 1), "utf-8")
+    result = runner.invoke(app, ["translate", "notes/"])
+    assert result.exit_code == 1
+    assert "task box '[x]' lost" in " ".join(result.stdout.split())

@@ -291,6 +291,9 @@ def chinese_left(prose: str, unrendered: str = "") -> list[str]:
 # ``> [!NOTE] 标题``: a callout marker opening a paragraph, text after it (the check's own
 # pattern, ASCII; the marker alone on a quote's first line is an alert, a block of its own)
 _CALLOUT = re.compile(r"\[![A-Za-z][A-Za-z0-9_-]*\][+-]?(?=[ \t]|$)")
+# a task box that opens a paragraph (a task-list item's, checked or not): kept as written,
+# so English that ticks or unticks it is a changed span, not an edit of prose
+_TASK_BOX = re.compile(r"\[[ xX]\](?=\s|$)")
 
 
 def _inline(children, out: Facts, notes: dict, paragraph: bool = False) -> None:
@@ -303,7 +306,11 @@ def _inline(children, out: Facts, notes: dict, paragraph: bool = False) -> None:
             continue
         if kind == "text":
             content = _without_urls(child.content, out)
-            marker = _CALLOUT.match(content) if k == 0 and paragraph else None
+            box = _TASK_BOX.match(content) if k == 0 and paragraph else None
+            if box:
+                out.protected[("task box", box.group(0))] += 1
+                content = "\x00" + content[box.end():]
+            marker = _CALLOUT.match(content) if k == 0 and paragraph and not box else None
             if marker:
                 out.protected[("callout", marker.group(0))] += 1
                 content = "\x00" + content[marker.end():]

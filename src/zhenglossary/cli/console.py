@@ -84,9 +84,16 @@ class _Err:
 
 
 def Table(*columns, **options):
+    """A rich table whose cells are plain text: a message, a file name or a term holding
+    ``[x]`` or ``[draft]`` is shown as written, never read as rich markup."""
     from rich.table import Table as RichTable
+    from rich.text import Text
 
-    return RichTable(*columns, **options)
+    class PlainTable(RichTable):
+        def add_row(self, *cells, **kwargs):
+            super().add_row(*(Text(c) if isinstance(c, str) else c for c in cells), **kwargs)
+
+    return PlainTable(*columns, **options)
 
 
 out = _Out()
