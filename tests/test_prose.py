@@ -143,3 +143,32 @@ def test_check_counts_no_term_in_a_protected_span(runner, tmp_path, monkeypatch)
     assert data["usage"]["沉积岩"] == {"notes/b.md": 1}
     [forbidden] = [f for f in data["findings"] if f["check"] == "term-forbidden"]
     assert forbidden["file"] == "notes/b.en.md" and result.exit_code == 1
+
+
+@pytest.mark.parametrize("note, places", [
+    # front matter: its first line with Chinese, every run of it
+    ("---\ntitle: Notes\nsummary: 岩土工程的渗流计算\n---\n\n正文。\n",
+     [(2, "front matter", "岩土工程的渗流计算")]),
+    ("---\ntitle: Seepage notes\ntags: [geotech]\n---\n\n正文。\n", []),
+    # HTML blocks and inline HTML; comments are not shown to a reader
+    ("<details>\n<summary>推导过程</summary>\n\n推导如下。\n\n</details>\n",
+     [(1, "HTML", "推导过程")]),
+    ("<!-- 待补充：实验数据 -->\n\n正文。\n", []),
+    ("见 <abbr title=\"有限元方法\">FEM</abbr> 一节。<!-- 内部备注 -->\n",
+     [(0, "HTML", "有限元方法")]),
+    # link and image titles, in each of CommonMark's three title quotes
+    ("参见[手册](https://example.org/m \"操作手册\")。\n", [(0, "link title", "操作手册")]),
+    ("参见[手册](<https://example.org/a b> '第二版')。\n", [(0, "link title", "第二版")]),
+    ("![流程](flow.svg (数据流程图))\n", [(0, "image title", "数据流程图")]),
+    # a title nested in emphasis, on a later line of its paragraph
+    ("第一行。\n**见[图](x.png \"网格划分\")**\n", [(1, "link title", "网格划分")]),
+    # not shown to readers as text: a URL's Chinese path, a reference label, code, math
+    ("见[维基](https://zh.wikipedia.org/wiki/渗流) 与 [手册][操作手册]。\n\n"
+     "[操作手册]: https://example.org/m\n", []),
+    ("用 `print(\"你好\")` 和 $\\text{速度}$ 表示。\n", []),
+])
+def test_kept_chinese_names_what_a_reader_still_sees_in_chinese(note, places):
+    from zhenglossary.document import parse_document
+    from zhenglossary.prose import kept_chinese
+
+    assert kept_chinese(parse_document(note)) == places

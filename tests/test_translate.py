@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GLOSSARY, NOTES, write
+from conftest import GLOSSARY, NOTES, make_project, write
 from mdcheck import protected, structure
 from zhenglossary.cli import app
 from zhenglossary.engines.argos import install_package_file
@@ -440,3 +440,22 @@ def test_target_prefix_is_honoured(runner, small_project, tmp_path, monkeypatch)
     result, data = run_json(runner, "notes/", "--engine", "argos")
     assert result.exit_code == 0
     assert "__en__" not in (small_project / "notes" / "a.en.md").read_text("utf-8")
+
+
+def test_chinese_the_english_keeps_by_design_is_named_once_per_note(runner, tmp_path,
+                                                                    monkeypatch):
+    """Front matter, HTML and link titles are copied as written: translate exits 0 and
+    says, in one info finding per note, where x.en.md still shows Chinese."""
+    make_project(tmp_path, monkeypatch, {
+        "seepage.md": "---\ntitle: 渗流计算笔记\n---\n\n# 渗流\n\n"
+                      "达西定律见[教材](https://example.org/book \"第三章\")。\n\n"
+                      "<details>\n<summary>推导</summary>\n\n推导很长。\n\n</details>\n",
+        "plain.md": "# 固结\n\n固结试验。<!-- 备注 -->\n"})
+    result = runner.invoke(app, ["translate", "notes/", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    kept = [f for f in json.loads(result.stdout)["findings"] if f["check"] == "chinese-kept"]
+    assert [(f["file"], f["line"], f["severity"]) for f in kept] == [
+        ("notes/seepage.md", 2, "info")]
+    assert [(p["line"], p["what"], p["chinese"]) for p in kept[0]["places"]] == [
+        (2, "front matter", "渗流计算笔记"), (7, "link title", "第三章"), (10, "HTML", "推导")]
+    assert "seepage.en.md shows this Chinese as written" in kept[0]["message"]

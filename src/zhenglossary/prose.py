@@ -251,3 +251,66 @@ class _Shifted(_Chars):
 
     def __setitem__(self, k: slice, value: str) -> None:
         super().__setitem__(slice(k.start - self.base, k.stop - self.base), value)
+
+
+# --------------------------------------------------------------------------- Chinese kept
+
+_COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+
+
+def kept_chinese(doc) -> list[tuple[int, str, str]]:
+    """Chinese a reader of the English will still see, because the translation copies it
+    unchanged by design and it is not code, math or a URL: front matter, HTML (a
+    ``<summary>``, an ``alt=`` or ``title=`` attribute; comments aside, which no reader
+    sees) and a link's or image's title. (0-based line, what it is, the Chinese) for each
+    place, in the note's order. Chinese in a link's destination (a URL with a Chinese
+    path) or a reference label is not shown to readers and is not listed."""
+    from .document import Raw, Wrap
+    from .textutil import CJK_RUN_RE
+
+    out: list[tuple[int, str, str]] = []
+
+    def add(text: str, line: int, what: str) -> None:
+        runs = CJK_RUN_RE.findall(text)
+        if runs:
+            out.append((line + text[:CJK_RUN_RE.search(text).start()].count("\n"), what,
+                        "…".join(runs)))
+
+    def nodes(region, items) -> None:
+        for node in items:
+            if isinstance(node, Raw) and node.kind == "html":
+                piece = _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"),
+                                        region.raw[node.start:node.end])
+                add(piece, region.line_of(node.start), "HTML")
+            elif isinstance(node, Wrap):
+                nodes(region, node.children)
+                if node.kind in ("link", "image"):
+                    start, end = node.close[0] + 1, node.close[1]
+                    title = _link_title(region.raw[start:end])
+                    if title:
+                        add(title, region.line_of(start), f"{node.kind} title")
+
+    for leaf in doc.leaves:
+        if leaf.kind == "front_matter":
+            add(doc.leaf_text(leaf), leaf.start_line, "front matter")
+        elif leaf.kind == "html":
+            text = _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), doc.leaf_text(leaf))
+            add(text, leaf.start_line, "HTML")
+        for region in leaf.regions:
+            nodes(region, region.nodes or ())
+    return out
+
+
+def _link_title(tail: str) -> str:
+    """The title of an inline link's or image's tail ``(destination "title")``; "" for a
+    reference (``[label]``) or a tail with no title."""
+    if not tail.startswith("(") or not tail.endswith(")"):
+        return ""
+    inner = tail[1:-1].strip()
+    if inner.startswith("<"):
+        close = inner.find(">")
+        rest = inner[close + 1:] if close >= 0 else ""
+    else:
+        parts = inner.split(None, 1)
+        rest = parts[1] if len(parts) > 1 else ""
+    return rest.strip()

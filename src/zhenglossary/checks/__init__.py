@@ -52,6 +52,9 @@ declare("edit-invalid", "error", "translate",
         "English edited by hand passes the output check (structure, protected spans, terms, no "
         "Chinese left); a failing edit is kept in x.zh-en.md and reported there, and x.en.md "
         "gets machine English for the block")
+declare("chinese-kept", "info", "translate",
+        "The English shows no Chinese that the translation copies by design (front matter, "
+        "HTML, link and image titles); where it does, each place is named")
 declare("english-carried", "info", "translate",
         "Changes a person made in x.en.md are taken into the parallel file as edits of their blocks")
 declare("source-edited", "warning", "translate",
