@@ -155,6 +155,19 @@ def test_everything_is_escaped():
     assert "<title>&lt;title&gt;</title>" in page
 
 
+def test_the_outline_shows_setext_and_atx_headings_as_their_text():
+    page = render_review(inputs(note([
+        pair(1, "沉积相分析\n==========", "Sedimentary facies analysis\n=========="),
+        pair(2, "## 河道砂体 ##", "## Channel sand bodies ##"),
+        pair(3, "取样方法\n---", "Sampling\n---"),
+        pair(4, "砂体很厚。", "The sand bodies are thick.")])))
+    nav = re.search(r'<nav class="outline".*?</nav>', page, re.S).group(0)
+    assert re.findall(r'<a href="[^"]*">([^<]*)</a> <span class="zh" lang="zh-CN">([^<]*)<',
+                      nav) == [("Sedimentary facies analysis", "沉积相分析"),
+                               ("Channel sand bodies", "河道砂体"), ("Sampling", "取样方法")]
+    assert "===" not in nav and "---" not in nav
+
+
 def test_counts_in_the_header():
     two = [note(CORRECT), note([pair(1, "数据并行。", "Data parallelism.", status="edited",
                                      note="notes/b.md")], name="notes/b.md"),

@@ -694,8 +694,9 @@ def _outline(note_id: str, rows: list[_Row]) -> str:
         while depth > level:
             out.append("</ol>")
             depth -= 1
-        en = re.sub(r"^#+\s*|\s*#+\s*$", "", pair.english.strip())
-        zh = re.sub(r"^#+\s*|\s*#+\s*$", "", pair.source.strip())
+        # the heading's text as the parser reads it: ATX (# …) and Setext (… / ===) alike
+        en = outline(pair.english).text or pair.english.strip()
+        zh = outline(pair.source).text or pair.source.strip()
         out.append(f'<li><a href="#{note_id}-{escape(pair.id)}">{escape(en)}</a> '
                    f'<span class="zh" lang="zh-CN">{escape(zh)}</span></li>')
     out.append("</ol>" * depth)
