@@ -26,7 +26,7 @@ def main() -> None:
         os.environ["ZHEN_HOME"] = str(Path(tmp) / "home")
         from zhenglossary.checks.translations import _sentences
         from zhenglossary.glossary import load_glossary
-        from zhenglossary.pairs import pairs_for
+        from zhenglossary.parallel import Layout, collect_pairs
         from zhenglossary.textutil import has_cjk
         from zhenglossary.translate import TranslateOptions, translate_paths
 
@@ -34,13 +34,9 @@ def main() -> None:
         translate_paths([ROOT / "notes"], ROOT / "glossary.yaml",
                         TranslateOptions(engine="gloss", out_dir=out, use_memory=False))
         glossary = load_glossary(ROOT / "glossary.yaml")
+        notes, _ = collect_pairs([ROOT / "notes"], glossary, layout=Layout(out, ROOT))
         pairs = []
-        for note in sorted((ROOT / "notes").glob("*.md")):
-            if note.name.endswith((".en.md", ".zh-en.md")):
-                continue
-            parallel = out / note.name.replace(".md", ".zh-en.md")
-            found = pairs_for(note, f"notes/{note.name}", note.read_text("utf-8"), parallel,
-                              parallel.read_text("utf-8"), glossary)
+        for found in notes:
             for pair in found.pairs:
                 if pair.status != "same" and has_cjk(pair.source):
                     # sentence pairs where the block's sentences align, else the block
