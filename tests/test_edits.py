@@ -98,3 +98,32 @@ def test_emptying_an_edit_brings_machine_english_back(runner, proj):
     data = translate(runner)
     assert data["summary"]["kept_edits"] == 0
     assert (proj / "notes" / "a.en.md").read_text("utf-8") == machine
+
+
+def test_an_edit_in_x_en_md_that_replaces_an_invalid_one_says_so(runner, proj):
+    """A person's English failing the output check is kept in the parallel file while
+    x.en.md has machine English; a later change of that block in x.en.md replaces it, and
+    the finding says which block lost its invalid English."""
+    translate(runner)
+    par, en = proj / "notes" / "a.zh-en.md", proj / "notes" / "a.en.md"
+    edit_block(par, "第四段", "Fourth: throughput went up $2.7$ times.")        # math added
+    result = runner.invoke(app, ["translate", "notes/", "--format", "json"])
+    assert result.exit_code == 1
+    [block] = [b for b in read_parallel(par.read_text("utf-8")) if "第四段" in b.source]
+    assert block.status == "invalid"
+    machine = [line for line in en.read_text("utf-8").splitlines() if "2.7" in line]
+    assert len(machine) == 1 and "$" not in machine[0]
+    en.write_text(en.read_text("utf-8").replace(machine[0], "Fourth: throughput rose 2.7×."),
+                  "utf-8")
+    data = translate(runner)
+    [carried] = [f for f in data["findings"] if f["check"] == "english-carried"]
+    assert carried["replaced"] == [block.index]
+    assert f"the change to block(s) {block.index} replaces the English written for it in " \
+           "a.zh-en.md that failed the output check (not kept)" in carried["message"]
+    [block] = [b for b in read_parallel(par.read_text("utf-8")) if "第四段" in b.source]
+    assert block.status == "edited" and block.english == "Fourth: throughput rose 2.7×."
+    # an ordinary change in x.en.md replaces nothing of the kind
+    en.write_text(en.read_text("utf-8").replace("Fourth: throughput rose 2.7×.",
+                                                "Fourth: throughput rose 2.7 times."), "utf-8")
+    [carried] = [f for f in translate(runner)["findings"] if f["check"] == "english-carried"]
+    assert carried["replaced"] == [] and "replaces" not in carried["message"]

@@ -183,6 +183,8 @@ class EnglishEdits:
     #   or it cannot be told: an edited block whose English in x.en.md the parallel file lacks)
     lines: dict[int, int] = field(default_factory=dict)   # block index → its line in x.en.md
     foreign: bool = False               # not written by zhen (no header): ``problem`` says so
+    replaced: list[int] = field(default_factory=list)   # blocks whose invalid edit in the
+    #                                     parallel file a change here replaced (carry_english)
 
 
 FOREIGN = "it was not written by zhen (no `<!-- zhen: English of … -->` header)"
@@ -285,17 +287,23 @@ def carry_english(old: ParallelFile | None, text: str) -> EnglishEdits:
     ``zhen translate`` takes them in before it decides any block's status."""
     edits = english_changes(text, old)
     if edits.edits and not edits.problem and old is not None:
-        apply_english_edits(old, edits.edits)
+        edits.replaced = apply_english_edits(old, edits.edits)
     return edits
 
 
-def apply_english_edits(old: ParallelFile, edits: dict[int, str]) -> None:
-    """Take ``x.en.md`` edits into ``old`` as if typed into its blocks' English."""
+def apply_english_edits(old: ParallelFile, edits: dict[int, str]) -> list[int]:
+    """Take ``x.en.md`` edits into ``old`` as if typed into its blocks' English; returns the
+    blocks whose English there was a person's that failed the output check (``invalid``:
+    x.en.md had machine English in its place), which the edit replaces."""
+    replaced = []
     for block in old.blocks:
         if block.index in edits:
+            if block.status == "invalid" and block.english != edits[block.index]:
+                replaced.append(block.index)
             block.english = edits[block.index]
             if block.status == "stale":          # an edit of a stale block adopts it
                 block.was = None
+    return replaced
 
 
 # --------------------------------------------------------------------------- the new file

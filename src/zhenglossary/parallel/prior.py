@@ -114,8 +114,11 @@ def read_prior(en_path: Path | None, par_path: Path, force: bool = False,
         prior.findings.append(Finding(
             "english-carried", "info",
             f"changed by hand: block(s) {blocks} taken into {par_path.name} as edits (the "
-            "parallel file is where zhen keeps them)", str(en_path), None,
-            extra={"blocks": sorted(edits.edits)}))
+            "parallel file is where zhen keeps them)" + (
+                f"; the change to block(s) {', '.join(map(str, edits.replaced))} replaces "
+                f"the English written for it in {par_path.name} that failed the output check "
+                "(not kept)" if edits.replaced else ""), str(en_path), None,
+            extra={"blocks": sorted(edits.edits), "replaced": edits.replaced}))
     if edits.outside == "between":
         prior.findings.append(Finding(
             "output-replaced", "warning",
