@@ -543,6 +543,12 @@ def test_review_page_in_headless_chromium(runner, translated, browser, tmp_path)
 
     # 2. plant a finding: the English of 第二段 loses "data parallelism"
     drop_term(translated / "notes" / "a.zh-en.md", "第二段", "data parallelism", "data-parallel stuff")
+    # and an edit that passes the output check in b.md: an `edited` finding (info) at its block
+    b_par = translated / "notes" / "b.zh-en.md"
+    text = b_par.read_text("utf-8")
+    [b_block] = [b for b in read_parallel(text) if not b.same and "第一段" in b.source]
+    b_par.write_text(text.replace(b_block.english, b_block.english.rstrip() + " Indeed.", 1),
+                     "utf-8")
     result = runner.invoke(app, ["review", "notes/", "--out", "page.html"])
     assert result.exit_code == 0, result.output
     browser.get(page.as_uri())
@@ -599,11 +605,13 @@ def test_review_page_in_headless_chromium(runner, translated, browser, tmp_path)
     assert info_rows and all(r.find_elements(By.CSS_SELECTOR, ".finding[data-severity=info]")
                              for r in info_rows)
     assert all(f.get_attribute("data-severity") == "info" for f in visible(browser, ".finding"))
+    assert [r.get_attribute("id") for r in info_rows] == [f"note-2-b{b_block.index}"]
     Select(browser.find_element(By.ID, "f-severity")).select_by_value("")
     assert len(visible(browser, ".pair")) == rows
-    # only edited blocks: the one edited by hand
+    # only edited blocks: the two edited by hand (the invalid one and the one that passes)
     browser.find_element(By.ID, "f-edited").click()
-    assert visible(browser, ".pair") == [planted]
+    assert [r.get_attribute("id") for r in visible(browser, ".pair")] == [
+        "note-1-b3", f"note-2-b{b_block.index}"]
 
     shot = shots / "review-desktop.png"
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 10_000
