@@ -7,6 +7,7 @@ misread are errors naming file:line, not silent passes."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -20,6 +21,11 @@ from zhenglossary.validate import plain_math, second_reading
 
 GLOSSARY_TEXT = "source: zh\ntarget: en\nterms:\n  - zh: 卷积层\n    en: convolution layer\n"
 GLOSSARY = load_glossary_text(GLOSSARY_TEXT)
+
+# the CI runs these properties again with ZHEN_DEEP_PROPERTIES=1 (-n 0): three times the
+# examples the default run tries
+DEEP = 3 if os.environ.get("ZHEN_DEEP_PROPERTIES") == "1" else 1
+
 
 
 def messages(source: str, english: str, **kw) -> list[tuple[int, str]]:
@@ -220,7 +226,7 @@ def _sections_read_as_whole(text: str, size: int) -> None:
             for s in found] == spans
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=100 * DEEP, deadline=None, suppress_health_check=list(HealthCheck))
 @given(texts, st.integers(1, 80))
 @example("a <!--\n\nb 中 -->\n", 1)
 @example("a <b\n\nc=d>中\n", 1)
@@ -233,14 +239,14 @@ def test_a_text_read_in_sections_has_the_whole_texts_view(text, size):
     _sections_read_as_whole(text, size)
 
 
-@settings(max_examples=1200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=400 * DEEP, deadline=None, suppress_health_check=list(HealthCheck))
 @given(openers, st.integers(1, 12))
 def test_a_section_is_cut_only_where_no_pattern_is_open(text, size):
     """The same property, on the fragments that open and close each pattern's reads."""
     _sections_read_as_whole(text, size)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=50 * DEEP, deadline=None, suppress_health_check=list(HealthCheck))
 @given(markdown_notes, st.data(), st.integers(1, 80), st.sampled_from(["", "中", "留下文"]),
        st.booleans())
 def test_the_sectioned_reading_finds_what_the_whole_one_does(source, data, size, unrendered,

@@ -108,7 +108,7 @@ def _whole_and_sectioned(text: str, engine_of, size: int, last=None):
     return whole, sectioned
 
 
-@settings(max_examples=30 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15 if SCALE == 1 else 30 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(notes, st.integers(1, 400), st.integers(0, 100))
 @example("正文[^1]。\n\n- 列表\n  - 嵌套[ref]\n\n[^1]: 后定义。\n\n[ref]: https://a.b\n", 1, 0)
 def test_a_note_translated_in_sections_is_byte_identical(text, size, seed):
