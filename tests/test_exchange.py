@@ -160,6 +160,28 @@ def test_pairs_of_the_fixture(proj):
     assert any(p.status == "same" for p in notes[0].pairs)        # the code block
 
 
+def test_a_rewrapped_block_exports_with_the_status_zhen_status_gives_it(proj):
+    """A paragraph only re-wrapped (a line break between Chinese characters, which Markdown
+    reads as nothing) is the same block to `zhen status`, and to the export; a change of its
+    words makes its edit stale in both."""
+    from zhenglossary.exchange import exportable
+
+    note = proj / "notes" / "a.md"
+    text = note.read_text("utf-8")
+    note.write_text(text.replace("嵌套的第三段：张量核心。", "嵌套的第三段：\n    张量核心。"), "utf-8")
+
+    def exported(contains):
+        notes, _ = _pairs(proj)
+        [status] = [s for _, pair, s in exportable(notes[:1]) if contains in pair.source]
+        [pair] = [p for p in notes[0].pairs if contains in p.source]
+        return status, str(pair.status)
+
+    assert exported("嵌套的第三段") == ("edited", "edited")
+    assert exported("第一段") == ("machine", "machine")
+    note.write_text(text.replace("嵌套的第三段：张量核心。", "嵌套的第三段：矩阵核心。"), "utf-8")
+    assert exported("嵌套的第三段") == ("stale", "stale")
+
+
 def test_tmx_parses_back_with_translate_toolkit_and_etree(proj):
     from translate.storage import tmx
 

@@ -42,8 +42,10 @@ STATUS_NOTES = {
 
 def exported_status(pair: Pair) -> str:
     """The status a pair is exported with (:class:`parallel.PairStatus`); a block whose
-    source changed since its English was written (``pending``) is ``stale`` here."""
-    if pair.status == PairStatus.PENDING or (pair.status != PairStatus.SAME and not pair.current):
+    source changed since its English was written (``pending``) is ``stale`` here. "Changed"
+    is the status's own judgement (``Pair.fits``: the block as Markdown reads it and the
+    entries it uses), so a paragraph only re-wrapped keeps its status, as in ``zhen status``."""
+    if pair.status == PairStatus.PENDING or (pair.status != PairStatus.SAME and not pair.fits):
         return "stale"
     return str(pair.status)
 
