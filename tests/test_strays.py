@@ -280,6 +280,51 @@ def test_a_renamed_note_takes_its_state_and_the_old_files_are_named(runner, proj
         '<!-- zhen:parallel v3 source="ch2.md" ')
 
 
+def test_a_renamed_note_whose_old_english_cannot_be_carried_stops_and_keeps_the_state(
+        runner, proj):
+    """The old x.en.md has a change zhen cannot carry (a block added by hand): the renamed
+    note is not translated afresh past the state it continues (the review and the edit left
+    behind for good, once it has its own parallel file); it stops on that file, naming it,
+    writes nothing, and takes the state once the change is undone — or replaces it with
+    --force, as for the note's own outputs."""
+    _reviewed_and_edited(runner, proj)
+    assert zhen(runner, "translate", "notes/")[0] == 0        # the edit now in x.en.md
+    old_en = proj / "notes" / "stats-reading.en.md"
+    kept = old_en.read_text("utf-8")
+    old_en.write_text(kept + "\nA paragraph a person added at the end.\n", "utf-8")
+    os.rename(proj / "notes" / "stats-reading.md", proj / "notes" / "stats-bda-ch2.md")
+    new_par = proj / "notes" / "stats-bda-ch2.zh-en.md"
+    code, result = zhen(runner, "translate", "notes/")
+    assert code == 1 and not new_par.exists()
+    said = " ".join(result.stderr.split())
+    assert ("error: notes/stats-bda-ch2.md: continues the review state of "
+            "notes/stats-reading.zh-en.md (written for notes/stats-reading.md, which is not "
+            "there any more), and notes/stats-reading.en.md:") in said
+    assert "blocks were added or removed by hand" in said
+    assert "nothing was written for notes/stats-bda-ch2.md" in said
+    # the stray's own warning does not claim the state was taken
+    assert " ".join(result.stdout.split()).count(ADVICE) == 1
+    old_en.write_text(kept, "utf-8")                          # undone: the state is taken
+    code, data = zhen(runner, "translate", "notes/", "--format", "json")
+    assert code == 0 and [f["check"] for f in data["findings"]].count("state-adopted") == 1
+    assert data["summary"]["blocks"]["reviewed"] == 2 and data["summary"]["blocks"]["edited"] == 1
+
+
+def test_with_force_a_renamed_note_takes_the_state_past_its_old_uncarried_english(runner,
+                                                                                  proj):
+    _reviewed_and_edited(runner, proj)
+    old_en = proj / "notes" / "stats-reading.en.md"
+    old_en.write_text(old_en.read_text("utf-8") + "\nAdded by hand.\n", "utf-8")
+    os.rename(proj / "notes" / "stats-reading.md", proj / "notes" / "stats-bda-ch2.md")
+    code, data = zhen(runner, "translate", "notes/", "--force", "--format", "json")
+    assert code == 0
+    checks = [f["check"] for f in data["findings"]]
+    assert checks.count("state-adopted") == 1 and checks.count("output-replaced") == 1
+    [stray] = [f for f in data["findings"] if f["check"] == "output-stray"]
+    assert "notes/stats-bda-ch2.md took its review state in this run" in stray["message"]
+    assert data["summary"]["blocks"]["reviewed"] == 2 and data["summary"]["blocks"]["edited"] == 1
+
+
 def test_a_deleted_note_is_named_by_every_command_that_reads_the_project(runner, proj):
     """... and only zhen's own parallel files of no note are: not a file of that name zhen
     did not write, one in a hidden folder, one whose header names a note that is there."""

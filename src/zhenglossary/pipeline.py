@@ -284,8 +284,16 @@ def prepare(note: NoteFile, text: str, paths, glossary: Glossary, options
                            note=note.path if options.out_dir is not None else None)
         taken = options.adopt.get(str(note.path)) if prior.parallel is None else None
         if taken is not None:
-            stray = read_prior(Path(taken.english) if taken.english else None,
-                               Path(taken.parallel))
+            try:
+                stray = read_prior(Path(taken.english) if taken.english else None,
+                                   Path(taken.parallel), options.force)
+            except ParallelFileError as exc:
+                # the state it continues is held up by that file's own problem: said, and
+                # nothing written, so the state is still there to take once it is fixed
+                raise ParallelFileError(
+                    f"continues the review state of {taken.parallel} ({taken.origin}), "
+                    f"and {exc}",
+                    path=note.display) from exc
             prior.parallel = stray.parallel
             prior.findings += stray.findings
     except ParallelFileError as exc:

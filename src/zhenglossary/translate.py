@@ -169,7 +169,8 @@ def _plan(paths: list[Path], notes: list[NoteFile], options: TranslateOptions, r
     outputs = _outputs(notes, layout)
     strays = find_strays(layout, paths, [note.path for note in notes])
     adopt = _adoptions(notes, outputs, strays, options.encoding)
-    taken_by = {a.parallel: notes[k].display for k, a in adopt.items()}
+    taken_by = {a.parallel: notes[k].display for k, a in adopt.items()
+                if not a.held or options.force}
     found = [s.finding(taken_by.get(str(s.parallel), "")) for s in strays]
     return outputs, found, replace(options, root=root, adopt={str(notes[k].path): a
                                                               for k, a in adopt.items()})
@@ -197,21 +198,27 @@ def _adoptions(notes: list[NoteFile], outputs, strays, encoding: str | None) -> 
     """note index → the ``Adoption`` of the stray whose state it takes
     (``parallel.strays.adoptions``): read here, the strays' files (with what a person changed
     in their x.en.md taken in, as for any note) and the notes with no parallel file yet;
-    a stray that cannot be read or carried is taken by none."""
+    a stray whose x.en.md cannot be carried is still matched by its parallel file, so the
+    note that continues it stops on that (not translated afresh, its state left behind);
+    a stray that cannot be read at all is taken by none."""
     from .document import parse_document
-    from .parallel.prior import read_prior
+    from .parallel.prior import load_parallel, read_prior
     from .parallel.strays import Adoption, adoptions, shared_blocks
 
     if not strays:
         return {}
-    files = {}
+    files, held = {}, set()          # held: a stray whose x.en.md stops the note taking it
     for i, stray in enumerate(strays):
         try:
-            prior = read_prior(stray.english, stray.parallel)
+            parallel = read_prior(stray.english, stray.parallel).parallel
         except ParallelFileError:
-            continue
-        if prior.parallel is not None:
-            files[i] = [b.source_sha for b in prior.parallel.blocks if not b.same]
+            try:
+                parallel = load_parallel(stray.parallel)
+            except ParallelFileError:
+                continue
+            held.add(i)
+        if parallel is not None:
+            files[i] = [b.source_sha for b in parallel.blocks if not b.same]
     if not files:
         return {}
     new = {}
@@ -227,7 +234,7 @@ def _adoptions(notes: list[NoteFile], outputs, strays, encoding: str | None) -> 
     for k, i in adoptions(files, new).items():
         stray = strays[i]
         out[k] = Adoption(str(stray.parallel), str(stray.english or ""), stray.origin,
-                          shared_blocks(files[i], new[k]), len(files[i]))
+                          shared_blocks(files[i], new[k]), len(files[i]), held=i in held)
     return out
 
 

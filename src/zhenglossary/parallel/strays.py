@@ -88,6 +88,8 @@ class Adoption:
     origin: str                  # ``Stray.origin``
     shared: int
     total: int
+    held: bool = False           # its x.en.md has changes zhen cannot carry: the note that
+    #                              continues it stops on them (nothing taken, nothing written)
 
     def finding(self, parallel: Path, counts: dict[str, int]) -> Finding:
         """``state-adopted``, at the new note's parallel file: from where, what, and that
