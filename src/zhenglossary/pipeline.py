@@ -31,6 +31,7 @@ from .parallel import (GLOSS_BANNER, ORDER, Carry, Layout, PairStatus, ParallelF
                        edit_check, english_body, english_header, render_parallel, seal_english)
 from .parallel.prior import read_prior
 from .parallel.report import state_findings
+from .prose import kept_chinese_findings
 from .render import (LeafText, front_matter_end, leaf_texts, render_body, render_english,
                      settle, unrendered_pieces)
 from .reread import read_again
@@ -99,31 +100,11 @@ def prepare_note(display: str, text: str, glossary: Glossary, *,
                 found.append(Finding("unparsed", "warning",
                                      f"could not locate this block's text ({region.error}); "
                                      "it is copied untranslated", display, region.line + 1))
-    found += chinese_kept(doc, display, en_name)
+    found += kept_chinese_findings(doc, display, en_name)
     carry = carry_over(doc, last, glossary, edit_check(doc, glossary))
     doc.prose = None        # the prose view (as long as the note) is asked again if needed
     return Prepared(display, doc, plans, carry, found, source_name, en_name, parallel,
                     banner_deleted=banner_deleted)
-
-
-def chinese_kept(doc: Document, display: str, en_name: str) -> list[Finding]:
-    """One ``chinese-kept`` finding for a note whose English will show Chinese the
-    translation copies unchanged by design (:func:`prose.kept_chinese`), naming each place."""
-    from .prose import kept_chinese
-
-    places = kept_chinese(doc)
-    if not places:
-        return []
-    shown = [f"{what} (line {line + 1}) '{chinese if len(chinese) <= 24 else chinese[:23] + '…'}'"
-             for line, what, chinese in places[:5]]
-    more = f"; and {len(places) - 5} more" if len(places) > 5 else ""
-    return [Finding("chinese-kept", "info",
-                    f"{en_name} shows this Chinese as written, since zhen copies front matter, "
-                    f"HTML and link titles unchanged: {'; '.join(shown)}{more} — write them in "
-                    "English in the note if its English should show none",
-                    display, places[0][0] + 1,
-                    extra={"places": [{"line": line + 1, "what": what, "chinese": chinese}
-                                      for line, what, chinese in places]})]
 
 
 @dataclass

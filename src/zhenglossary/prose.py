@@ -301,6 +301,26 @@ def kept_chinese(doc) -> list[tuple[int, str, str]]:
     return out
 
 
+def kept_chinese_findings(doc, display: str, en_name: str) -> list:
+    """One ``chinese-kept`` finding for a note whose English will show Chinese the
+    translation copies unchanged by design (:func:`kept_chinese`), naming each place."""
+    from .findings import Finding
+
+    places = kept_chinese(doc)
+    if not places:
+        return []
+    shown = [f"{what} (line {line + 1}) '{chinese if len(chinese) <= 24 else chinese[:23] + '…'}'"
+             for line, what, chinese in places[:5]]
+    more = f"; and {len(places) - 5} more" if len(places) > 5 else ""
+    return [Finding("chinese-kept", "info",
+                    f"{en_name} shows this Chinese as written, since zhen copies front matter, "
+                    f"HTML and link titles unchanged: {'; '.join(shown)}{more} — write them in "
+                    "English in the note if its English should show none",
+                    display, places[0][0] + 1,
+                    extra={"places": [{"line": line + 1, "what": what, "chinese": chinese}
+                                      for line, what, chinese in places]})]
+
+
 def _link_title(tail: str) -> str:
     """The title of an inline link's or image's tail ``(destination "title")``; "" for a
     reference (``[label]``) or a tail with no title."""
