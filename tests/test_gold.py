@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,6 +201,7 @@ def test_round_ten_held_out_set_keeps_round_elevens_level_as_a_development_set()
     _holds("unseen9", 220 / 234 - 1e-9, 220 / 255 - 1e-9, 13, 1)
 
 
+@pytest.mark.slow          # an older set's guard: .ci/run runs it
 def test_round_eleven_held_out_set_keeps_round_thirteens_level_as_a_development_set():
     """tests/gold/unseen11.yaml (366 sightings, 41 non-terms, in orthopedics, herpetology,
     tunnel engineering, perfumery, musicology, paper making and meteoritics, each note in
@@ -217,6 +219,7 @@ def test_round_eleven_held_out_set_keeps_round_thirteens_level_as_a_development_
     _holds("unseen11", 295 / 339 - 1e-9, 294 / 365 - 1e-9, 40, 4)
 
 
+@pytest.mark.slow          # an older set's guard: .ci/run runs it
 def test_round_twelve_held_out_set_keeps_round_thirteens_level_as_a_development_set():
     """tests/gold/unseen12.yaml (371 sightings, 42 non-terms, in otolaryngology, horology,
     bryology, leather tanning, obstetrics, weiqi and malacology, each note in another
@@ -232,6 +235,7 @@ def test_round_twelve_held_out_set_keeps_round_thirteens_level_as_a_development_
     _holds("unseen12", 282 / 317 - 1e-9, 282 / 371 - 1e-9, 32, 3)
 
 
+@pytest.mark.slow          # an older set's guard: .ci/run runs it
 def test_round_thirteen_held_out_set_keeps_its_level():
     """tests/gold/unseen13.yaml (398 sightings, 43 non-terms, in cheese making,
     orthodontics, seismology, hand-loom weaving, equine medicine, letterpress printing and
@@ -247,6 +251,7 @@ def test_round_thirteen_held_out_set_keeps_its_level():
     _holds("unseen13", 300 / 338 - 1e-9, 300 / 398 - 1e-9, 34, 4)
 
 
+@pytest.mark.slow          # an older set's guard: .ci/run runs it
 def test_round_fourteen_held_out_set_keeps_its_level():
     """tests/gold/unseen14.yaml (433 sightings, 43 non-terms, 415 passages in tea
     processing, bridge engineering, psychiatry, naval architecture, ceramics and glazes,
