@@ -67,17 +67,34 @@ def project(tmp_path, monkeypatch) -> Path:
     return tmp_path
 
 
-def make_project(tmp_path: Path, monkeypatch, notes: dict[str, str]) -> Path:
-    """A project with these notes and the shipped glossary; the cwd is its root, ZHEN_HOME
-    is inside it, and no argos model is installed (so `--engine auto` is the gloss)."""
+def make_project(tmp_path: Path, monkeypatch, notes: dict[str, str],
+                 glossary: str | None = None) -> Path:
+    """A project with these notes and the shipped glossary (or ``glossary``, its text); the
+    cwd is its root, ZHEN_HOME is inside it, and no argos model is installed (so `--engine
+    auto` is the gloss)."""
     root = tmp_path / "proj"
     for name, text in notes.items():
         write(root / "notes" / name, text)
-    shutil.copy(GLOSSARY, root / "glossary.yaml")
+    if glossary is None:
+        shutil.copy(GLOSSARY, root / "glossary.yaml")
+    else:
+        write(root / "glossary.yaml", glossary)
     monkeypatch.chdir(root)
     monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
     monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
     return root
+
+
+def zhen(runner, *args):
+    """(exit code, parsed JSON when --format json was asked, else the result)."""
+    import json
+
+    from zhenglossary.cli import app
+
+    result = runner.invoke(app, [str(a) for a in args])
+    if "--format" in args and "json" in args:
+        return result.exit_code, json.loads(result.stdout)
+    return result.exit_code, result
 
 
 def translated_project(runner, tmp_path: Path, monkeypatch, notes: dict[str, str]) -> Path:

@@ -4,14 +4,12 @@ issue that broke it, through the CLI, with exact exit codes and messages."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 
-from conftest import write
+from conftest import make_project, write, zhen
 from test_review import browser, visible  # noqa: F401  (the headless Chromium fixture)
-from zhenglossary.cli import app
 from zhenglossary.document import block_hash
 from zhenglossary.parallel import read_parallel_file
 from zhenglossary.textutil import has_cjk
@@ -53,21 +51,7 @@ SCAN = "A range query scans forward along the linked list of leaf node pages."
 
 @pytest.fixture
 def proj(tmp_path, monkeypatch):
-    root = tmp_path / "proj"
-    write(root / "glossary.yaml", GLOSSARY)
-    write(root / "notes" / "db.md", NOTE)
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
-    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
-    return root
-
-
-def zhen(runner, *args):
-    """(exit code, parsed JSON when --format json was asked, else the result)."""
-    result = runner.invoke(app, [str(a) for a in args])
-    if "--format" in args and "json" in args:
-        return result.exit_code, json.loads(result.stdout)
-    return result.exit_code, result
+    return make_project(tmp_path, monkeypatch, {"db.md": NOTE}, glossary=GLOSSARY)
 
 
 def translate(runner, *extra):

@@ -11,7 +11,6 @@ lost, and the old files are never touched."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from pathlib import Path
@@ -19,10 +18,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from conftest import write
+from conftest import make_project, write, zhen
 from engines import BracketEngine
 from test_review_loop_property import GLOSSARY, SENTENCES, _apply, notes
-from zhenglossary.cli import app
 from zhenglossary.document import parse_document
 from zhenglossary.parallel import read_parallel_file, set_status
 from zhenglossary.render import english_body
@@ -190,21 +188,9 @@ STATS_GLOSSARY = "terms:\n  - zh: 先验分布\n    en: prior distribution\n"
 
 @pytest.fixture
 def proj(tmp_path, monkeypatch):
-    root = tmp_path / "proj"
-    write(root / "glossary.yaml", STATS_GLOSSARY)
-    write(root / "notes" / "stats-reading.md", NOTE)
-    write(root / "notes" / "other.md", "# 别的笔记\n\n这一篇与统计无关。\n")
-    monkeypatch.chdir(root)
-    monkeypatch.setenv("ZHEN_HOME", str(root / ".zhen"))
-    monkeypatch.setenv("ARGOS_PACKAGES_DIR", str(tmp_path / "no-models"))
-    return root
-
-
-def zhen(runner, *args):
-    result = runner.invoke(app, [str(a) for a in args])
-    if "--format" in args and "json" in args:
-        return result.exit_code, json.loads(result.stdout)
-    return result.exit_code, result
+    return make_project(tmp_path, monkeypatch,
+                        {"stats-reading.md": NOTE, "other.md": "# 别的笔记\n\n这一篇与统计无关。\n"},
+                        glossary=STATS_GLOSSARY)
 
 
 def _reviewed_and_edited(runner, root: Path) -> None:
