@@ -258,6 +258,11 @@ class _Shifted(_Chars):
 _COMMENT_RE = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
 
+def _without_comments(html: str) -> str:
+    """``html`` with its comments (which no reader sees) blanked, its lines kept."""
+    return _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), html)
+
+
 def kept_chinese(doc) -> list[tuple[int, str, str]]:
     """Chinese a reader of the English will still see, because the translation copies it
     unchanged by design and it is not code, math or a URL: front matter, HTML (a
@@ -279,9 +284,8 @@ def kept_chinese(doc) -> list[tuple[int, str, str]]:
     def nodes(region, items) -> None:
         for node in items:
             if isinstance(node, Raw) and node.kind == "html":
-                piece = _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"),
-                                        region.raw[node.start:node.end])
-                add(piece, region.line_of(node.start), "HTML")
+                add(_without_comments(region.raw[node.start:node.end]),
+                    region.line_of(node.start), "HTML")
             elif isinstance(node, Wrap):
                 nodes(region, node.children)
                 if node.kind in ("link", "image"):
@@ -294,8 +298,7 @@ def kept_chinese(doc) -> list[tuple[int, str, str]]:
         if leaf.kind == "front_matter":
             add(doc.leaf_text(leaf), leaf.start_line, "front matter")
         elif leaf.kind == "html":
-            text = _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), doc.leaf_text(leaf))
-            add(text, leaf.start_line, "HTML")
+            add(_without_comments(doc.leaf_text(leaf)), leaf.start_line, "HTML")
         for region in leaf.regions:
             nodes(region, region.nodes or ())
     return out
