@@ -643,3 +643,34 @@ def test_the_boundary_experiment_with_only_the_rules_feature_gives_the_rules_edg
     starts = [i for i, _ in feats]
     assert 0 in starts and 5 in starts and starts == sorted(set(starts))
     assert any(f.get("first_sound_syllable") for i, f in feats if i == 3)   # 倍 bei
+
+
+# Round sixteen (issue 22). Each case fails on the round-fifteen rules.
+@pytest.mark.parametrize("text, expected", [
+    # a Latin name inside the term: the Chinese before it says the English before it
+    ("图像去噪常用自适应 Wiener 滤波（adaptive Wiener filtering）。", "自适应 Wiener 滤波"),
+    ("机器人定位里最经典的是扩展 Kalman 滤波（extended Kalman filter，EKF）。", "扩展 Kalman 滤波"),
+    ("直线检测可以用随机 Hough 变换（randomized Hough transform）。", "随机 Hough 变换"),
+    # a Latin head and a verb nothing aligns: the run between them is the rest of the English
+    ("控制课上要画 Bode 图（Bode plot）分析稳定性。", "Bode 图"),
+    # a slash inside the Latin head or tail
+    ("闪存寿命按 P/E 循环（P/E cycles）计。", "P/E 循环"),
+    ("网站上线前要做 A/B 测试（A/B testing）。", "A/B 测试"),
+    ("异步 I/O（asynchronous I/O）避免阻塞。", "异步 I/O"),
+    # a span saying the whole English, a word each: the verb or adverb before is the clause's
+    ("病人入院后，先查血压（blood pressure）。", "血压"),
+    ("溶液变蓝后，再加硫酸铜（copper sulfate）。", "硫酸铜"),
+])
+def test_round_sixteen_edges(text, expected):
+    assert [p.zh for p in find_parentheticals(text)] == [expected]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the Latin word inside, but the Chinese before it is the clause's verb: not taken
+    ("我们采用 Kalman 滤波（extended Kalman filter）。", "滤波"),
+    # after 的, a verb before the span is the term's modifier (of round fifteen's rules)
+    ("这首曲子的即兴演奏（improvisation）很精彩。", "即兴演奏"),
+    ("普通话的轻声变调（neutral-tone sandhi）很常见。", "轻声变调"),
+])
+def test_round_sixteen_edges_take_no_clause_word(text, expected):
+    assert [p.zh for p in find_parentheticals(text)] == [expected]

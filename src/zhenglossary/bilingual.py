@@ -140,7 +140,7 @@ GREEK = "\u0391-\u03a9\u03b1-\u03c9"      # Greek letters, in names of things (�
 # phrase (中文 English（ABBR）), then a parenthesis
 PAREN_RE = re.compile(
     rf"(?P<zh>[{CJK_CLASS}]+(?:[-‐–][{CJK_CLASS}]+)*)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
-    rf"(?P<latin>(?:[A-Za-z](?:[A-Za-z0-9\- ]*[A-Za-z0-9])?|\d*[{GREEK}]+) ?)?"
+    rf"(?P<latin>(?:[A-Za-z](?:[A-Za-z0-9\- ]*[A-Za-z0-9])?(?:/[A-Za-z0-9]+)?|\d*[{GREEK}]+) ?)?"
     r"(?P<open>[（(])(?P<body>(?:[^（）()\n]|\([^（）()\n]{1,12}\)){1,120})(?P<close>[）)])"
 )   # (a group inside the body: a formula's, *lime, Ca(OH)₂*)
 # Latin letters with diacritics are letters of names (El Niño, Poincaré map, Erdős–Rényi)
@@ -1955,12 +1955,25 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     # then the Chinese between it and the parenthesis is all the term's when it is only
     # content words (Bt 毒蛋白 *Bt toxin*, though nothing aligns 毒 to *toxin*)
     head = _latin_head(text, run_start, english, run) if not marked and english and not latin else ""
-    if head and start > 0 and len(run) <= MAX_HEADED and _content_only(run, forms):
+    # (and a run no longer than the rest of the English asks for, with no function word,
+    # is what that rest says, a verb too: Cholesky 分解 *Cholesky factorization*, CUDA 图)
+    rest = len(english.split()) - len(head.split()) if head else 0
+    whole_rest = bool(head) and 0 < rest and len(run) <= min(MAX_HEADED, 2 * rest) \
+        and not any(w not in forms and f.startswith(HARD_FLAGS) for w, f in _units(run, forms))
+    if head and start > 0 and len(run) <= MAX_HEADED and (_content_only(run, forms) or whole_rest):
         start = 0
     if start > 0:
         head = ""
     if not marked and not english and abbr and not latin and start == 0:
         head = _letters_inside(text, run_start, abbr)
+    if not marked and not head and english and not latin and (
+            start == 0 or len(run) <= MAX_HEADED and _content_only(run, forms)
+            or len(run) <= 2 and not any(w not in forms and f.startswith(HARD_FLAGS)
+                                         for w, f in _units(run, forms))):
+        head = _inner_latin(text, run_start, english, forms)
+        if head:
+            start = 0                     # (不完全 LU 分解 *incomplete LU factorization*:
+            #                               nothing aligns 分解, the Latin word says it is the term's)
     if not marked and start == 0 and not head:
         head = _locant(text, run_start, english, forms)
     zh = run[start:]
@@ -1981,7 +1994,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if latin and zh and not term_span(zh, english, "", forms)[1]:
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
     if not zh or (len(zh) < 2 and not marked
-                  and not (head and (score > 0 or _head_and_word(head, english)))
+                  and not (head and (score > 0 or whole_rest or _head_and_word(head, english)))
                   and not _item_character(text, run_start, run, english, score)):
         return None
     offset = run_start + start - len(head)
@@ -2075,6 +2088,14 @@ def _phrase_start(text: str, run_start: int, run: str, start: int, english: str,
         return start                      # the span is as long as the English asks
     en = english_words(english) if english else []
     said = {i for word, _ in units[k:] for i, _ in english_links(word, en)} if en else set()
+    whole = {i for word, _ in units[k:] for i, part in english_links(word, en) if not part}
+    if en and len(whole) == len(en) and k > 0 and len(run) - start > 1 \
+            and units[k - 1][0] not in forms and units[k - 1][1] in ("v", "vd", "vi", "d") \
+            and not (k > 1 and units[k - 2][1] == "uj"):
+        # the span says every English word whole: a verb or adverb before it is the
+        # clause's (补做|双脉冲测试, 再加|胰酶), but not after 的, which closes a modifier
+        # (的连读|变调 *tone sandhi*), and not a bound verb morpheme (腘绳|肌腱)
+        return start
     j = k
     participle = len(en) > 1 and _participle(en[0])
     while j > 0 and (_morpheme_unit(*units[j - 1], forms)
@@ -2294,7 +2315,8 @@ def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score
 # a Latin word (letters, digits, hyphens) and at most one space, ending where the
 # Chinese starts, after no letter, digit or code mark
 _LATIN_BEFORE = re.compile(
-    rf"(?<![A-Za-z0-9_.\-‐–/$`{GREEK}])([A-Za-z0-9{GREEK}](?:(?:[A-Za-z0-9{GREEK}\-‐–]|(?<=\d)\.(?=\d))"
+    rf"(?<![A-Za-z0-9_.\-‐–/$`{GREEK}])([A-Za-z0-9{GREEK}](?:(?:[A-Za-z0-9{GREEK}\-‐–]|(?<=\d)\.(?=\d)"
+    rf"|(?<=[A-Za-z0-9])/(?=[A-Za-z0-9]))"
     rf"{{0,14}}[A-Za-z0-9{GREEK}])?) ?")
 # (with Greek letters, which the English spells: α-β 剪枝 *alpha-beta pruning*, P-Δ 效应)
 
@@ -2394,6 +2416,43 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
         if _CJK.fullmatch(char) and any(not part for _, part in english_links(char, [pieces[0]])):
             return text[at - 1 - gap:run_start]
     return ""
+
+
+_CJK_RUN_END = re.compile(rf"[{CJK_CLASS}]+$")
+
+
+def _inner_latin(text: str, run_start: int, english: str, forms: frozenset[str]) -> str:
+    """A Latin word inside the term: the word before the Chinese run is a later word of
+    the English (or its piece before a hyphen), and the Chinese before that word says
+    the English before it (加性 Schwarz 方法 *additive Schwarz method*, 自动 NUMA 均衡
+    *automatic NUMA balancing*, 深度 Q 网络 *deep Q-network*): that Chinese, the word and
+    the spaces around it, as a head; else ''."""
+    tokens = english.split()
+    if len(tokens) < 3 and not (len(tokens) == 2 and "-" in tokens[1]):
+        return ""
+    for size in range(min(run_start, 17), 0, -1):
+        found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
+        if found:
+            break
+    else:
+        return ""
+    word = re.sub("[‐–]", "-", spelled(found.group(1)))
+    plain = [re.sub("[‐–]", "-", spelled(t)) for t in tokens]
+    at = next((j for j in range(1, len(plain))
+               if plain[j] == word or plain[j].split("-")[0] == word), None)
+    if at is None or at == len(plain) - 1 and plain[at] == word:
+        return ""                         # the English ends with it: the Chinese after says nothing
+    end = run_start - size
+    gap = 1 if end >= 1 and text[end - 1] in " \t" else 0
+    before = _CJK_RUN_END.search(text, max(0, end - gap - MAX_RUN), end - gap)
+    if before is None:
+        return ""
+    said = " ".join(tokens[:at])
+    run = before.group(0)
+    start, score = term_span(run, said, "", forms)
+    if not score and not (0 < len(run) - start <= 3 and _content_only(run[start:], forms)):
+        return ""                         # (nothing aligns: a short noun or adjective only)
+    return text[before.start() + start:run_start]
 
 
 # a locant or a letter joined by a hyphen to the Chinese after it, after no letter or
