@@ -674,3 +674,33 @@ def test_round_sixteen_edges(text, expected):
 ])
 def test_round_sixteen_edges_take_no_clause_word(text, expected):
     assert [p.zh for p in find_parentheticals(text)] == [expected]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # traditional characters are read as simplified (jieba's dictionary is simplified) and
+    # the term is returned as written
+    ("分散式儲存常用糾刪碼（erasure code）降低成本。", ["糾刪碼"]),
+    ("為了容錯，檢查點（checkpoint）要定期寫入平行檔案系統（parallel file system）。",
+     ["檢查點", "平行檔案系統"]),
+    ("記憶體頻寬（memory bandwidth）是瓶頸。", ["記憶體頻寬"]),
+    ("這篇論文用圖神經網路（graph neural network，GNN）預測分子性質。", ["圖神經網路"]),
+    ("我們採用資料平行（data parallelism）與管線平行（pipeline parallelism）。",
+     ["資料平行", "管線平行"]),
+])
+def test_a_note_in_traditional_characters(text, expected):
+    found = find_parentheticals(text)
+    assert [p.zh for p in found] == expected
+    assert all(text[p.offset:p.offset + len(p.zh)] == p.zh and p.raw in text for p in found)
+
+
+def test_traditional_pairs_change_nothing_written_in_simplified():
+    from zhenglossary.cedict import simplified, traditional_pairs
+
+    lines = ["糾 纠 [jiu1] /to correct/", "纠 纠 [jiu1] /to correct/",
+             "乾 干 [gan1] /dry/", "乾 乾 [qian2] /heaven/",       # 乾 is a simplified headword
+             "藉 借 [jie4] /to lend/", "藉 藉 [jie2] /mat/",
+             "鐘 钟 [zhong1] /clock/", "鍾 钟 [zhong1] /cup/",     # two traditional, one simplified
+             "碼 码 [ma3] /code/", "# a comment"]
+    assert traditional_pairs(lines) == {"糾": "纠", "鐘": "钟", "鍾": "钟", "碼": "码"}
+    text = "分布式存储常用纠删码，干燥的乾隆年间，著名的著作，面条和头发"
+    assert simplified(text) == text

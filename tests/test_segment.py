@@ -182,25 +182,33 @@ def test_cedict_lookup_answers_as_the_index_and_survives_damage(tmp_path, monkey
 
 
 @pytest.mark.slow            # builds the caches from scratch (CI runs it)
-def test_cedict_english_text_is_cached_and_survives_damage(tmp_path, monkeypatch):
-    """The English word list of CC-CEDICT (what `english_known` asks) comes from a checked
-    file beside the index cache; once written, reading it needs no index; a damaged file is
-    rebuilt."""
+@pytest.mark.parametrize("kind", ["english", "technical", "traditional"])
+def test_cedict_derived_texts_are_cached_and_survive_damage(tmp_path, monkeypatch, kind):
+    """What is derived from CC-CEDICT (the English word list `english_known` asks, the
+    technical senses, the traditional→simplified pairs) comes from a checked file beside
+    the index cache; once written, reading it needs no index; a damaged file is rebuilt."""
     from zhenglossary import cedict
 
     monkeypatch.setenv("ZHEN_HOME", str(tmp_path))
-    cedict._english.clear()
-    text = cedict.english_text()
-    assert " computer " in text and " the " in text and text == text.lower()
-    path = cedict.english_path()
-    assert path.is_file()
-    cedict._english.clear()
+    read, path_of, probe = {
+        "english": (cedict.english_text, cedict.english_path,
+                    lambda t: " computer " in t and " the " in t and t == t.lower()),
+        "technical": (cedict.technical_phrases, cedict.technical_path,
+                      lambda t: "operand" in t and "uninstall" in t),
+        "traditional": (lambda: cedict.simplified("分散式儲存常用糾刪碼"), cedict.traditional_path,
+                        lambda t: t == "分散式储存常用纠删码"),
+    }[kind]
     cedict.forget_loaded()
-    assert cedict.english_text() == text and not cedict._loaded      # no index needed
+    text = read()
+    assert probe(text)
+    path = path_of()
+    assert path.is_file()
+    cedict.forget_loaded()
+    assert read() == text and not cedict._loaded                      # no index needed
     for damage in (b"", path.read_bytes()[:1000], b"garbage\n computer "):
         path.write_bytes(damage)
-        cedict._english.clear()
-        assert cedict.english_text() == text
+        cedict.forget_loaded()
+        assert read() == text
 
 
 def _corpus_texts() -> list[str]:

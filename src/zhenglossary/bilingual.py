@@ -122,7 +122,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
 from .align import (EN_FUNCTION, align_letters, align_words, english_links, english_words,
@@ -1836,7 +1836,36 @@ def find_parentheticals(text: str, forms: frozenset[str] = frozenset(),
     """Every bilingual parenthetical in ``text`` (pass the prose view of a note, and the
     note itself as ``source``: math between a term and its parenthesis, 学习率
     $\\eta$（learning rate）, and a link whose destination is an English term,
-    ``[寄存器](register)``, are read from it)."""
+    ``[寄存器](register)``, are read from it).
+
+    Traditional characters are read as their simplified forms (:func:`cedict.simplified`,
+    one character for one, so offsets hold), since jieba's dictionary and tags are
+    simplified Chinese (it cuts 糾 of 糾刪碼 as an unknown symbol); what is returned is
+    written as the note writes it."""
+    from .cedict import simplified
+
+    plain = simplified(text)
+    if plain == text:
+        return _find_parentheticals(text, forms, source)
+    plain_source = simplified(source) if source is not None else None
+    found = _find_parentheticals(plain, forms, plain_source)
+
+    def written(piece: str, lo: int, hi: int, simple: str, original: str) -> str:
+        at = simple.find(piece, max(0, lo), hi)
+        return original[at:at + len(piece)] if at >= 0 and piece else piece
+
+    out = []
+    for par in found:
+        lo, hi = par.offset - MAX_RUN - 20, par.end
+        raw = text[par.offset:par.end] if plain[par.offset:par.end] == par.raw \
+            else written(par.raw, 0, len(plain_source or ""), plain_source or "", source or "")
+        out.append(replace(par, zh=written(par.zh, lo, hi, plain, text),
+                           run=written(par.run, lo, hi, plain, text), raw=raw))
+    return out
+
+
+def _find_parentheticals(text: str, forms: frozenset[str],
+                         source: str | None) -> list[Parenthetical]:
     out: list[Parenthetical] = []
     for match in PAREN_RE.finditer(text):
         gap = match.group("sp")

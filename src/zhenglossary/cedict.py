@@ -315,51 +315,58 @@ def lookup() -> CedictIndex | CedictLookup:
         return _lookups[path]
 
 
-# --------------------------------------------------------------------------- English text
+# --------------------------------------------------------------------------- derived texts
 
-_english: dict[Path, str] = {}
+_derived: dict[Path, str] = {}
+
+
+def _derived_text(kind: str, build) -> str:
+    """The text ``build()`` derives from the dictionary, kept beside the cache as
+    ``cedict-…-<kind>.txt``: a header with the length and SHA-256 of the text guards
+    against a damaged file, which is rebuilt, so a process that needs only this text never
+    parses the dictionary or loads the index. Held in memory for the process."""
+    import hashlib
+
+    from .fileio import write_cache
+
+    path = cache_dir() / f"{_stem(package_version())}-{kind}.txt"
+    with _lock:
+        text = _derived.get(path)
+    if text is not None:
+        return text
+
+    def header(body: bytes) -> bytes:
+        return b"zhen-cedict-%s %d %s" % (kind.encode(), len(body),
+                                           hashlib.sha256(body).hexdigest()[:16].encode())
+    try:
+        head, _, body = path.read_bytes().partition(b"\n")
+        text = body.decode("utf-8") if head == header(body) else None
+    except (OSError, UnicodeDecodeError):
+        text = None
+    if text is None:
+        text = build()
+        body = text.encode("utf-8")
+        write_cache(path, header(body) + b"\n" + body)
+    with _lock:
+        _derived[path] = text
+    return text
 
 
 def english_path(version: str | None = None) -> Path:
     return cache_dir() / f"{_stem(version)}-english.txt"
 
 
+def _build_english() -> str:
+    joined = " ".join(chunk[1:] for packed in _all_packed()
+                      for chunk in packed.split(ENTRY_SEP)).lower()
+    return " " + re.sub(r"[^a-z]+", " ", joined) + " "
+
+
 def english_text() -> str:
     """Every English word of CC-CEDICT's senses, lower case, as one string ``" a b … "``
-    (so ``f" {word} " in english_text()`` asks whether CC-CEDICT's English uses a word).
-
-    Derived from the index once and kept beside its cache (a header with the length and
-    SHA-256 of the text guards against a damaged file, which is rebuilt), so a process
-    that needs only this list never loads the index itself."""
-    import hashlib
-    import re
-
-    from .fileio import write_cache
-
-    version = package_version()
-    path = english_path(version)
-    with _lock:
-        text = _english.get(path)
-    if text is not None:
-        return text
-    try:
-        header, _, body = path.read_bytes().partition(b"\n")
-        if header == b"zhen-cedict-english %d %s" % (
-                len(body), hashlib.sha256(body).hexdigest()[:16].encode()):
-            text = body.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        text = None
-    if text is None:
-        joined = " ".join(chunk[1:] for packed in _all_packed()
-                          for chunk in packed.split(ENTRY_SEP)).lower()
-        text = " " + re.sub(r"[^a-z]+", " ", joined) + " "
-        body = text.encode("utf-8")
-        write_cache(path, b"zhen-cedict-english %d %s\n" % (
-            len(body), hashlib.sha256(body).hexdigest()[:16].encode()) + body)
-    with _lock:
-        _english.clear()
-        _english[path] = text
-    return text
+    (so ``f" {word} " in english_text()`` asks whether CC-CEDICT's English uses a word),
+    derived once (:func:`_derived_text`)."""
+    return _derived_text("english", _build_english)
 
 
 # labels CC-CEDICT puts on senses of a technical field (``operand (computing)``,
@@ -368,53 +375,91 @@ TECHNICAL_LABELS = ("computing", "math", "mathematics", "statistics", "electroni
                     "engineering", "telecommunications", "networking", "internet", "geometry",
                     "algebra", "logic", "programming", "software")
 _TECH_LABEL = re.compile(r"\((?:" + "|".join(TECHNICAL_LABELS) + r")\.?\)", re.IGNORECASE)
-_technical: dict[Path, frozenset[str]] = {}
+_technical: dict[str, frozenset[str]] = {}
 
 
 def technical_path(version: str | None = None) -> Path:
     return cache_dir() / f"{_stem(version)}-technical.txt"
 
 
+def _build_technical() -> str:
+    phrases = set()
+    for packed in _all_packed():
+        for entry in unpack(packed):
+            for sense in entry.senses:
+                if _TECH_LABEL.search(sense):
+                    phrase = " ".join(_TECH_LABEL.sub(" ", sense).lower().split())
+                    phrase = phrase.removeprefix("to ").strip(" ,;.")
+                    if phrase and len(phrase) < 60:
+                        phrases.add(phrase)
+    return "\n".join(sorted(phrases))
+
+
 def technical_phrases() -> frozenset[str]:
     """The English of every CC-CEDICT sense labelled with a technical field (computing,
     math., statistics, electronics, physics …), lower case, the label and a leading "to "
-    taken off: ``operand``, ``eigenvector``, ``uninstall``. Derived once and kept beside the
-    cache, like :func:`english_text`."""
-    import hashlib
-
-    from .fileio import write_cache
-
-    path = technical_path(package_version())
-    with _lock:
-        found = _technical.get(path)
-    if found is not None:
-        return found
-    text = None
-    try:
-        header, _, body = path.read_bytes().partition(b"\n")
-        if header == b"zhen-cedict-technical %d %s" % (
-                len(body), hashlib.sha256(body).hexdigest()[:16].encode()):
-            text = body.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        text = None
-    if text is None:
-        phrases = set()
-        for packed in _all_packed():
-            for entry in unpack(packed):
-                for sense in entry.senses:
-                    if _TECH_LABEL.search(sense):
-                        phrase = " ".join(_TECH_LABEL.sub(" ", sense).lower().split())
-                        phrase = phrase.removeprefix("to ").strip(" ,;.")
-                        if phrase and len(phrase) < 60:
-                            phrases.add(phrase)
-        text = "\n".join(sorted(phrases))
-        body = text.encode("utf-8")
-        write_cache(path, b"zhen-cedict-technical %d %s\n" % (
-            len(body), hashlib.sha256(body).hexdigest()[:16].encode()) + body)
-    found = frozenset(text.split("\n")) - {""}
-    with _lock:
-        _technical[path] = found
+    taken off: ``operand``, ``eigenvector``, ``uninstall``; derived once
+    (:func:`_derived_text`)."""
+    text = _derived_text("technical", _build_technical)
+    found = _technical.get(text)
+    if found is None:
+        found = _technical[text] = frozenset(text.split("\n")) - {""}
     return found
+
+
+def traditional_pairs(lines: Iterable[str]) -> dict[str, str]:
+    """{traditional character: its simplified character} from CC-CEDICT text lines: the
+    one-character entries whose traditional form differs from the simplified one (糾 → 纠,
+    碼 → 码). A character that is itself a simplified headword (乾, 著, 藉) or has two
+    simplified forms is left out, so nothing written in simplified Chinese changes; so is a
+    simplified form outside the Basic Multilingual Plane (鏻 → 𬭸), which jieba never knows."""
+    pairs: dict[str, set[str]] = {}
+    simplified: set[str] = set()
+    for line in lines:
+        if not line or line[0] == "#":
+            continue
+        heads = line[:line.find("[")].split() if "[" in line else []
+        if len(heads) != 2 or len(heads[0]) != 1 or len(heads[1]) != 1:
+            continue
+        trad, simp = heads
+        simplified.add(simp)
+        if trad != simp:
+            pairs.setdefault(trad, set()).add(simp)
+    return {trad: next(iter(simps)) for trad, simps in pairs.items()
+            if len(simps) == 1 and trad not in simplified
+            and all(ord(simp) < 0x10000 for simp in simps)}
+
+
+def traditional_path(version: str | None = None) -> Path:
+    return cache_dir() / f"{_stem(version)}-traditional.txt"
+
+
+def _build_traditional() -> str:
+    source = _source_path()
+    try:
+        opener = gzip.open if source.name.endswith(".gz") else open
+        with opener(source, "rt", encoding="utf-8") as handle:
+            pairs = traditional_pairs(handle)
+    except (OSError, EOFError, UnicodeDecodeError, gzip.BadGzipFile) as exc:
+        raise _missing(f"its dictionary file {source} cannot be read: {exc}; "
+                       "reinstall the package") from exc
+    return "".join(trad + simp for trad, simp in sorted(pairs.items()))
+
+
+_traditional: dict[str, dict[int, str]] = {}
+
+
+def simplified(text: str) -> str:
+    """``text`` with each traditional character CC-CEDICT maps to one simplified character
+    replaced by it (:func:`traditional_pairs`, derived once by :func:`_derived_text`),
+    character for character, so every offset into it is an offset into ``text``:
+    分散式儲存常用糾刪碼 → 分散式储存常用纠删码."""
+    pairs = _derived_text("traditional", _build_traditional)
+    table = _traditional.get(pairs)
+    if table is None:
+        table = _traditional[pairs] = {ord(pairs[i]): pairs[i + 1]
+                                       for i in range(0, len(pairs) - 1, 2)}
+    return text.translate(table)
 
 
 def _all_packed() -> Iterable[str]:
@@ -431,7 +476,8 @@ def _all_packed() -> Iterable[str]:
 
 def forget_loaded() -> None:
     """Drop the in-process copies (the next :func:`lookup` opens the file again, the next
-    :func:`load_index` parses again)."""
+    :func:`load_index` parses again, each derived text is read from its file again)."""
     with _lock:
         _loaded.clear()
         _lookups.clear()
+        _derived.clear()
