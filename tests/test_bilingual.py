@@ -704,3 +704,17 @@ def test_traditional_pairs_change_nothing_written_in_simplified():
     assert traditional_pairs(lines) == {"糾": "纠", "鐘": "钟", "鍾": "钟", "碼": "码"}
     text = "分布式存储常用纠删码，干燥的乾隆年间，著名的著作，面条和头发"
     assert simplified(text) == text
+
+
+@pytest.mark.parametrize("text, zh", [
+    ("文法里的每个非终结符（nonterminal）都对应一个函数。", "非终结符"),
+    ("解码时再反量化（dequantization）为半精度。", "反量化"),
+    ("模型以自回归（autoregressive）方式生成序列。", "自回归"),
+    ("链接时可以做过程间内联（interprocedural inlining）。", "过程间内联"),
+])
+def test_an_english_prefix_is_said_by_one_character(text, zh):
+    """An English word said but for its prefix (non-, de-, auto-, inter-) takes the one
+    character whose CC-CEDICT sense says that prefix, and no verb or adverb before it."""
+    from zhenglossary.bilingual import find_parentheticals
+
+    assert [p.zh for p in find_parentheticals(text)] == [zh]

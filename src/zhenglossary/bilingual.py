@@ -785,6 +785,11 @@ def term_span(run: str, english: str, abbr: str,
                 and " " not in english.strip() and _bound_before(units[start - 1], forms):
             start -= 1                    # 孪|晶 *twinning*: a term is not one character
         start = _off_suffix(units, start, forms, hard)
+        if english and 0 < start < n and not en_links[start - 1]:
+            prefix = english_prefix(english_words(english)[0])
+            if says_prefix(units[start - 1][0], prefix) \
+                    and not says_prefix(words[start][0], prefix):
+                start -= 1                # 非|终结符 *nonterminal*: the prefix's character
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole, span_letters = best
     coverage += len(letters) - len(span_letters)      # letters the English said
@@ -1531,6 +1536,22 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     binomial = bool(en) and _binomial(english)
     if binomial:
         head, after_prep = 0, 1           # the genus heads, the epithet modifies it
+    # an English word said but for its prefix (*non*|terminal, *inter*|procedural) is
+    # said by a character saying the prefix inside the span (间 of 过程间), or by the one
+    # character just before it, and by nothing else (再|反量化: 反 says *de-*, 再 is the
+    # clause's)
+    for i, word in enumerate(en):
+        prefix = english_prefix(word) if i not in covered else ""
+        rest = word[len(prefix):]
+        if prefix and any(j == i and part and (rest.startswith(part[:4]) or part.startswith(rest[:4]))
+                          for k in range(start, len(units)) for j, part in en_links[k]):
+            if any(not en_links[k] and says_prefix(units[k][0], prefix)
+                   for k in range(start, len(units))):
+                covered.add(i)
+            elif start > 0 and says_prefix(units[start - 1][0], prefix) \
+                    and not en_links[start - 1]:
+                covered.add(i)
+                start -= 1
     first = min(covered) if covered else len(en)
     if len(en) == 1:
         unsaid = [] if 0 in covered else [0]       # backpropagation: its start, 反向
@@ -1778,6 +1799,43 @@ def _variable(english: str) -> bool:
 # English derivational prefixes of two letters: co + integration is a word the
 # dictionaries lack (cointegration, coinfection, deconvolution), not a variable
 EN_PREFIXES = frozenset({"co", "de", "re", "un"})
+
+
+# English prefixes a Chinese term writes as one character of its own, with the CC-CEDICT
+# senses of a character that says each (非 "non-", 反 "anti-", 自 "(bound form) self",
+# 再 "re-", 间 "between"): 非|终结符 *nonterminal*, 反|量化 *dequantization*
+PREFIX_SENSES = {
+    "non": ("non-", "not"), "un": ("un-", "not"), "in": ("in-",), "de": ("de-", "anti-"),
+    "anti": ("anti-",), "counter": ("counter-", "anti-"), "auto": ("self", "auto-"),
+    "self": ("self",), "re": ("re-", "again"), "multi": ("multi-", "many"),
+    "poly": ("poly-", "many"), "sub": ("sub-",), "super": ("super-",), "ultra": ("ultra-",),
+    "hyper": ("hyper-", "super-", "ultra-"), "semi": ("semi-", "half"), "micro": ("micro-",),
+    "post": ("post-",), "pre": ("pre-", "in advance", "beforehand"), "co": ("co-", "together"),
+    "inter": ("inter-", "mutual", "between"), "intra": ("intra-", "within"),
+    "bi": ("bi-", "double"), "mono": ("mono-", "single"), "uni": ("uni-", "single"),
+}
+
+
+def english_prefix(word: str) -> str:
+    """The prefix of :data:`PREFIX_SENSES` an English word opens with, its rest a word of
+    four letters or more (*non*|terminal, *de*|quantization, *inter*|procedural); "" if
+    none."""
+    low = word.lower()
+    for prefix in sorted(PREFIX_SENSES, key=len, reverse=True):
+        if low.startswith(prefix) and len(low) - len(prefix) >= 4:
+            return prefix
+    return ""
+
+
+def says_prefix(char: str, prefix: str) -> bool:
+    """Does one character say the English prefix by a CC-CEDICT sense of its own?"""
+    from .align import dictionary_index
+
+    if len(char) != 1 or not prefix:
+        return False
+    wanted = PREFIX_SENSES.get(prefix, ())
+    return any(sense.removeprefix("(bound form) ").strip() in wanted
+               for entry in dictionary_index().entries(char) for sense in entry.senses)
 
 
 def _coinage(zh: str, english: str, abbr: str) -> bool:
