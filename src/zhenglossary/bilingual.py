@@ -1908,17 +1908,21 @@ def find_parentheticals(text: str, forms: frozenset[str] = frozenset(),
     plain_source = simplified(source) if source is not None else None
     found = _find_parentheticals(plain, forms, plain_source)
 
-    def written(piece: str, lo: int, hi: int, simple: str, original: str) -> str:
-        at = simple.find(piece, max(0, lo), hi)
+    def written(piece: str, at: int, lo: int, hi: int, simple: str, original: str) -> str:
+        """``piece`` as ``original`` writes it: at ``at`` where it stands there, else its
+        last place in ``simple[lo:hi]``."""
+        if simple[at:at + len(piece)] != piece:
+            at = simple.rfind(piece, max(0, lo), hi)
         return original[at:at + len(piece)] if at >= 0 and piece else piece
 
     out = []
     for par in found:
         lo, hi = par.offset - MAX_RUN - 20, par.end
-        raw = text[par.offset:par.end] if plain[par.offset:par.end] == par.raw \
-            else written(par.raw, 0, len(plain_source or ""), plain_source or "", source or "")
-        out.append(replace(par, zh=written(par.zh, lo, hi, plain, text),
-                           run=written(par.run, lo, hi, plain, text), raw=raw))
+        raw = written(par.raw, par.offset, 0, len(plain_source or ""), plain_source or "",
+                      source or "") if plain[par.offset:par.end] != par.raw \
+            else text[par.offset:par.end]
+        out.append(replace(par, zh=written(par.zh, par.offset, lo, hi, plain, text),
+                           run=written(par.run, -1, lo, hi, plain, text), raw=raw))
     return out
 
 
