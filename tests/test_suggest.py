@@ -218,8 +218,9 @@ def test_a_noun_character_jieba_cut_off_before_a_one_character_term_is_the_terms
     # zoology, phonology: 蛙|卵 *spawn*, 韵|核 *nucleus*, one English word, one character
     assert "蛙卵" in _found("春季池塘中的蛙卵（spawn）在一周内孵化。")
     assert "韵核" in _found("一个音节的韵核（nucleus）通常是元音。")
-    # not across 的, a measure word or a verb: one character alone is still no term
-    assert not _found("每个分区的锁（lock）由协调者分配。")
+    # not across 的, a measure word or a verb: the one character alone is the term where
+    # its gloss says the English (锁 "lock"); 核 is general and CC-CEDICT has no "core"
+    assert set(_found("每个分区的锁（lock）由协调者分配。")) == {"锁"}
     assert not _found("每个核（core）运行一个线程。")
 
 
@@ -313,7 +314,8 @@ def test_a_one_character_term_standing_alone_as_an_item_or_cell_is_a_term():
     # botany, chemistry: the character says its one English word whole (CC-CEDICT)
     assert "萼" in _found("| 部位 | 萼（calyx） | 花冠（corolla） |")
     assert "钍" in _found("矿物中常见的有铀、钍（thorium）和钾。")
-    # not after a measure word or inside a clause, nor a general word (锁 *lock*)
+    # not a general word (锁 *lock*) opening a clause as its subject, nor one nothing
+    # aligns (核 *core*)
     assert not _found("每个核（core）运行一个线程。")
     assert not _found("，锁（lock）由协调者分配。")
 
@@ -651,7 +653,7 @@ def test_a_one_character_noun_standing_alone_is_a_term_though_nothing_aligns():
     # word the lemmatiser knows as a noun
     assert "痂" in _found("痂（crust）脱落后会留下浅色的斑。")
     assert "楔" in _found("楔（shim）的厚度按间隙选取。")
-    # not a verb standing alone, nor a noun inside a sentence (每个核)
+    # not a verb standing alone, nor a general noun nothing aligns inside a sentence (每个核)
     assert not _found("看（see）图 2 的曲线。")
     assert not _found("每个核（core）运行一个线程。")
 
@@ -823,9 +825,10 @@ def test_a_one_character_term_opening_its_sentence_stands_alone():
     # word, is the sentence's subject and a term though widespread in general Chinese
     assert "肝" in _found("肝（liver）是最大的实质器官。")
     assert "茎" in _found("叶片的气孔很多。茎（stem）负责输导水分。")
-    # a label opening a line is not, nor a character inside a sentence
+    # a label opening a line is not; a character inside a sentence after a count is the
+    # count's noun (test_a_one_character_noun_after_a_clause_word_is_a_term)
     assert not _found("注（note）：以下数据为估算。")
-    assert "核" not in _found("每个细胞有一个核（nucleus）。")
+    assert set(_found("每个细胞有一个核（nucleus）。")) == {"核"}
     # nor a verb opening its sentence (jieba: v; *see* is no noun)
     assert not _found("看（see）图 2 的曲线。")
 
@@ -935,3 +938,43 @@ def test_locants_greek_letters_and_numbered_words_belong_to_the_term():
         assert not any(p.english for p in _found(text).values()), text
     # Chinese on both sides of a hyphen and a number is a range, not a name's locant
     assert "一-二级" not in "".join(_found("分为一-二级缓存（cache）两层。"))
+
+
+def test_a_one_character_noun_after_a_clause_word_is_a_term():
+    # independent gold sets label these: a one-character noun after 的, a count, a
+    # pronoun, a conjunction or a clause's verb, jieba cutting it off as its own word
+    # (storage, geology, botany, archives, networking)
+    assert set(_found("一个连接里可以复用多条流（stream），互不阻塞。")) == {"流"}
+    assert set(_found("写入时需要先获取这个目录的锁（lock）。")) == {"锁"}
+    assert set(_found("泉水来自 3 km 外的泉（spring）。")) == {"泉"}
+    assert set(_found("每株只保留 3 个芽（buds）。")) == {"芽"}
+    assert set(_found("数组按行划分，而堆（heap）按对象分配。")) == {"堆"}
+    # not after a content word, which is the term's own modifier, nor after one
+    # character of a verb, preposition or locality word that may be the term's
+    assert "页" not in _found("每个内存页（page）大小为 4 KB。")
+    assert "桶" not in _found("编译器采用特化与分桶（bucketing）相结合的策略。")
+    assert "震" not in _found("b 值下降可以当作前震（foreshocks）的标志。")
+
+
+def test_english_first_with_its_abbreviation_inside_the_chinese_parenthesis():
+    # networking, numerics, avionics: English（中文，ABBR）, the letters spelling the English
+    assert "最大报文段长度" in _found("数据量受 maximum segment size（最大报文段长度，MSS）限制。")
+    assert "预条件共轭梯度法" in _found(
+        "Preconditioned Conjugate Gradient（预条件共轭梯度法，PCG）多了一次求解。")
+    par = _found("机载的 flight management system（飞行管理系统，FMS）负责航路计算。")["飞行管理系统"]
+    assert (par.english, par.abbr) == ("flight management system", "FMS")
+    # not where the letters spell no English word before, nor a remark
+    assert not _found("这里用的是 baseline（基线版本，v2）。")
+    assert not _found("参见 appendix（见下文，ABC）。")
+
+
+def test_an_abbreviation_first_half_spelled_by_plain_chinese_is_a_term():
+    # compilers, storage, railways: the Chinese spells half the letters or more and is
+    # content words only (多 *multi-* of MLIR; CC-CEDICT's 表示 has no *representation*)
+    assert "多级中间表示" in _found("MLIR（多级中间表示）框架允许定义方言。")
+    assert "可移植操作系统接口" in _found("POSIX（可移植操作系统接口）语义要求立即可见。")
+    assert "中间表示" in _found("LLVM 的 IR（中间表示）是带类型的三地址码。")
+    # a remark is no term, however its letters fall
+    assert not _found("API（见下文）")
+    assert not _found("PR（已合并）")
+    assert not _found("CUDA（可选）")

@@ -151,8 +151,8 @@ EN_FIRST_RE = re.compile(
     rf"(?<![A-Za-z0-9_.\-{_DIACRITIC}])(?P<latin>[A-Za-z][A-Za-z0-9'’{_DIACRITIC}\-]*"
     rf"(?: [A-Za-z0-9][A-Za-z0-9'’{_DIACRITIC}\-]*){{0,7}})"
     rf"(?P<mark>\*{{1,3}}|_{{1,2}}|[”\"])?[ \t]?(?P<open>[（(])(?P<body>[{CJK_CLASS}·]{{2,16}})"
-    r"(?P<close>[）)])"
-)
+    r"(?:[，,][ \t]?(?P<abbr>[A-Za-z][A-Za-z0-9&/\-]{1,11}))?(?P<close>[）)])"
+)   # (English（中文，ABBR）: *maximum segment size*（最大报文段长度，MSS）)
 _PIECE_RE = re.compile(rf"[A-Za-z0-9{GREEK}](?:[A-Za-z0-9{_DIACRITIC}{GREEK}′ '’/+&\-–]"
                        r"|(?<=\d)[.,](?=\d))*")
 # a first word that opens with a number and is a word all the same: a locant or a count
@@ -2086,7 +2086,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
     if not zh or (len(zh) < 2 and not marked
                   and not (head and (score > 0 or whole_rest or _head_and_word(head, english)))
-                  and not _item_character(text, run_start, run, english, score)):
+                  and not _item_character(text, run_start, run, english, score)
+                  and not _object_character(run, start, english, score, forms)):
         return None
     offset = run_start + start - len(head)
     zh = head + zh + tail
@@ -2358,6 +2359,37 @@ def _item_character(text: str, run_start: int, run: str, english: str, score: fl
     if score == 1.0 and is_general(run):
         return False
     return before[-1] in _ITEM_BEFORE
+
+
+_OBJECT_BEFORE = ("uj", "m", "q", "r", "p", "c", "f", "d", "v")
+
+
+def _object_character(run: str, start: int, english: str, score: float,
+                      forms: frozenset[str]) -> bool:
+    """A one-character term that a clause's word stands right before, jieba cutting it off
+    as a word of its own: the noun the clause names (称为页（page）, 多线程下的锁（lock）,
+    而堆（heap）, 每个核（core）, 溢出到栈（stack）). Its one English word is said by the
+    character's CC-CEDICT gloss, or, where the gloss misses it, is a noun the lemmatiser
+    knows and jieba tags the character a noun, after 的, a count or a pronoun (若干阶,
+    每个核). Never after a content word, which would be the term's own modifier (内存页)."""
+    if start != len(run) - 1 or start == 0 or " " in english.strip():
+        return False
+    units = _units(run, forms)
+    if units[-1][0] != run[-1]:
+        return False                      # jieba glued the character to the word before
+    before, flag = units[-2]
+    if before in forms or not flag.startswith(_OBJECT_BEFORE) or units[-1][1] in ("uj", "p", "c"):
+        return False
+    if flag.startswith(("d", "v")) and not is_general(before) \
+            or len(before) == 1 and flag.startswith(("p", "f", "d", "v")):
+        return False                      # a rare verb or adverb, or one character of a
+        #                                   preposition, locality word, adverb or verb, may
+        #                                   be the term's own (分|桶 *bucketing*, 前|震
+        #                                   *foreshocks*, 对|题 *countersubject*)
+    if score == 1.0:
+        return True
+    return score == 0.0 and flag.startswith(("uj", "m", "q", "r")) \
+        and _unaligned_noun_character(run[-1], english)
 
 
 def _noun_character(char: str, english: str) -> bool:
@@ -2691,22 +2723,70 @@ def _glossed_abbreviation(text: str, pos: int, words: list[str], zh: str) -> boo
     return any(flag.startswith(("n", "l")) or flag == "vn" for _, flag in units)
 
 
+def _plain_term(zh: str) -> bool:
+    """Chinese of two characters or more with no function word at its start nor a
+    particle, pronoun, preposition or conjunction inside: what a name of a thing is made
+    of, not a remark (见下文, 已合并)."""
+    units = _units(zh, frozenset())
+    word, flag = units[0]
+    opens = is_function_word(flag, word) and not (len(word) > 1 and flag[:1] in "fm")
+    return len(zh) >= 2 and not opens \
+        and not any(flag.startswith(HARD_FLAGS) for _, flag in units)   # (中间|表示: a noun)
+
+
+def _en_first_with_abbreviation(text: str, match: re.Match, zh: str, words: list[str],
+                                forms: frozenset[str]) -> Parenthetical | None:
+    """English（中文，ABBR）: the abbreviation's letters spell the English words before the
+    parenthesis, from the first word they take on, and the Chinese between names the
+    same thing (*maximum segment size*（最大报文段长度，MSS）). The English is those words;
+    a term however little of it the dictionaries align, since the three agree."""
+    abbr = match.group("abbr")
+    if not _abbreviation(abbr) or not _plain_term(zh):
+        return None
+    letters = "".join(c for c in abbr.upper() if c.isalpha())
+    for k in range(len(words)):
+        if words[k].lower() in EN_FUNCTION or not words[k][:1].isalpha():
+            continue
+        taken = _letter_words(letters, tuple(w.lower() for w in words[k:]))
+        if None in taken or not taken or taken[0] != 0 or max(taken) != len(words) - k - 1:
+            continue
+        english = " ".join(words[k:])
+        if split_body(english) is None:
+            return None
+        score = term_span(zh, english, abbr, forms)[1]
+        first = match.start("latin") + len(" ".join(words[:k])) + (1 if k else 0)
+        canon = canonical_english(english, _proper_words(zh, english),
+                                  sentence_start=_clause_start(text, first))
+        return Parenthetical(zh, zh, canon, abbr, match.start("body"), match.end(),
+                             text[first:match.end()], english, score, "en-first")
+    return None
+
+
 def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
     if match.group("close") not in _CLOSE[match.group("open")]:
         return None
     zh = match.group("body").replace("·", "")
     words = match.group("latin").split()
+    if match.group("abbr"):
+        return _en_first_with_abbreviation(text, match, zh, words, forms)
     if is_abbreviation(words[-1]) and len(words) > 1:
         words = words[-1:]
     best: tuple[float, int] | None = None
+    # an abbreviation written into a Chinese phrase (广播给其他GPU（全收集阶段）) is the
+    # clause's word, and what the parenthesis says is what the clause does
+    pos = match.start("latin")
+    glued = pos > 0 and bool(_CJK.match(text[pos - 1]))
     for k in range(len(words)):           # the shortest English that aligns best
         phrase = " ".join(words[k:])
         if words[k].lower() in EN_FUNCTION:
             continue
         english, abbr = ("", phrase) if is_abbreviation(phrase) else (phrase, "")
         start, score = term_span(zh, english, abbr, forms)
-        if abbr and score < 1.0:
-            continue                      # letters alone are weak evidence: all must align
+        if abbr and score < 1.0 and not (score >= 0.5 and _plain_term(zh) and not glued):
+            continue                      # letters alone are weak evidence: all must align,
+            #                               or half of them where the Chinese is content
+            #                               words only (IR（中间表示）: 中间 says the I, and
+            #                               CC-CEDICT's 表示 has no *representation*)
         if start == 0 and score > 0 and (best is None or score > best[0]):
             best = (score, k)
     opening = _opening_phrase(text, match.start("latin"), words, zh)
