@@ -978,3 +978,17 @@ def test_an_abbreviation_first_half_spelled_by_plain_chinese_is_a_term():
     assert not _found("API（见下文）")
     assert not _found("PR（已合并）")
     assert not _found("CUDA（可选）")
+
+
+def test_a_widespread_word_opening_the_span_unaligned_is_the_clauses():
+    # mycology, GPU programming, statistics: a word of two characters among general
+    # Chinese's most widespread (大量, 影响, 作为) that says no English word is not the term's
+    assert set(_found("镜检可见大量孢子囊（sporangia）。")) == {"孢子囊"}
+    assert set(_found("寄存器用量会影响占用率（occupancy）。")) == {"占用率"}
+    assert set(_found("我们把它作为先验分布（prior distribution）。")) == {"先验分布"}
+    # rarer words open terms, and so does a widespread one the English's first word
+    # asks for, or one beside letters alone
+    assert "迁移学习" in _found("迁移学习（transfer learning）可以复用权重。")
+    assert "社会资本" in _found("他们研究社会资本（social capital）。")
+    assert "最终一致性" in _found("系统只提供最终一致性（eventual consistency）。")
+    assert "美国麻醉医师协会" in _found("美国麻醉医师协会（ASA）分级。")

@@ -2089,6 +2089,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
                   and not _item_character(text, run_start, run, english, score)
                   and not _object_character(run, start, english, score, forms)):
         return None
+    if not marked and not head and english is not None:
+        start += _clause_word_before(zh, english, abbr, forms)
+        zh = run[start:]
     offset = run_start + start - len(head)
     zh = head + zh + tail
     if tail:
@@ -2362,6 +2365,42 @@ def _item_character(text: str, run_start: int, run: str, english: str, score: fl
 
 
 _OBJECT_BEFORE = ("uj", "m", "q", "r", "p", "c", "f", "d", "v")
+
+
+CLAUSE_WORD_IDF = 5.0    # a word of two characters more widespread than this in general Chinese
+
+
+def _clause_word_before(zh: str, english: str, abbr: str, forms: frozenset[str]) -> int:
+    """Characters at the start of ``zh`` that are the clause's word, not the term's: a
+    word of two characters or more among the most widespread of general Chinese (jieba's
+    IDF below :data:`CLAUSE_WORD_IDF`: 还有, 就是, 出现, 作为, 大量), that says no English
+    word and leaves a term of two characters or more (还有|类型学 *typology*, 就是|海洋库效应,
+    大量|球粒 *chondrules*). Terms open with rarer words (迁移学习, 转换后备缓冲器, 最终一致性)."""
+    from .align import idf
+
+    units = _units(zh, forms)
+    if len(units) < 2:
+        return 0
+    word, flag = units[0]
+    value = idf(word)
+    if word in forms or len(word) < 2 or value is None or value >= CLAUSE_WORD_IDF \
+            or len(zh) - len(word) < 2:
+        return 0
+    if english and english_links(word, english_words(english)):
+        return 0
+    rest = zh[len(word):]
+    whole = term_span(zh, english, abbr, forms)[1]
+    if term_span(rest, english, abbr, forms)[1] < whole:
+        return 0                          # it says what the English says
+    if not english and whole > 0:
+        return 0                          # letters alone tell no first word (美国|麻醉医师协会 *ASA*)
+    if english and whole > 0:
+        # the rest says the English's first word: nothing is left for the word to say
+        # (社会|资本 *Social Capital*: CC-CEDICT's 社会 says no *social*, so it may)
+        en = english_words(english)
+        if not any(j == 0 for w, _ in _units(rest, forms) for j, _ in english_links(w, en)):
+            return 0
+    return len(word)
 
 
 def _object_character(run: str, start: int, english: str, score: float,
