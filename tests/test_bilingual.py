@@ -148,6 +148,23 @@ def test_sightings_point_at_their_text(pieces):
         assert par.raw and text.endswith(par.raw, 0, par.end)
 
 
+_MARKERS = ["", "- ", "* ", "1. ", "> ", "# ", "| ", "**", "“"]
+_PAIRS = ["熵（entropy）", "锁（lock）", "每个锁（Lock，LK）", "maximum segment size（最大报文段长度，MSS）",
+          "IR（中间表示）", "[页表](page table)", "大量孢子囊（sporangia）", "$x$（entropy）", "的页（",
+          "熵(", "）", ""]
+_TAILS = ["", "：", ":", "：随机变量的度量。", " |", "**", "”", "，见上。"]
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(*(st.sampled_from(p) for p in (_MARKERS, _PAIRS, _TAILS))),
+                min_size=1, max_size=4))
+def test_the_finder_reads_any_markdown_shape_without_raising(lines):
+    # list items, table cells, headings, quotes, math and links around every shape the
+    # finder reads (a one-character label opening a list item once raised IndexError)
+    text = "\n".join("".join(parts) for parts in lines)
+    for par in find_parentheticals(prose_view(text), source=text):
+        assert 0 <= par.offset < par.end <= len(text)
+        assert par.zh and (par.english or par.abbr)
+
+
 # ------------------------------------------------------------------ issue 22: round two
 
 @pytest.mark.parametrize("text, expected", [

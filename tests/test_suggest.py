@@ -992,3 +992,12 @@ def test_a_widespread_word_opening_the_span_unaligned_is_the_clauses():
     assert "社会资本" in _found("他们研究社会资本（social capital）。")
     assert "最终一致性" in _found("系统只提供最终一致性（eventual consistency）。")
     assert "美国麻醉医师协会" in _found("美国麻醉医师协会（ASA）分级。")
+
+
+def test_a_one_character_label_opening_a_list_item_does_not_stop_the_finder():
+    # a glossary-style list (information theory, optics): the character opens the item,
+    # a colon follows; the finder read past the start of the text and raised IndexError
+    from zhenglossary.bilingual import find_parentheticals
+
+    for text in ("- 熵（entropy）：随机变量不确定性的度量。", "* 镜（mirror）: 反射面", "熵（entropy）：定义见上。"):
+        find_parentheticals(prose_view(text), source=text)      # no exception

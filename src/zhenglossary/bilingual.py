@@ -2361,7 +2361,7 @@ def _item_character(text: str, run_start: int, run: str, english: str, score: fl
         return True
     if score == 1.0 and is_general(run):
         return False
-    return before[-1] in _ITEM_BEFORE
+    return bool(before) and before[-1] in _ITEM_BEFORE     # (nothing before: - 熵（entropy）：)
 
 
 _OBJECT_BEFORE = ("uj", "m", "q", "r", "p", "c", "f", "d", "v")
