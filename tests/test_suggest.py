@@ -1001,3 +1001,18 @@ def test_a_one_character_label_opening_a_list_item_does_not_stop_the_finder():
 
     for text in ("- 熵（entropy）：随机变量不确定性的度量。", "* 镜（mirror）: 反射面", "熵（entropy）：定义见上。"):
         find_parentheticals(prose_view(text), source=text)      # no exception
+
+
+def test_a_preposition_character_after_one_saying_an_unsaid_word_is_inside_the_term():
+    # ML training, radar: jieba cuts 前向 into 前 (f) | 向 (p); 前 says *forward*
+    assert set(_found("模型的输入经过前向传播（forward propagation）得到输出。")) == {"前向传播"}
+    assert set(_found("信号经前向散射（forward scattering）后衰减。")) == {"前向散射"}
+
+
+def test_two_words_joined_by_a_slash_as_the_english_joins_them_are_the_term():
+    # HPC, databases, circuits: the Chinese before the slash is cut where its own span starts
+    assert set(_found("系统使用检查点/重启（checkpoint/restart）容错。")) == {"检查点/重启"}
+    assert set(_found("数据库用读/写锁（read/write lock）保护目录。")) == {"读/写锁"}
+    assert set(_found("合成时注意输入/输出阻抗（input/output impedance）匹配。")) == {"输入/输出阻抗"}
+    # not where the English has no slash
+    assert set(_found("路径 a/重启（restart）")) == {"重启"}

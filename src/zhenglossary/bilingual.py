@@ -1648,6 +1648,10 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             before, bflag = units[i - 1]
             glued = len(before) == 1 and left >= 2 and not bflag.startswith(_STOP_FLAGS) \
                 and bflag[:1] not in "pfu" and not en_links[i - 1]
+            # (or the character before says an English word not yet said: 前 *forward* of
+            # 前|向|传播 *forward propagation*, jieba cutting 前向 into two)
+            glued = glued or len(before) + 1 <= left and any(
+                k not in covered for k, _ in en_links[i - 1])
             return not (glued or (all(len(words[k]) == 1 for k in range(i))
                                   and sum(len(words[k]) for k in range(i + 1)) <= left))
         if len(word) == 1 and flag[:1] in "qs":
@@ -2067,6 +2071,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
             #                               nothing aligns 分解, the Latin word says it is the term's)
     if not marked and start == 0 and not head:
         head = _locant(text, run_start, english, forms)
+    if not marked and start == 0 and not head:
+        head = _slashed(text, run_start, english, forms)
     zh = run[start:]
     alone = len(run) == 1 and start == 0 and score == 0.0 and not marked and bool(english) \
         and _item_character(text, run_start, run, english, score)
@@ -2655,6 +2661,26 @@ def _locant(text: str, run_start: int, english: str, forms: frozenset[str]) -> s
             return text[said.end() - len(word) - (said.group(0) != said.group(0).rstrip()):
                         run_start]
     return text[found.start():run_start]
+
+
+_SLASHED_BEFORE = re.compile(rf"([{CJK_CLASS}]+)/$")
+
+
+def _slashed(text: str, run_start: int, english: str, forms: frozenset[str]) -> str:
+    """Chinese written as the English is, two words joined by a slash (检查点/重启
+    *checkpoint/restart*, 聚集/分散 *gather/scatter*): the term is both, and the run before
+    the slash is cut where its own span for the English before the slash starts (使用|检查点).
+    ``''`` unless the English has its slash and the word before it aligns."""
+    if "/" not in english or not english.split("/")[0].strip():
+        return ""
+    match = _SLASHED_BEFORE.search(text, max(0, run_start - MAX_RUN), run_start)
+    if not match:
+        return ""
+    words = english.split("/")[0].split()
+    start, score = term_span(match.group(1), words[-1], "", forms)
+    if not score:
+        return ""
+    return match.group(1)[start:] + "/"
 
 
 def _head_and_word(head: str, english: str) -> bool:
