@@ -1016,3 +1016,14 @@ def test_two_words_joined_by_a_slash_as_the_english_joins_them_are_the_term():
     assert set(_found("合成时注意输入/输出阻抗（input/output impedance）匹配。")) == {"输入/输出阻抗"}
     # not where the English has no slash
     assert set(_found("路径 a/重启（restart）")) == {"重启"}
+
+
+def test_a_singular_english_noun_ending_in_s_is_suggested_as_written():
+    # recommender systems, optics: *position bias* was suggested as "position bia"
+    par = _found("推荐系统存在严重的位置偏差（position bias），需要校正。")["位置偏差"]
+    assert par.english == "position bias"
+    par = _found("相机使用广角镜头（wide-angle lens）拍摄。")["广角镜头"]
+    assert par.english == "wide-angle lens"
+    from zhenglossary.textutil import normalize_english
+
+    assert normalize_english("Position Biases") == normalize_english("position bias") == "position bias"

@@ -399,11 +399,13 @@ def singular(word: str) -> str:
     if not word.isalpha() or not word.islower() or len(word) <= 3 or not word.endswith("s") \
             or word.endswith(("ss", "us", "is", "ics")):
         return word
-    if not word.endswith("es"):
-        return word[:-1]                  # networks → network: no doubt to resolve
     from .english import noun_lemma
 
     lemma = noun_lemma(word)
+    if not word.endswith("es"):
+        # networks → network; but a singular noun the lemmatiser knows ends in s as
+        # well (bias, lens, alias, atlas, chaos: its lemma is the word itself)
+        return word if lemma == word else word[:-1]
     if lemma == word:
         return word                       # species, diabetes, series: singular already
     if lemma and english_known(lemma):

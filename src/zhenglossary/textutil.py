@@ -72,6 +72,11 @@ _WORD_SPLIT = re.compile(r"[\s\-‐‑–_/]+")
 
 def _singular(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        from .english import noun_lemma
+
+        lemma = noun_lemma(word) if word.isalpha() and word.islower() else None
+        if lemma:                         # the lemmatiser's noun first: bias stays bias,
+            return lemma                  # boxes is box, analyses analysis
         if word.endswith("ies") and len(word) > 4:
             return word[:-3] + "y"
         return word[:-1]
