@@ -1027,3 +1027,13 @@ def test_a_singular_english_noun_ending_in_s_is_suggested_as_written():
     from zhenglossary.textutil import normalize_english
 
     assert normalize_english("Position Biases") == normalize_english("position bias") == "position bias"
+
+
+def test_a_number_written_in_digits_is_said_by_the_word_opening_with_its_numeral():
+    # architecture, distributed training, numerics, databases: 两位 *2-bit*, 二维 *2D*
+    assert set(_found("两位饱和计数器 (2-bit saturating counter) 需要两次误判。")) == {"两位饱和计数器"}
+    assert set(_found("这种切分方式称为二维张量并行（2D tensor parallelism）。")) == {"二维张量并行"}
+    assert set(_found("数据按一维块划分（1D block partitioning）。")) == {"一维块划分"}
+    assert set(_found("合并阶段采用三路归并（3-way merge）。")) == {"三路归并"}
+    # a count the English does not write stays out
+    assert set(_found("每个线程块里有两个线程（threads）。")) == {"线程"}

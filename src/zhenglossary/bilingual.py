@@ -126,7 +126,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
 from .align import (EN_FUNCTION, align_letters, align_words, english_links, english_words,
-                    gloss, is_general, singular, word_pieces)
+                    gloss, is_general, own_links, singular, word_pieces)
 from .textutil import (CJK_CLASS, is_abbreviation, normalize_abbreviation,
                        marks, normalize_english)
 
@@ -649,7 +649,8 @@ def term_span(run: str, english: str, abbr: str,
 
     counts = frozenset(i for i, (w, f) in enumerate(units)
                        if _count(w, f) and not english_links(w[0], en_all)
-                       and not any(words_match(g, e) for g in gloss(w).words for e in en_all))
+                       and not any(words_match(g, e) for g in gloss(w).words for e in en_all)
+                       and not own_links(w, en_all))     # (二维 *2D*: align.NUMERALS)
     en_links, _ = align_words(words, english, "", blocked | counts)
     if en_all:
         _drop_echoes(words, en_all, en_links)
