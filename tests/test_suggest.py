@@ -1037,3 +1037,11 @@ def test_a_number_written_in_digits_is_said_by_the_word_opening_with_its_numeral
     assert set(_found("合并阶段采用三路归并（3-way merge）。")) == {"三路归并"}
     # a count the English does not write stays out
     assert set(_found("每个线程块里有两个线程（threads）。")) == {"线程"}
+
+
+def test_a_latin_name_with_plus_signs_or_inside_an_adjective_in_shi_is_the_terms():
+    # databases, C++, pipeline training, embedded systems
+    assert set(_found("一棵 m 阶 B+ 树（B+ tree）的叶结点相连。")) == {"B+ 树"}
+    assert set(_found("C++ 模板（C++ template）在编译期展开。")) == {"C++ 模板"}
+    assert set(_found("交错式 1F1B 调度（interleaved 1F1B schedule）减小气泡。")) == {"交错式 1F1B 调度"}
+    assert set(_found("系统采用嵌入式 Linux 平台（embedded Linux platform）。")) == {"嵌入式 Linux 平台"}

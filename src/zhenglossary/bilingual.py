@@ -2486,8 +2486,9 @@ def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score
 _LATIN_BEFORE = re.compile(
     rf"(?<![A-Za-z0-9_.\-‐–/$`{GREEK}])([A-Za-z0-9{GREEK}](?:(?:[A-Za-z0-9{GREEK}\-‐–]|(?<=\d)\.(?=\d)"
     rf"|(?<=[A-Za-z0-9])/(?=[A-Za-z0-9]))"
-    rf"{{0,14}}[A-Za-z0-9{GREEK}])?) ?")
-# (with Greek letters, which the English spells: α-β 剪枝 *alpha-beta pruning*, P-Δ 效应)
+    rf"{{0,14}}[A-Za-z0-9{GREEK}])?\+{{0,2}}) ?")
+# (with Greek letters, which the English spells: α-β 剪枝 *alpha-beta pruning*, P-Δ 效应;
+# and a name's plus signs: B+ 树 *B+ tree*, C++ 模板 *C++ template*)
 
 
 _LATIN_NAME_BEFORE = re.compile(
@@ -2532,8 +2533,12 @@ MAX_HEADED = 6        # Chinese characters a Latin head may take whole up to the
 def _content_only(run: str, forms: frozenset[str]) -> bool:
     """Only nouns, adjectives and bound morphemes (jieba's tags): no verb, adverb,
     numeral, measure word, locality word or function word."""
+    units = _units(run, forms)
     return all(w in forms or not flag.startswith(HARD_FLAGS + ("m", "q", "d", "f", "t", "v"))
-               or flag == "vn" for w, flag in _units(run, forms))
+               or flag == "vn"
+               or flag.startswith("v") and i + 1 < len(units) and units[i + 1][1] == "k"
+               for i, (w, flag) in enumerate(units))
+    # (a verb before the suffix 式 is an adjective: 交错|式 *interleaved*, 抢占|式 *preemptive*)
 
 
 def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
