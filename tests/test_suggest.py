@@ -1045,3 +1045,13 @@ def test_a_latin_name_with_plus_signs_or_inside_an_adjective_in_shi_is_the_terms
     assert set(_found("C++ 模板（C++ template）在编译期展开。")) == {"C++ 模板"}
     assert set(_found("交错式 1F1B 调度（interleaved 1F1B schedule）减小气泡。")) == {"交错式 1F1B 调度"}
     assert set(_found("系统采用嵌入式 Linux 平台（embedded Linux platform）。")) == {"嵌入式 Linux 平台"}
+
+
+def test_a_lower_case_or_hyphenated_abbreviation_spelling_the_english_is_its_abbreviation():
+    # networking, storage, geophysics: cwnd, LSM-tree after the English they abbreviate
+    par = _found("发送方维护一个拥塞窗口（congestion window，cwnd），取较小值。")["拥塞窗口"]
+    assert (par.english, par.abbr) == ("congestion window", "cwnd")
+    par = _found("存储引擎采用日志结构合并树（log-structured merge-tree，LSM-tree）。")["日志结构合并树"]
+    assert par.abbr == "LSM-tree"
+    # two words that spell nothing of each other are a list
+    assert not _found("三种动物（cat, dog）都有。")

@@ -346,6 +346,27 @@ def _gives_symbol(body: str) -> bool:
 _YEAR = re.compile(r"(?:1[89]|20)\d\d[a-z]?")      # 1978, 2019a: a citation's year
 
 
+def _spelled_by(piece: str, english: str) -> bool:
+    """A short lower-case or hyphenated abbreviation written after the English whose
+    letters the English spells in order from its first word (cwnd *congestion window*,
+    ssthresh *slow start threshold*), or an abbreviation joined by a hyphen to the
+    English's last word (LSM-tree *log-structured merge-tree*)."""
+    if " " in piece or not 2 <= len(piece) <= 10 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9\-]*", piece):
+        return False
+    words = [w for w in re.split(r"[\s\-‐–]+", english.lower()) if w]
+    head = piece
+    if "-" in piece:
+        head, _, last = piece.rpartition("-")
+        if not words or last.lower() != words[-1] or not _abbreviation(head):
+            return False
+        words = words[:-1]
+    letters = "".join(c for c in head.upper() if c.isalpha())
+    if len(letters) < 2 or len(words) < 2 and "-" not in piece:
+        return False
+    taken = _letter_words(letters, tuple(words))
+    return bool(taken) and None not in taken and taken[0] == 0
+
+
 def split_body(body: str, tail: str = "") -> tuple[str, str] | None:
     """(english, abbreviation) of a parenthesis body, or None when it is not a term.
     ``tail`` is the Latin word written before the parenthesis (叶绿素 a（chlorophyll a）):
@@ -378,6 +399,9 @@ def split_body(body: str, tail: str = "") -> tuple[str, str] | None:
         if english and not abbr and _LOWER_ABBR.fullmatch(piece):
             abbr = piece                  # mAP, xG, eBPF after the English: its abbreviation
             continue
+        if english and not abbr and _spelled_by(piece, english):
+            abbr = piece                  # cwnd after *congestion window*, LSM-tree after
+            continue                      # *log-structured merge-tree*: it spells the English
         if _CODE_CAMEL.search(piece):
             return None                  # code: updateOutputKernel
         if english and _LETTER_NAME.fullmatch(piece):
