@@ -1055,3 +1055,12 @@ def test_a_lower_case_or_hyphenated_abbreviation_spelling_the_english_is_its_abb
     assert par.abbr == "LSM-tree"
     # two words that spell nothing of each other are a list
     assert not _found("三种动物（cat, dog）都有。")
+
+
+def test_a_widespread_word_glossed_by_a_common_english_noun_is_a_term():
+    # GPU programming, OS kernels, genetics: CC-CEDICT's senses miss the English
+    assert set(_found("CPU 称为主机（host），GPU 称为设备（device）。")) == {"主机", "设备"}
+    assert set(_found("内核把物理内存划分为若干区域 (zone)，各有伙伴系统。")) == {"区域"}
+    # a name or a remark after a widespread word is not
+    assert not _found("我们的方法（Adam）收敛更快。")
+    assert not _found("实验结果（见下）如表所示。")

@@ -2103,7 +2103,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         and _item_character(text, run_start, run, english, score)
     if not marked and score == 0.0 and not head and not alone and not _coinage(zh, english, abbr) \
             and (english and _is_name(english) and not abbr
-                 and not _gives_symbol(match.group("body")) or is_general(zh)
+                 and not _gives_symbol(match.group("body"))
+                 or is_general(zh) and not _common_noun_gloss(zh, english, forms)
                  or _unknown_word(english)):
         return None          # an unaligned name, general word or variable: not a translation
     if english and document_part(english):
@@ -2432,6 +2433,22 @@ def _clause_word_before(zh: str, english: str, abbr: str, forms: frozenset[str])
         if not any(j == 0 for w, _ in _units(rest, forms) for j, _ in english_links(w, en)):
             return 0
     return len(word)
+
+
+def _common_noun_gloss(zh: str, english: str, forms: frozenset[str]) -> bool:
+    """A widespread Chinese word glossed by one lower-case English word the lemmatiser
+    knows as a noun, though CC-CEDICT's senses miss it (设备 *device*: "equipment";
+    区域 *zone*: "region"; 变异 *mutation*: "variation"): a term's translation, as a name
+    (方法（Adam）) or a remark (结果（见下）) is not. The Chinese is two characters or
+    more, a jieba noun or verbal noun, opening with no function word."""
+    from .english import parts_of_speech
+
+    word = english.strip()
+    if len(zh) < 2 or not word.isalpha() or not word.islower() \
+            or "NOUN" not in parts_of_speech(word):
+        return False
+    units = _units(zh, forms)
+    return len(units) == 1 and units[0][1] in ("n", "vn", "nz")
 
 
 def _object_character(run: str, start: int, english: str, score: float,
