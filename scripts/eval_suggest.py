@@ -2,13 +2,13 @@
 
     python scripts/eval_suggest.py                 # the development sets (parentheticals.yaml …
                                                    # unseen10.yaml, unseen9.yaml, unseen11.yaml,
-                                                   # unseen12.yaml … unseen17.yaml)
+                                                   # unseen12.yaml … unseen20.yaml)
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
     python scripts/eval_suggest.py --half A        # only the passages of half A (or B) of each set
-    python scripts/eval_suggest.py --unseen        # only round sixteen's held-out set (not among
-                                                   # the development sets): unseen18.yaml, a
-                                                   # computing textbook
+    python scripts/eval_suggest.py --unseen        # only round eighteen's held-out set (not among
+                                                   # the development sets): unseen21.yaml, a
+                                                   # textbook on systems for AI
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
 Halves (round twelve): every passage of every set belongs to half A or half B by the
@@ -60,7 +60,10 @@ UNSEEN14 = ROOT / "tests" / "gold" / "unseen14.yaml"   # issue 22 round 14: held
 UNSEEN15 = ROOT / "tests" / "gold" / "unseen15.yaml"   # issue 22 round 15: held out, dev since
 UNSEEN16 = ROOT / "tests" / "gold" / "unseen16.yaml"   # issue 22 round 15: held out (a textbook), dev since
 UNSEEN17 = ROOT / "tests" / "gold" / "unseen17.yaml"   # issue 22 round 15: held out, dev since
-UNSEEN18 = ROOT / "tests" / "gold" / "unseen18.yaml"   # issue 22 round 16: held out (a textbook)
+UNSEEN18 = ROOT / "tests" / "gold" / "unseen18.yaml"   # issue 22 round 16: held out (a textbook), dev since
+UNSEEN19 = ROOT / "tests" / "gold" / "unseen19.yaml"   # issue 22 round 17: held out (lecture notes), dev since
+UNSEEN20 = ROOT / "tests" / "gold" / "unseen20.yaml"   # issue 22 round 17: held out (paper notes), dev since
+UNSEEN21 = ROOT / "tests" / "gold" / "unseen21.yaml"   # issue 22 round 18: held out (a textbook)
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -235,8 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", action="store_true", help="also score the shipped notes")
     parser.add_argument("--errors", action="store_true", help="list misses and wrong boundaries")
     parser.add_argument("--unseen", action="store_true",
-                        help="score only tests/gold/unseen18.yaml (round sixteen's held-out "
-                             "computing textbook, not among the development sets)")
+                        help="score only tests/gold/unseen21.yaml (round eighteen's held-out "
+                             "textbook on systems for AI, not among the development sets)")
     parser.add_argument("--half", choices=("A", "B"),
                         help="score only the passages of this half of each set (by a hash of "
                              "the passage's text)")
@@ -245,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.sets:
         sets = [(str(path), path) for path in args.sets]
     elif args.unseen:
-        sets = [("held-out set (unseen18, a computing textbook)", UNSEEN18)]
+        sets = [("held-out set (unseen21, a textbook on systems for AI)", UNSEEN21)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),
@@ -255,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
                 ("unseen11 set", UNSEEN11), ("unseen12 set", UNSEEN12),
                 ("unseen13 set", UNSEEN13), ("unseen14 set", UNSEEN14),
                 ("unseen15 set", UNSEEN15), ("unseen16 set", UNSEEN16),
-                ("unseen17 set", UNSEEN17)]
+                ("unseen17 set", UNSEEN17), ("unseen18 set", UNSEEN18),
+                ("unseen19 set", UNSEEN19), ("unseen20 set", UNSEEN20)]
     total: dict[str, int] = defaultdict(int)
     for name, path in sets:
         result = evaluate_gold(path, args.half)
