@@ -1064,3 +1064,12 @@ def test_a_widespread_word_glossed_by_a_common_english_noun_is_a_term():
     # a name or a remark after a widespread word is not
     assert not _found("我们的方法（Adam）收敛更快。")
     assert not _found("实验结果（见下）如表所示。")
+
+
+def test_a_character_saying_less_says_the_english_free():
+    # distributed systems, memory models, electronics: 无 (CC-CEDICT "-less") says *-free*,
+    # though the English writes it after the word the Chinese writes it before
+    assert set(_found("分为无冲突复制数据类型（conflict-free replicated data types，CRDTs）两类。")) \
+        == {"无冲突复制数据类型"}
+    assert set(_found("**定理** 无数据竞争（data-race-free）的程序行为确定。")) == {"无数据竞争"}
+    assert set(_found("改用无铅焊料（lead-free solder）以后润湿变差。")) == {"无铅焊料"}

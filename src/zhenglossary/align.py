@@ -262,7 +262,9 @@ def own_links(word: str, english: list[str]) -> set[tuple[int, str]]:
     out = set()
     for gloss_word in gloss(word).words:
         for i, en in enumerate(english):
-            if words_match(gloss_word, en):
+            if words_match(gloss_word, en) or gloss_word == "less" and en == "free":
+                # (*X-free* says what *X-less* does: 无, CC-CEDICT "-less", of 无冲突
+                # *conflict-free*, 无数据竞争 *data-race-free*)
                 whole = stem(gloss_word) == stem(en) or gloss_word == en \
                     or derived(gloss_word, en) or _adjective_of(gloss_word, en)
                 out.add((i, "" if whole else gloss_word))
