@@ -1073,3 +1073,16 @@ def test_a_character_saying_less_says_the_english_free():
         == {"无冲突复制数据类型"}
     assert set(_found("**定理** 无数据竞争（data-race-free）的程序行为确定。")) == {"无数据竞争"}
     assert set(_found("改用无铅焊料（lead-free solder）以后润湿变差。")) == {"无铅焊料"}
+
+
+def test_an_abbreviation_spelling_the_englishs_first_words_heads_the_term():
+    # verification, LLM serving, distributed databases, caching: the Latin abbreviation
+    # before the Chinese spells the English's first words, the Chinese says the rest
+    assert set(_found("交给 SMT 求解器（Satisfiability Modulo Theories solver）判定。")) == {"SMT 求解器"}
+    assert set(_found("推理时 KV 缓存（key-value cache）占用大量显存。")) == {"KV 缓存"}
+    assert set(_found("这个 2PC 协议（two-phase commit protocol）有个老问题。")) == {"2PC 协议"}
+    assert set(_found("实现一个 LRU 缓存（least recently used cache）。")) == {"LRU 缓存"}
+    # a Greek letter by the English name of its Unicode one (LAMDA: *lambda*)
+    assert set(_found("闭包转换与 λ 提升（lambda lifting）都能扁平化。")) == {"λ 提升"}
+    # not a Latin word that spells nothing of the English
+    assert set(_found("用 GPU 训练模型（model training）。")) == {"训练模型"}

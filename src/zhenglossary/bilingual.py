@@ -2582,6 +2582,30 @@ def _content_only(run: str, forms: frozenset[str]) -> bool:
     # (a verb before the suffix 式 is an adjective: 交错|式 *interleaved*, 抢占|式 *preemptive*)
 
 
+_GREEK_SPELLINGS = {"lamda": "lambda"}
+_DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _abbreviation_head(latin: str, english: str) -> int:
+    """How many of the English's first words (:func:`english_words`) the abbreviation
+    ``latin`` spells, each from its first letter, a digit by its number's name (2PC: *two-phase
+    commit*), leaving at least one word; 0 when it spells none so."""
+    if not is_abbreviation(latin.replace("+", "")) and not re.fullmatch(r"\d[A-Z]{1,5}", latin):
+        return 0
+    words = english_words(english)
+    letters = "".join(_DIGIT_WORDS[int(c)][0].upper() if c.isdigit() else c.upper()
+                      for c in latin if c.isalnum())
+    if len(letters) < 2 or len(words) < 2:
+        return 0
+    taken = _letter_words(letters, tuple(words))
+    if not taken or None in taken or taken[0] != 0 or max(taken) >= len(words) - 1:
+        return 0
+    # every word up to the last spelt is spelt (not *key cache* by K and V of one word)
+    if sorted(set(taken)) != list(range(max(taken) + 1)):
+        return 0
+    return max(taken) + 1
+
+
 def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
     """The Latin word before a Chinese run that is the first word of its English (or its
     first piece before a hyphen: X 射线 *X-ray*), with the space after it; else ''. When
@@ -2593,6 +2617,7 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
         # a Greek letter the English spells out (α 粒子 *alpha particles*, γ 射线暴
         # *gamma-ray bursts*): its name in Unicode's character database
         name = unicodedata.name(greek.group(1), "").split()[-1].lower()
+        name = _GREEK_SPELLINGS.get(name, name)       # Unicode's LAMDA is English's *lambda*
         if name and (first == name or first.startswith(name + "-")):
             return greek.group(0)
         # (else the letter may end a longer Latin word: α-β 剪枝 *alpha-beta pruning*)
@@ -2617,6 +2642,13 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
         if len(said) < len(english.split()) and english.lower().split()[:len(said)] == said:
             return names.group(0)
     tokens = english.lower().split()
+    spelt = _abbreviation_head(found.group(1), english)
+    if spelt and run and any(j >= spelt for w, _ in _units(run, frozenset())
+                             for j, _ in english_links(w, english_words(english))):
+        # an abbreviation spelling the English's first words, the Chinese after it saying
+        # the rest (SMT 求解器 *Satisfiability Modulo Theories solver*, KV 缓存 *key-value
+        # cache*, 2PC 协议 *two-phase commit protocol*)
+        return found.group(0)
     if run and word in tokens[1:]:
         # a number or letter the English writes after the word the Chinese after it says
         # (2 型糖尿病 *type 2 diabetes*: 型 says *type*)
