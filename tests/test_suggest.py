@@ -1086,3 +1086,10 @@ def test_an_abbreviation_spelling_the_englishs_first_words_heads_the_term():
     assert set(_found("闭包转换与 λ 提升（lambda lifting）都能扁平化。")) == {"λ 提升"}
     # not a Latin word that spells nothing of the English
     assert set(_found("用 GPU 训练模型（model training）。")) == {"训练模型"}
+
+
+def test_english_first_with_chinese_joined_by_hyphens_as_the_english_is():
+    # networking, parsing, kernels: English（中文-中文）
+    assert set(_found("P4 的 match-action table（匹配-动作表）本质上是流水线。")) == {"匹配-动作表"}
+    assert set(_found("出现 shift-reduce conflict（移进-归约冲突）时要改文法。")) == {"移进-归约冲突"}
+    assert set(_found("内核用 read-copy-update（读-复制-更新）保护链表。")) == {"读-复制-更新"}

@@ -150,9 +150,11 @@ _DIACRITIC = "À-ÖØ-öø-ÿĀ-ž"
 EN_FIRST_RE = re.compile(
     rf"(?<![A-Za-z0-9_.\-{_DIACRITIC}])(?P<latin>[A-Za-z][A-Za-z0-9'’{_DIACRITIC}\-]*"
     rf"(?: [A-Za-z0-9][A-Za-z0-9'’{_DIACRITIC}\-]*){{0,7}})"
-    rf"(?P<mark>\*{{1,3}}|_{{1,2}}|[”\"])?[ \t]?(?P<open>[（(])(?P<body>[{CJK_CLASS}·]{{2,16}})"
+    rf"(?P<mark>\*{{1,3}}|_{{1,2}}|[”\"])?[ \t]?(?P<open>[（(])(?P<body>[{CJK_CLASS}·]{{2,16}}(?:[-‐–][{CJK_CLASS}]{{1,8}})*"
+    rf"|[{CJK_CLASS}]{{1,8}}(?:[-‐–][{CJK_CLASS}]{{1,8}})+)"
     r"(?:[，,][ \t]?(?P<abbr>[A-Za-z][A-Za-z0-9&/\-]{1,11}))?(?P<close>[）)])"
-)   # (English（中文，ABBR）: *maximum segment size*（最大报文段长度，MSS）)
+)   # (English（中文，ABBR）: *maximum segment size*（最大报文段长度，MSS）; Chinese joined by
+#   hyphens as the English is: *match-action table*（匹配-动作表）, *read-copy-update*（读-复制-更新）)
 _PIECE_RE = re.compile(rf"[A-Za-z0-9{GREEK}](?:[A-Za-z0-9{_DIACRITIC}{GREEK}′ '’/+&\-–]"
                        r"|(?<=\d)[.,](?=\d))*")
 # a first word that opens with a number and is a word all the same: a locant or a count
