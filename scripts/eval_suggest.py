@@ -83,7 +83,8 @@ def _keys(english: str, abbr: str) -> set[str]:
 
 def _related(a: str, b: str) -> bool:
     """Two renderings share an English word or the abbreviation."""
-    from zhenglossary.textutil import normalize_abbreviation, normalize_english, split_abbreviation
+    from zhenglossary.english import normalize_english
+    from zhenglossary.textutil import normalize_abbreviation, split_abbreviation
 
     (ea, aa), (eb, ab) = split_abbreviation(a), split_abbreviation(b)
     if aa is None and a.isupper():

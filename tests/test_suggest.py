@@ -1024,7 +1024,7 @@ def test_a_singular_english_noun_ending_in_s_is_suggested_as_written():
     assert par.english == "position bias"
     par = _found("相机使用广角镜头（wide-angle lens）拍摄。")["广角镜头"]
     assert par.english == "wide-angle lens"
-    from zhenglossary.textutil import normalize_english
+    from zhenglossary.english import normalize_english
 
     assert normalize_english("Position Biases") == normalize_english("position bias") == "position bias"
 

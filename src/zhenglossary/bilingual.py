@@ -127,8 +127,8 @@ from functools import lru_cache
 
 from .align import (EN_FUNCTION, align_letters, align_words, english_links, english_words,
                     gloss, is_general, own_links, singular, word_pieces)
-from .textutil import (CJK_CLASS, is_abbreviation, normalize_abbreviation,
-                       marks, normalize_english)
+from .english import normalize_english
+from .textutil import CJK_CLASS, is_abbreviation, marks, normalize_abbreviation
 
 _CLOSE = {"（": "）)", "(": ")）"}     # mismatched pairs are typing slips: （Just-In-Time, JIT)
 _MARK_PAIRS = {"*": "*", "**": "**", "***": "***", "_": "_", "__": "__", "”": "“",

@@ -232,3 +232,29 @@ def chains(first: str, second: str) -> bool:
         if all(x.lower() == y.lower() or lemmas(x) & lemmas(y) for x, y in zip(wa[-k:], wb[:k])):
             return True
     return False
+
+
+# ------------------------------------------------------------- comparing renderings
+
+_WORD_SPLIT = re.compile(r"[\s\-‐‑–_/]+")
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        lemma = noun_lemma(word) if word.isalpha() and word.islower() else None
+        if lemma:                         # the lemmatiser's noun first: bias stays bias,
+            return lemma                  # boxes is box, analyses analysis
+        if word.endswith("ies") and len(word) > 4:
+            return word[:-3] + "y"
+        return word[:-1]
+    return word
+
+
+def normalize_english(text: str) -> str:
+    """Compare English renderings ignoring case, hyphen/space and plural -s.
+
+    ``Early-Exit Networks`` and ``early exit network`` normalise to the same string.
+    """
+    words = [w for w in _WORD_SPLIT.split(text.strip().lower()) if w]
+    words = [w.strip(".,;:\"'“”‘’") for w in words]
+    return " ".join(_singular(w) for w in words if w)

@@ -51,7 +51,8 @@ import yaml
 
 from .errors import GlossaryError, GlossaryNotFound, UsageError
 from .findings import Finding
-from .textutil import CJK_CLASS, has_cjk, normalize_english, whole_phrase_re
+from .english import normalize_english
+from .textutil import CJK_CLASS, has_cjk, whole_phrase_re
 
 GLOSSARY_NAME = "glossary.yaml"
 # libyaml's parser when PyYAML has it (about 10x faster); both are safe loaders

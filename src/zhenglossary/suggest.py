@@ -54,7 +54,8 @@ from .align import gloss, is_general
 from .bilingual import HARD_FLAGS, Parenthetical, is_function_word, note_sightings
 from .checks import NoteText
 from .glossary import Glossary
-from .textutil import CJK_CLASS, LineIndex, is_cjk_char, normalize_abbreviation, normalize_english
+from .english import normalize_english
+from .textutil import CJK_CLASS, LineIndex, is_cjk_char, normalize_abbreviation
 
 MAX_PLACES = 5
 KEYNESS = 15.13          # log-likelihood critical value for p < 0.0001 (1 d.f.)

@@ -67,32 +67,6 @@ class LineIndex:
         return self.starts[line - 1]
 
 
-_WORD_SPLIT = re.compile(r"[\s\-‐‑–_/]+")
-
-
-def _singular(word: str) -> str:
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        from .english import noun_lemma
-
-        lemma = noun_lemma(word) if word.isalpha() and word.islower() else None
-        if lemma:                         # the lemmatiser's noun first: bias stays bias,
-            return lemma                  # boxes is box, analyses analysis
-        if word.endswith("ies") and len(word) > 4:
-            return word[:-3] + "y"
-        return word[:-1]
-    return word
-
-
-def normalize_english(text: str) -> str:
-    """Compare English renderings ignoring case, hyphen/space and plural -s.
-
-    ``Early-Exit Networks`` and ``early exit network`` normalise to the same string.
-    """
-    words = [w for w in _WORD_SPLIT.split(text.strip().lower()) if w]
-    words = [w.strip(".,;:\"'“”‘’") for w in words]
-    return " ".join(_singular(w) for w in words if w)
-
-
 _ABBR_PLURAL = re.compile(r"^(.*[A-Z0-9])s$")
 
 

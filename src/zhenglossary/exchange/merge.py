@@ -156,7 +156,8 @@ def _new_warnings(glossary: Glossary, added: list[Candidate]) -> list[str]:
     """The ``forbid-conflict`` warnings the added entries would bring (a forbid of one entry
     that another entry's English contains: a sentence with both can never pass). Only pairs
     involving a new entry are checked, so this costs nothing on a large glossary."""
-    from ..textutil import normalize_english, whole_phrase_re
+    from ..english import normalize_english
+    from ..textutil import whole_phrase_re
 
     out: list[str] = []
     new_terms = [c.to_term() for c in added]
