@@ -298,7 +298,7 @@ def test_round_fifteen_held_out_sets_keep_their_level():
     # found, suggest 462 of 480 and of 495, 16 boundary errors; unseen17 finder 540 of 594,
     # suggest 532 of 620, 49 boundary errors)
     _holds("unseen16", 462 / 480 - 1e-9, 462 / 495 - 1e-9, 16, 1)
-    _holds("unseen17", 540 / 594 - 1e-9, 532 / 620 - 1e-9, 49, 5)
+    _holds("unseen17", 543 / 596 - 1e-9, 535 / 620 - 1e-9, 48, 5)     # (round eighteen)
 
 
 def test_round_sixteen_held_out_set_keeps_its_level():
@@ -308,9 +308,9 @@ def test_round_sixteen_held_out_set_keeps_its_level():
     zhen, never listed. Scored once before the round's rules and once after (README,
     Round sixteen): finder R 87.9% → 88.6%, boundary errors 6.5% → 6.0% (28 → 26 of 432).
     Short of the targets (R ≥ 90%, ≤ 5%), so they are not asserted; this guards the level."""
-    # (round seventeen, with it a development set: finder 420 of 440 found and of 455,
-    # 17 boundary errors; suggest 409 of 429 and of 448)
-    _holds("unseen18", 409 / 429 - 1e-9, 409 / 448 - 1e-9, 17, 3)
+    # (round eighteen, with it a development set: finder 421 of 441 found and of 455,
+    # 17 boundary errors; suggest 410 of 430 and of 448)
+    _holds("unseen18", 410 / 430 - 1e-9, 410 / 448 - 1e-9, 17, 3)
 
 
 def test_round_seventeen_held_out_sets_keep_their_level():
@@ -323,9 +323,23 @@ def test_round_seventeen_held_out_sets_keep_their_level():
     networking, PL; 466 sightings, 85 non-terms, 474 passages). Scored before the round's
     rules, once in its middle and once after (README, Round seventeen): unseen19 finder
     R 87.4% → 89.3%, boundary errors 6.9% → 6.6%; unseen20 R 89.7% → 91.0%, 5.6% → 5.3%.
-    Short of the targets (R ≥ 90% with ≤ 5% boundary errors), so they are not asserted;
-    this guards the level reached."""
-    # (unseen19: finder 511 of 549 found and of 572, suggest 483 of 522 and of 552;
-    # unseen20: finder 424 of 449 and of 466, suggest 413 of 439 and of 461)
-    _holds("unseen19", 483 / 522 - 1e-9, 483 / 552 - 1e-9, 36, 2)
-    _holds("unseen20", 413 / 439 - 1e-9, 413 / 461 - 1e-9, 24, 1)
+    Short of the targets (R ≥ 90% with ≤ 5% boundary errors), so they are not asserted.
+    Development sets in round eighteen, which reached unseen19 R 90.0% with 5.8% boundary
+    errors and unseen20 R 91.4% with 5.1%: this guards that level."""
+    # (unseen19: finder 515 of 549 found and of 572, 32 boundary errors, suggest 488 of
+    # 523 and of 552; unseen20: finder 426 of 450 and of 466, 23 boundary errors, suggest
+    # 415 of 440 and of 461)
+    _holds("unseen19", 488 / 523 - 1e-9, 488 / 552 - 1e-9, 32, 2)
+    _holds("unseen20", 415 / 440 - 1e-9, 415 / 461 - 1e-9, 23, 1)
+
+
+def test_round_eighteen_held_out_set_keeps_its_level():
+    """unseen21.yaml, round eighteen's held-out set: a textbook on systems for AI in eight
+    chapters (accelerators, frameworks, automatic differentiation, edge inference,
+    federated learning and privacy, recommender infrastructure, cluster scheduling, data
+    pipelines; 525 sightings, 88 non-terms, 460 passages), written by a hand that read and
+    ran no part of zhen, never listed. Scored with round sixteen's rules (R 86.9%, 8.7%
+    boundary errors), with round seventeen's, before round eighteen (R 88.6%, 7.9%), and
+    after it (unchanged: 465 of 525, 40 boundary errors of 508 found, 3 non-terms; suggest
+    441 of 482 and of 503). Short of the targets; this guards the level."""
+    _holds("unseen21", 441 / 482 - 1e-9, 441 / 503 - 1e-9, 40, 3)
