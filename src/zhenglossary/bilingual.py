@@ -2123,7 +2123,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
                   and not _item_character(text, run_start, run, english, score)
                   and not _object_character(run, start, english, score, forms)):
         return None
-    if not marked and not head and english is not None:
+    if not marked and not head:
         start += _clause_word_before(zh, english, abbr, forms)
         zh = run[start:]
     offset = run_start + start - len(head)
@@ -2398,9 +2398,6 @@ def _item_character(text: str, run_start: int, run: str, english: str, score: fl
     return bool(before) and before[-1] in _ITEM_BEFORE     # (nothing before: - 熵（entropy）：)
 
 
-_OBJECT_BEFORE = ("uj", "m", "q", "r", "p", "c", "f", "d", "v")
-
-
 CLAUSE_WORD_IDF = 5.0    # a word of two characters more widespread than this in general Chinese
 
 
@@ -2451,6 +2448,9 @@ def _common_noun_gloss(zh: str, english: str, forms: frozenset[str]) -> bool:
         return False
     units = _units(zh, forms)
     return len(units) == 1 and units[0][1] in ("n", "vn", "nz")
+
+
+_OBJECT_BEFORE = ("uj", "m", "q", "r", "p", "c", "f", "d", "v")   # a clause's word's tags
 
 
 def _object_character(run: str, start: int, english: str, score: float,
