@@ -270,13 +270,19 @@ def test_killed_run_keeps_finished_batches_and_outputs_whole(tmp_path, argos_dir
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     kept = db.execute("SELECT count(*) FROM mt").fetchone()[0]
     assert kept >= rows
-    # outputs are the old ones or none, never half-written
+    # outputs are the old ones or none, never half-written; a kill that lands inside an
+    # atomic write leaves its temp file (nothing runs at SIGKILL), named for its output
     assert (root / "notes" / "sc24.en.md").read_text("utf-8") == old
-    assert not list((root / "notes").glob(".*.tmp"))
+    from zhenglossary.fileio import TEMP_NAME
+
+    for left in (root / "notes").glob(".*.tmp"):
+        match = TEMP_NAME.match(left.name)
+        assert match and match.group("target").endswith((".en.md", ".zh-en.md")), left
     # the old x.en.md has no zhen header: only --force writes over it (english-conflict)
     resumed = _zhen(root, "translate", "notes/", "--format", "json", "--force", env=env)
     out, errors = resumed.communicate(timeout=600)
     assert resumed.returncode == 0, errors
+    assert not list((root / "notes").glob(".*.tmp"))     # the next run removes them
     # the kept rows are read, not asked again: every engine call is a row the run added
     # (from_memory may be 0: a sentence whose pieces were not stored yet counts as fresh)
     after = sqlite3.connect(db_path).execute("SELECT count(*) FROM mt").fetchone()[0]
