@@ -166,7 +166,9 @@ def test_a_stuck_server_is_cut_at_the_timeout_and_the_next_run_resumes(runner, t
     assert "did not answer within 2 s" in result.stderr and "next run resumes" in result.stderr
     assert took < 15, took
     kept = rows(root)
-    assert 2 <= kept < 5
+    # the server logs a chat as it answers, so the pause may freeze it before the second
+    # answer's bytes reach zhen (CI under load saw 1): what was answered is kept, not all
+    assert 1 <= kept < 5
     again = translate(runner, server, "--batch", "1", "--format", "json")
     assert again.exit_code == 0, again.output
     assert json.loads(again.stdout)["summary"]["translated"] == 5 - kept
