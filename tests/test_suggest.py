@@ -1093,3 +1093,29 @@ def test_english_first_with_chinese_joined_by_hyphens_as_the_english_is():
     assert set(_found("P4 的 match-action table（匹配-动作表）本质上是流水线。")) == {"匹配-动作表"}
     assert set(_found("出现 shift-reduce conflict（移进-归约冲突）时要改文法。")) == {"移进-归约冲突"}
     assert set(_found("内核用 read-copy-update（读-复制-更新）保护链表。")) == {"读-复制-更新"}
+
+
+def test_parenthesis_bodies_with_a_comma_inside_the_english_or_another_name_after_it():
+    from zhenglossary.bilingual import split_body
+
+    # GPU architecture: the abbreviation spells the English across its comma
+    assert split_body("single instruction, multiple threads，SIMT") \
+        == ("single instruction, multiple threads", "SIMT")
+    assert set(_found("这种模型称为单指令多线程（single instruction, multiple threads，SIMT）。")) \
+        == {"单指令多线程"}
+    # CRDTs, flash, pharmacology: an abbreviation joined to the English's last word, or
+    # one letter of it glued to a hyphen
+    assert split_body("grow-only counter，G-Counter") == ("grow-only counter", "G-Counter")
+    assert split_body("program/erase cycles，P/E cycles") == ("program/erase cycles", "P/E cycles")
+    assert split_body("P-glycoprotein, P-gp") == ("P-glycoprotein", "P-gp")
+    # botany, weiqi: a taxon or the word in its own language after the English
+    assert split_body("liverworts，Marchantiophyta") == ("liverworts", "")
+    assert split_body("capturing race, semeai") == ("capturing race", "")
+    # two English words are still a list
+    assert split_body("cat, dog") is None and split_body("input, output") is None
+    # and a rendering holding such an abbreviation is split as one holding DTN is
+    from zhenglossary.textutil import split_abbreviation
+
+    assert split_abbreviation("congestion window (cwnd)") == ("congestion window", "cwnd")
+    assert split_abbreviation("program/erase cycle (P/E cycles)") == ("program/erase cycle", "P/E cycles")
+    assert split_abbreviation("offset (getX)") == ("offset (getX)", None)

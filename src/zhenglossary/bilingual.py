@@ -128,7 +128,9 @@ from functools import lru_cache
 from .align import (EN_FUNCTION, align_letters, align_words, english_links, english_words,
                     gloss, is_general, own_links, singular, word_pieces)
 from .english import normalize_english
-from .textutil import CJK_CLASS, is_abbreviation, marks, normalize_abbreviation
+from .textutil import (CJK_CLASS, is_abbreviation, marks, normalize_abbreviation,
+                       spelled_by)
+from .textutil import letter_words as _letter_words
 
 _CLOSE = {"（": "）)", "(": ")）"}     # mismatched pairs are typing slips: （Just-In-Time, JIT)
 _MARK_PAIRS = {"*": "*", "**": "**", "***": "***", "_": "_", "__": "__", "”": "“",
@@ -348,27 +350,6 @@ def _gives_symbol(body: str) -> bool:
 _YEAR = re.compile(r"(?:1[89]|20)\d\d[a-z]?")      # 1978, 2019a: a citation's year
 
 
-def _spelled_by(piece: str, english: str) -> bool:
-    """A short lower-case or hyphenated abbreviation written after the English whose
-    letters the English spells in order from its first word (cwnd *congestion window*,
-    ssthresh *slow start threshold*), or an abbreviation joined by a hyphen to the
-    English's last word (LSM-tree *log-structured merge-tree*)."""
-    if " " in piece or not 2 <= len(piece) <= 10 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9\-]*", piece):
-        return False
-    words = [w for w in re.split(r"[\s\-‐–]+", english.lower()) if w]
-    head = piece
-    if "-" in piece:
-        head, _, last = piece.rpartition("-")
-        if not words or last.lower() != words[-1] or not _abbreviation(head):
-            return False
-        words = words[:-1]
-    letters = "".join(c for c in head.upper() if c.isalpha())
-    if len(letters) < 2 or len(words) < 2 and "-" not in piece:
-        return False
-    taken = _letter_words(letters, tuple(words))
-    return bool(taken) and None not in taken and taken[0] == 0
-
-
 def split_body(body: str, tail: str = "") -> tuple[str, str] | None:
     """(english, abbreviation) of a parenthesis body, or None when it is not a term.
     ``tail`` is the Latin word written before the parenthesis (叶绿素 a（chlorophyll a）):
@@ -384,6 +365,15 @@ def split_body(body: str, tail: str = "") -> tuple[str, str] | None:
     while len(pieces) > 1 and (_annotation(pieces[-1]) or _symbol(pieces[-1], pieces[:-1])) \
             and len(pieces) <= 4 and not _abbreviation_with_digits(pieces):
         pieces = pieces[:-1]
+    if len(pieces) > 2 and _abbreviation(pieces[-1]) and all(
+            not _CJK.search(p) and re.search("[a-z]", p) for p in pieces[:-1]):
+        joined = ", ".join(pieces[:-1])
+        taken = _letter_words("".join(c for c in pieces[-1].upper() if c.isalpha()),
+                              tuple(english_words(joined)))
+        if taken and None not in taken and taken[0] == 0 \
+                and max(taken) == len(english_words(joined)) - 1:
+            pieces = [joined, pieces[-1]]     # *single instruction, multiple threads*, SIMT:
+            #                                   the letters spell the English across its comma
     if not pieces or len(pieces) > 2:
         return None
     # a word of a phrase with a capital inside that marks a letter of the abbreviation
@@ -394,14 +384,15 @@ def split_body(body: str, tail: str = "") -> tuple[str, str] | None:
                              for w in pieces[0].split())
     english = abbr = ""
     for piece in pieces:
-        if _CJK.search(piece) or not _PIECE_RE.fullmatch(piece) or not _LETTERS2.search(piece) \
+        if _CJK.search(piece) or not _PIECE_RE.fullmatch(piece.replace(", ", " ")) \
+                or not _LETTERS2.search(piece) \
                 and not (is_abbreviation(piece) and sum(c.isalpha() for c in piece) >= 2):
             # (T2D, G7G: letters apart, an abbreviation all the same)
             return None
         if english and not abbr and _LOWER_ABBR.fullmatch(piece):
             abbr = piece                  # mAP, xG, eBPF after the English: its abbreviation
             continue
-        if english and not abbr and _spelled_by(piece, english):
+        if english and not abbr and spelled_by(piece, english):
             abbr = piece                  # cwnd after *congestion window*, LSM-tree after
             continue                      # *log-structured merge-tree*: it spells the English
         if _CODE_CAMEL.search(piece):
@@ -411,6 +402,11 @@ def split_body(body: str, tail: str = "") -> tuple[str, str] | None:
         if _abbreviation(piece) and not abbr:
             abbr = piece
             continue
+        if english and not abbr and len(piece) >= 4 and piece.isalpha() and piece[1:].islower() \
+                and _unknown_word(piece) and not _unknown_word(english.split()[-1]):
+            continue                      # another name for the term, not an English word:
+            #                               its taxon (*liverworts*, Marchantiophyta), the
+            #                               word in its own language (*endgame*, yose)
         words = piece.split()
         dimension = len(words) > 1 and re.fullmatch(r"\d[A-Z]{1,2}", words[0])   # 3D, 5G, 4K
         if english or piece[0].isdigit() and not dimension \
@@ -892,31 +888,6 @@ def _unsaid_letters(letters: str, en: list[str], span_links, english: str = "") 
         if not (j in said or said_between(j, span_links)):
             out.append(letter)
     return "".join(out)
-
-
-@lru_cache(maxsize=4096)
-def _letter_words(letters: str, en: tuple[str, ...], at: int = 0, last: int | None = None
-                  ) -> tuple[int | None, ...]:
-    """The English word each abbreviation letter stands for, in order: the next word it
-    starts, or a later part of the word before (the O of intraOcular, the S of
-    HeadSpace in *headspace solid-phase microextraction*, HS-SPME). The first reading
-    that spells every letter; without one, the greedy reading up to where it fails
-    (None from there)."""
-    if not letters:
-        return ()
-    letter = letters[0]
-    j = next((j for j in range(at, len(en)) if en[j][:1].upper() == letter), None)
-    greedy: tuple[int | None, ...] | None = None
-    if j is not None:
-        rest = _letter_words(letters[1:], en, j + 1, j)
-        if None not in rest:
-            return (j,) + rest
-        greedy = (j,) + rest
-    if last is not None and letter.lower() in en[last][1:]:
-        rest = _letter_words(letters[1:], en, at, last)
-        if None not in rest or greedy is None:
-            return (last,) + rest
-    return greedy if greedy is not None else (None,) * len(letters)
 
 
 def said_between(j: int, span_links) -> bool:

@@ -79,6 +79,60 @@ def normalize_abbreviation(abbr: str) -> str:
     return abbr
 
 
+@lru_cache(maxsize=4096)
+def letter_words(letters: str, en: tuple[str, ...], at: int = 0, last: int | None = None
+                 ) -> tuple[int | None, ...]:
+    """The English word each abbreviation letter stands for, in order: the next word it
+    starts, or a later part of the word before (the O of intraOcular, the S of
+    HeadSpace in *headspace solid-phase microextraction*, HS-SPME). The first reading
+    that spells every letter; without one, the greedy reading up to where it fails
+    (None from there)."""
+    if not letters:
+        return ()
+    letter = letters[0]
+    j = next((j for j in range(at, len(en)) if en[j][:1].upper() == letter), None)
+    greedy: tuple[int | None, ...] | None = None
+    if j is not None:
+        rest = letter_words(letters[1:], en, j + 1, j)
+        if None not in rest:
+            return (j,) + rest
+        greedy = (j,) + rest
+    if last is not None and letter.lower() in en[last][1:]:
+        rest = letter_words(letters[1:], en, at, last)
+        if None not in rest or greedy is None:
+            return (last,) + rest
+    return greedy if greedy is not None else (None,) * len(letters)
+
+
+def spelled_by(piece: str, english: str) -> bool:
+    """A short lower-case or hyphenated abbreviation written after the English whose
+    letters the English spells in order from its first word (cwnd *congestion window*,
+    ssthresh *slow start threshold*, P-gp *P-glycoprotein*), or an abbreviation joined by
+    a hyphen or a space to the English's last word (LSM-tree *log-structured merge-tree*,
+    G-Counter *grow-only counter*, P/E cycles *program/erase cycles*)."""
+    if not 2 <= len(piece) <= 12 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9/]*(?:[- ][A-Za-z0-9/]+)?",
+                                                      piece):
+        return False
+    words = [w for w in re.split(r"[\s\-‐–/]+", english.lower()) if w]
+    if len(words) < 2:
+        return False
+
+    def spells(letters: str, among: list[str]) -> bool:
+        taken = letter_words(letters, tuple(among))
+        return bool(taken) and None not in taken and taken[0] == 0
+
+    parts = re.split(r"[- ]", piece, 1)
+    if len(parts) == 2 and parts[1].lower().removesuffix("s") == words[-1].removesuffix("s"):
+        letters = "".join(c for c in parts[0].upper() if c.isalpha())
+        if letters and parts[0][:1].isupper() and spells(letters, words[:-1]):
+            return True                   # LSM-tree, G-Counter, P/E cycles
+    if " " in piece or len(parts) == 2 and parts[1].lower() in words:
+        return False                      # (B-spline after *basis spline curve*: a letter
+        #                                   and a word, its other name, not its letters)
+    letters = "".join(c for c in piece.upper() if c.isalpha())
+    return len(letters) >= 2 and spells(letters, words)
+
+
 _EN_WITH_ABBR = re.compile(r"^(?P<en>.*?)\s*\((?P<abbr>[^()]+)\)\s*$")
 
 
@@ -87,8 +141,9 @@ def split_abbreviation(en: str) -> tuple[str, str | None]:
     if "(" not in en:                 # the lint asks this of every entry, several times
         return en, None
     match = _EN_WITH_ABBR.match(en)
-    if match and is_abbreviation(match.group("abbr")):
-        return match.group("en"), match.group("abbr")
+    if match and (is_abbreviation(match.group("abbr"))
+                  or spelled_by(match.group("abbr"), match.group("en"))):
+        return match.group("en"), match.group("abbr")     # (and cwnd, G-Counter, P/E cycles)
     return en, None
 
 
