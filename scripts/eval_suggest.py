@@ -6,9 +6,11 @@
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
     python scripts/eval_suggest.py --half A        # only the passages of half A (or B) of each set
-    python scripts/eval_suggest.py --unseen        # only round eighteen's held-out set (not among
-                                                   # the development sets): unseen21.yaml, a
-                                                   # textbook on systems for AI
+    python scripts/eval_suggest.py --unseen        # only the held-out sets (not among the
+                                                   # development sets): unseen21.yaml, a
+                                                   # textbook on systems for AI (round eighteen),
+                                                   # and unseen22.yaml, an HPC/ML group's wiki
+                                                   # (round nineteen)
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
 Halves (round twelve): every passage of every set belongs to half A or half B by the
@@ -64,6 +66,7 @@ UNSEEN18 = ROOT / "tests" / "gold" / "unseen18.yaml"   # issue 22 round 16: held
 UNSEEN19 = ROOT / "tests" / "gold" / "unseen19.yaml"   # issue 22 round 17: held out (lecture notes), dev since
 UNSEEN20 = ROOT / "tests" / "gold" / "unseen20.yaml"   # issue 22 round 17: held out (paper notes), dev since
 UNSEEN21 = ROOT / "tests" / "gold" / "unseen21.yaml"   # issue 22 round 18: held out (a textbook)
+UNSEEN22 = ROOT / "tests" / "gold" / "unseen22.yaml"   # issue 22 round 19: held out (a group's wiki)
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -239,8 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", action="store_true", help="also score the shipped notes")
     parser.add_argument("--errors", action="store_true", help="list misses and wrong boundaries")
     parser.add_argument("--unseen", action="store_true",
-                        help="score only tests/gold/unseen21.yaml (round eighteen's held-out "
-                             "textbook on systems for AI, not among the development sets)")
+                        help="score only the held-out sets, tests/gold/unseen21.yaml (a "
+                             "textbook on systems for AI) and unseen22.yaml (an HPC/ML group's "
+                             "wiki), not among the development sets")
     parser.add_argument("--half", choices=("A", "B"),
                         help="score only the passages of this half of each set (by a hash of "
                              "the passage's text)")
@@ -249,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.sets:
         sets = [(str(path), path) for path in args.sets]
     elif args.unseen:
-        sets = [("held-out set (unseen21, a textbook on systems for AI)", UNSEEN21)]
+        sets = [("held-out set (unseen21, a textbook on systems for AI)", UNSEEN21),
+                ("held-out set (unseen22, an HPC/ML group's wiki)", UNSEEN22)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),

@@ -329,8 +329,10 @@ def test_round_seventeen_held_out_sets_keep_their_level():
     # (unseen19: finder 515 of 549 found and of 572, 32 boundary errors, suggest 488 of
     # 523 and of 552; unseen20: finder 426 of 450 and of 466, 23 boundary errors, suggest
     # 415 of 440 and of 461)
-    _holds("unseen19", 488 / 523 - 1e-9, 488 / 552 - 1e-9, 32, 2)
-    _holds("unseen20", 415 / 440 - 1e-9, 415 / 461 - 1e-9, 23, 1)
+    # (round nineteen: unseen19 finder 518 of 552 found and of 572, suggest 492 of 525 and
+    # of 552; unseen20 suggest 416 of 440)
+    _holds("unseen19", 492 / 525 - 1e-9, 492 / 552 - 1e-9, 32, 2)
+    _holds("unseen20", 416 / 440 - 1e-9, 416 / 461 - 1e-9, 23, 1)
 
 
 def test_round_eighteen_held_out_set_keeps_its_level():
@@ -341,5 +343,20 @@ def test_round_eighteen_held_out_set_keeps_its_level():
     ran no part of zhen, never listed. Scored with round sixteen's rules (R 86.9%, 8.7%
     boundary errors), with round seventeen's, before round eighteen (R 88.6%, 7.9%), and
     after it (unchanged: 465 of 525, 40 boundary errors of 508 found, 3 non-terms; suggest
-    441 of 482 and of 503). Short of the targets; this guards the level."""
-    _holds("unseen21", 441 / 482 - 1e-9, 441 / 503 - 1e-9, 40, 3)
+    441 of 482 and of 503), and after round nineteen (finder unchanged, suggest 444 of 482).
+    Short of the targets; this guards the level."""
+    _holds("unseen21", 465 / 508 - 1e-9, 444 / 503 - 1e-9, 40, 3)
+
+
+def test_round_nineteen_held_out_set_keeps_issue_22s_targets():
+    """unseen22.yaml, round nineteen's held-out set: an HPC and ML-systems group's wiki in
+    eight pages (cluster usage, performance tuning, mixed precision, distributed training,
+    inference serving, storage and I/O, a reading group, an onboarding FAQ; 465 sightings,
+    85 non-terms, 467 passages), written by a hand that read and ran no part of zhen, never
+    listed. Scored with round sixteen's rules (R 92.9%, 3.6% boundary errors), round
+    seventeen's (93.5%, 3.3%), round eighteen's, before round nineteen (94.0%, 2.9%) and
+    after it (unchanged: 437 of 465, 13 boundary errors of 451 found, 1 non-term; suggest
+    401 of 414 and of 438). It meets issue 22's targets (R ≥ 90%, ≤ 5% boundary errors),
+    so they are asserted with the level reached."""
+    finder = _holds("unseen22", 401 / 414 - 1e-9, 401 / 438 - 1e-9, 13, 1)
+    assert finder["recall"] >= 0.90 and finder["boundary_errors"] <= 0.05 * finder["found"]
