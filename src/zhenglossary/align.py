@@ -30,6 +30,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .textutil import CHINESE_DIGITS
+
 # English closed-class words: never the content an alignment is about
 EN_FUNCTION = frozenset(
     "a an the of to for in on at by with and or from into as via per its it is are be "
@@ -268,18 +270,14 @@ def own_links(word: str, english: list[str]) -> set[tuple[int, str]]:
                 whole = stem(gloss_word) == stem(en) or gloss_word == en \
                     or derived(gloss_word, en) or _adjective_of(gloss_word, en)
                 out.add((i, "" if whole else gloss_word))
-    value = NUMERALS.get(word[0])
-    if value is not None:
+    value = CHINESE_DIGITS.get(word[0])
+    if value:
         # a number written in digits (*2-bit*, *2D*, *3-way*): the word opening with its
         # numeral says it (两|位, 二维; 维 says the *D* of *dimensional*)
         for i, en in enumerate(english):
             if en == str(value) or en == f"{value}d" and word[1:] == "维":
                 out.add((i, ""))
     return out
-
-
-# Chinese numerals, as a number opening a word writes them (two forms of 2: 二, 两)
-NUMERALS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
 
 def english_links(word: str, english: list[str]) -> set[tuple[int, str]]:

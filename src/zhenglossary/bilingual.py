@@ -672,7 +672,7 @@ def term_span(run: str, english: str, abbr: str,
     counts = frozenset(i for i, (w, f) in enumerate(units)
                        if _count(w, f) and not english_links(w[0], en_all)
                        and not any(words_match(g, e) for g in gloss(w).words for e in en_all)
-                       and not own_links(w, en_all))     # (二维 *2D*: align.NUMERALS)
+                       and not own_links(w, en_all))     # (二维 *2D*: textutil.CHINESE_DIGITS)
     en_links, _ = align_words(words, english, "", blocked | counts)
     if en_all:
         _drop_echoes(words, en_all, en_links)

@@ -67,6 +67,12 @@ class LineIndex:
         return self.starts[line - 1]
 
 
+# Chinese digits, as numbers are written with them (two forms of 0 and of 2): the gloss
+# engine reads numbers by them, the aligner a word opening with one (两|位 *2-bit*)
+CHINESE_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
+                  "六": 6, "七": 7, "八": 8, "九": 9}
+
+
 _ABBR_PLURAL = re.compile(r"^(.*[A-Z0-9])s$")
 
 

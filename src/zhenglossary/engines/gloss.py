@@ -61,7 +61,7 @@ from .. import cedict
 from ..errors import ZhenError
 from ..placeholders import EXACT, exact_in
 from ..terms import noun_plurals
-from ..textutil import CJK_CLASS, CJK_PUNCT, marks
+from ..textutil import CHINESE_DIGITS, CJK_CLASS, CJK_PUNCT, marks
 from .base import BaseEngine, EngineContext, EngineOutput, EngineSpec, EngineStatus
 from .names import person_names, spell_name
 
@@ -518,8 +518,7 @@ _TIME_UNITS = {
 _MULTIPLIERS = {"十": 10, "百": 100, "千": 1000, "万": 10 ** 4, "十万": 10 ** 5,
                 "百万": 10 ** 6, "千万": 10 ** 7, "亿": 10 ** 8, "十亿": 10 ** 9,
                 "百亿": 10 ** 10, "千亿": 10 ** 11, "万亿": 10 ** 12}
-_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-           "七": 7, "八": 8, "九": 9}
+_DIGITS = CHINESE_DIGITS
 _UNITS = {"十": 10, "百": 100, "千": 1000}
 _APPROX = {"几": "a few", "数": "several", "数十": "dozens of", "数百": "hundreds of",
            "数千": "thousands of", "数万": "tens of thousands of", "上百": "hundreds of",
