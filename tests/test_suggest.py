@@ -1119,3 +1119,57 @@ def test_parenthesis_bodies_with_a_comma_inside_the_english_or_another_name_afte
     assert split_abbreviation("congestion window (cwnd)") == ("congestion window", "cwnd")
     assert split_abbreviation("program/erase cycle (P/E cycles)") == ("program/erase cycle", "P/E cycles")
     assert split_abbreviation("offset (getX)") == ("offset (getX)", None)
+
+
+def test_a_chinese_verb_says_an_english_verb_modifying_the_head():
+    # networking, distributed transactions: *live* of *time to live* and *commit* of
+    # *commit wait* are verbs, and a Chinese verb says each before the noun
+    assert set(_found("每个报文都有生存时间（time to live）。")) == {"生存时间"}
+    assert set(_found("协调者要等到提交等待（commit wait）结束。")) == {"提交等待"}
+
+
+def test_a_character_reading_each_says_the_englishs_per():
+    # quantization, numerics: *per-* is a function word the English words drop; 逐
+    # (CC-CEDICT "individually") says it
+    assert set(_found("激活值采用逐令牌（per-token）量化，权重采用逐通道（per-channel）量化。")) \
+        == {"逐令牌", "逐通道"}
+    assert set(_found("按逐元素（per-element）方式计算误差。")) == {"逐元素"}
+
+
+def test_an_abbreviation_inside_the_english_asks_for_the_characters_of_its_words():
+    # virtualization: *OS* is two words (操作系统), not one syllable, so a list item's run
+    # of seven characters is as long as *guest OS* asks
+    assert set(_found("- 客户机操作系统（guest OS）只能看到虚拟网卡。")) == {"客户机操作系统"}
+    assert set(_found("- 客户机页表（guest PT）由客户机内核维护。")) == {"客户机页表"}
+
+
+def test_a_particle_or_locality_character_opening_a_clause_is_a_prefix():
+    # thermodynamics, mechanics, neuroanatomy: 等 and 上 follow what they belong to, so
+    # opening a sentence they are the term's prefix (等|熵过程 *isentropic process*)
+    assert set(_found("等熵过程（isentropic process）没有熵变。")) == {"等熵过程"}
+    assert set(_found("等效应力（equivalent stress）超过屈服强度时材料开始塑性变形。")) == {"等效应力"}
+    assert set(_found("上丘（superior colliculus）参与眼动控制。")) == {"上丘"}
+
+
+def test_a_headings_number_is_no_count_and_opens_the_clause():
+    # storage, vision, robotics: after ## 3.2 the classifier 块, 条 or 台 is the term's
+    # first character, not the measure word of a number
+    assert set(_found("## 3.2 块设备驱动（block device driver）")) == {"块设备驱动"}
+    assert set(_found("## 2.4 条形码识别（barcode recognition）")) == {"条形码识别"}
+    assert set(_found("## 5.1 台阶检测（step detection）")) == {"台阶检测"}
+    # a count in a sentence still is one
+    assert set(_found("现场安装了 4 支测斜仪（inclinometers）。")) == {"测斜仪"}
+
+
+def test_a_widespread_verb_before_a_term_is_the_clauses_though_english_is_unsaid():
+    # key-value stores, schedulers, obstetrics: the English leaves a word no Chinese word
+    # says, and the widespread verb before the term (靠, 提示) is not that word
+    assert set(_found("这一层主要靠布隆过滤器（Bloom filter）挡住不存在的键。")) == {"布隆过滤器"}
+    assert set(_found("老系统仍然靠轮询调度（round-robin scheduling）。")) == {"轮询调度"}
+    assert set(_found("超声提示胎心（fetal heart）正常。")) == {"胎心"}
+    # a verb saying the English's prefix is the term's (不可 *non-*), and so is one
+    # character before a word saying part of the one English word (系|外行星)
+    assert set(_found("脏读之外还有不可重复读（non-repeatable read）。")) == {"不可重复读"}
+    assert set(_found("团队持续搜寻系外行星（exoplanet）。")) == {"系外行星"}
+    # and a verb before a span saying all the English is the clause's (测|雪水当量)
+    assert set(_found("去年冬天我们在山上测雪水当量（snow water equivalent）。")) == {"雪水当量"}

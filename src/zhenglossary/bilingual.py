@@ -1471,6 +1471,15 @@ def _participle(word: str) -> bool:
     return word.endswith("ed") and "VERB" in parts_of_speech(word)
 
 
+def _base_verb(word: str) -> bool:
+    """An English verb in its base form and no noun (*commit* of *commit wait*, *live* of
+    *time to live*, *emulate*): a Chinese verb translates it before the noun it modifies."""
+    from .english import verb_lemmas, parts_of_speech
+
+    return not word.endswith("ing") and "NOUN" not in parts_of_speech(word) \
+        and word.lower() in verb_lemmas(word)
+
+
 def _mostly_verb(word: str) -> bool:
     """CC-CEDICT reads ``word`` as a verb ("to …") in at least half of its senses (来自,
     说服, 降低), unlike 反向 *reverse*, or a word it lacks (舍入)."""
@@ -1490,6 +1499,15 @@ def _clause_verb_tagged_otherwise(word: str, flag: str) -> bool:
     clause's verb all the same (产生 "to produce", tagged n, in 可以产生低温等离子体; not
     混杂 "to mix", tagged a, of 无混杂假设 *unconfoundedness assumption*)."""
     return len(word) > 1 and flag[:1] not in "abv" and is_general(word) and gloss(word).verb_only
+
+
+def _common_verb_character(char: str) -> bool:
+    """A character widespread in general Chinese (jieba IDF below :data:`MORPHEME_IDF`)
+    that CC-CEDICT reads mostly as a verb (测 "to measure", 加 "to add", 查 "to check")."""
+    from .align import idf
+
+    value = idf(char)
+    return value is not None and value < MORPHEME_IDF and _mostly_verb(char)
 
 
 def _copula(word: str) -> bool:
@@ -1550,6 +1568,13 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
                     and not en_links[start - 1]:
                 covered.add(i)
                 start -= 1
+    # *per-*, a function word the English words drop, is said by the character before the
+    # span that CC-CEDICT reads "each", "every" or "individually" (逐|通道 *per-channel*,
+    # 每|核 *per-core*)
+    if start > 0 and re.match(r"per[- ]\w", english.strip(), re.I) and not en_links[start - 1] \
+            and len(units[start - 1][0]) == 1 and units[start - 1][0] not in forms \
+            and gloss(units[start - 1][0]).words & _EACH:
+        start -= 1
     first = min(covered) if covered else len(en)
     if len(en) == 1:
         unsaid = [] if 0 in covered else [0]       # backpropagation: its start, 反向
@@ -1604,7 +1629,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     connective = next((_CONNECTIVES[t.lower()] for t in english.split()
                        if t.lower() in _CONNECTIVES), None) if en else None
 
-    participle = bool(en) and 0 in unsaid and _participle(en[0])
+    participle = bool(en) and (0 in unsaid and _participle(en[0])
+                               or any(_base_verb(en[j]) for j in unsaid))
 
     def stops(i: int, left: int) -> bool:
         """May unit ``i`` not be taken, with ``left`` characters of reach?"""
@@ -1629,6 +1655,23 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             #                               提高采收率 *Enhanced Oil Recovery*)
         if len(word) == 1 and not en_links[i] and _copula(word):
             return True                   # 是, 为, 属 (CC-CEDICT: "to be"): the clause's verb
+        if en and not letters and len(word) > 1 and not en_links[i] and flag == "v" \
+                and is_general(word) and not (i == start - 1 and participle) \
+                and not any(en[j] in PREFIX_SENSES or english_prefix(en[j]) for j in unsaid):
+            # (but a verb may say a prefix the English opens with: 不可 of 不可重复读
+            # *non-repeatable read*, 自主 of 自主音段音系学 *autosegmental phonology*)
+            return True                   # 提示|抗药性: a widespread verb saying nothing
+        if len(word) == 1 and not en_links[i] and flag in _VERB_FLAGS and 0 < i == start - 1 \
+                and len(en) != 1 \
+                and len(words[start]) > 1 and _common_verb_character(word) \
+                and not any(syllables(en[j]) > len(words[start])
+                            for j in _name_words(english) & set(unsaid)):
+            return True                   # 测|牙釉质, 查|铁蛋白: a widespread verb of one
+            #                               character before a word is the clause's, unless
+            #                               it says the start of the one English word (系|外行星
+            #                               *exoplanet*) (靠|布隆
+            #                               *Bloom*; but not in a name's rendering short of
+            #                               its sounds: 拿|波里 *Neapolitan*)
         if not en_links[i] and _naming_verb(word, forms):
             return True                   # 又叫|爬杆效应, 简称|…: the name follows the verb
         if not en_links[i] and _using_verb(word):
@@ -1691,6 +1734,9 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         if len(left) == 1 and lflag[:1] in "dfp" and any(f[:1] in "dfp" for _, f in inner):
             start -= 1
     return start
+
+
+_EACH = frozenset({"each", "every", "individually"})    # CC-CEDICT's words for *per-*
 
 
 def _binomial(english: str) -> bool:
@@ -2148,16 +2194,20 @@ def english_characters(english: str, abbr: str) -> tuple[int, int]:
     """(fewest, most) Chinese characters the English usually asks for, from the gold
     sets' 1,100 pairs: a character per syllable of each content word, two to four a word
     (one word: at least its syllables up to three; several: two a word), one more at
-    most; two characters per abbreviation letter at most."""
+    most; two characters per abbreviation letter at most, an abbreviation inside the
+    English too (*guest OS*: 客户机操作系统)."""
+    from .align import abbreviation_letters
+
     if english:
         need = [max(2, min(syllables(w), 4)) for w in english_words(english)
                 if w.lower() not in EN_FUNCTION]
         if not need:
             return 0, 0
+        inner = sum(2 * len(abbreviation_letters(w)) - 2 for w in re.findall(r"[A-Za-z0-9]+", english)
+                    if len(w) > 1 and w.isupper())
         if len(need) == 1:
-            return min(need[0], 3), need[0] + 1
-        return 2 * len(need), sum(need) + 1
-    from .align import abbreviation_letters
+            return min(need[0], 3), need[0] + 1 + inner
+        return 2 * len(need), sum(need) + 1 + inner
 
     n = len(abbreviation_letters(abbr))
     return n, 2 * n + 1
@@ -2189,8 +2239,10 @@ def _phrase_start(text: str, run_start: int, run: str, start: int, english: str,
     en = english_words(english) if english else []
     said = {i for word, _ in units[k:] for i, _ in english_links(word, en)} if en else set()
     whole = {i for word, _ in units[k:] for i, part in english_links(word, en) if not part}
-    if en and len(whole) == len(en) and k > 0 and len(run) - start > 1 \
-            and units[k - 1][0] not in forms and units[k - 1][1] in ("v", "vd", "vi", "d") \
+    if en and k > 0 and len(run) - start > 1 and units[k - 1][0] not in forms \
+            and (len(whole) == len(en) and units[k - 1][1] in ("v", "vd", "vi", "d")
+                 or len(said) == len(en) and units[k - 1][1] in ("v", "vn")
+                 and _mostly_verb(units[k - 1][0])) \
             and not (k > 1 and units[k - 2][1] == "uj"):
         # the span says every English word whole: a verb or adverb before it is the
         # clause's (补做|双脉冲测试, 再加|胰酶), but not after 的, which closes a modifier
@@ -2325,6 +2377,10 @@ def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset
             return False                  # a count and its measure word (两块 of 两块黑土)
         if flag == "u" and k > 0:
             continue                      # 等 of 表面等离激元
+        if k == 0 and len(word) == 1 and flag[:1] in "uf":
+            continue                      # a particle or a locality word follows what it
+            #                               belongs to: opening the clause, it is a prefix
+            #                               (等|时性 *isochronism*, 外|温动物 *ectotherms*)
         if flag.startswith(HARD_FLAGS) or flag[:1] in "fqrpt" or flag == "hy" \
                 or _copula(word) or _naming_verb(word, forms):
             return False
@@ -2479,6 +2535,10 @@ def _unaligned_noun_character(char: str, english: str) -> bool:
 _NUMBER_BEFORE = re.compile(r"[0-9０-９][ \t]?")
 
 
+# a heading's or a line's own number (## 5.2 , 3.1.4 ), not a quantity
+_SECTION_NUMBER = re.compile(r"[ \t]*(?:#{1,6}[ \t]+)?\d+(?:\.\d+)+\.?[ \t]*|[ \t]*#{1,6}[ \t]+\d+\.?[ \t]*")
+
+
 def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score: float,
              forms: frozenset[str], start: int) -> int:
     """Where the term starts when the run's first character is the measure word of a
@@ -2491,6 +2551,8 @@ def _counted(text: str, run_start: int, run: str, english: str, abbr: str, score
             or not _NUMBER_BEFORE.fullmatch(text, max(0, run_start - 2), run_start) \
             and not _NUMBER_BEFORE.fullmatch(text, max(0, run_start - 1), run_start):
         return start
+    if _SECTION_NUMBER.fullmatch(text, text.rfind("\n", 0, run_start) + 1, run_start):
+        return start                      # ## 5.2 头影测量: a section's number counts nothing
     rest_start, rest = term_span(run[1:], english, abbr, forms)
     return 1 + rest_start if rest >= score and (start == 0 or rest_start == 0) else start
 
@@ -2748,7 +2810,8 @@ def _clause_start(text: str, pos: int) -> bool:
     if _sentence_start(text, pos):
         return True
     line = text[text.rfind("\n", 0, pos) + 1:pos]
-    return bool(re.fullmatch(r"[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+|.*\|[ \t]*", line))
+    return bool(re.fullmatch(r"[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+|.*\|[ \t]*", line)
+                or _SECTION_NUMBER.fullmatch(line))    # ## 3.2 块设备驱动
 
 
 MAX_OPENING = 8      # a Chinese parenthesis longer than this after an opening phrase is a remark

@@ -181,6 +181,12 @@ def parts_of_speech(word: str) -> frozenset[str]:
     return frozenset(_all_lemmas(word.lower()))
 
 
+def verb_lemmas(word: str) -> frozenset[str]:
+    """The lemmas the dictionary gives ``word`` as a verb (*pinned* → pin); empty for a
+    word it knows as no verb."""
+    return frozenset(_all_lemmas(word.lower()).get("VERB", ()))
+
+
 def term_key(phrase: str) -> str:
     """A phrase's comparison key: its words' lemmas, lower case, run together
     (``Caching Policies`` → ``cachepolicy``, ``multi-version`` = ``multiversion``)."""
