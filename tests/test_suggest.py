@@ -219,9 +219,10 @@ def test_a_noun_character_jieba_cut_off_before_a_one_character_term_is_the_terms
     assert "蛙卵" in _found("春季池塘中的蛙卵（spawn）在一周内孵化。")
     assert "韵核" in _found("一个音节的韵核（nucleus）通常是元音。")
     # not across 的, a measure word or a verb: the one character alone is the term where
-    # its gloss says the English (锁 "lock"); 核 is general and CC-CEDICT has no "core"
+    # its gloss says the English (锁 "lock"), or where jieba tags it a noun after a count
+    # (核: CC-CEDICT has no "core"; the independent gold sets label it a term)
     assert set(_found("每个分区的锁（lock）由协调者分配。")) == {"锁"}
-    assert not _found("每个核（core）运行一个线程。")
+    assert set(_found("每个核（core）运行一个线程。")) == {"核"}
 
 
 def test_a_preposition_character_saying_a_word_after_a_hyphen_is_content():
@@ -314,17 +315,17 @@ def test_a_one_character_term_standing_alone_as_an_item_or_cell_is_a_term():
     # botany, chemistry: the character says its one English word whole (CC-CEDICT)
     assert "萼" in _found("| 部位 | 萼（calyx） | 花冠（corolla） |")
     assert "钍" in _found("矿物中常见的有铀、钍（thorium）和钾。")
-    # not a general word (锁 *lock*) opening a clause as its subject, nor one nothing
-    # aligns (核 *core*)
-    assert not _found("每个核（core）运行一个线程。")
+    # not a general word (锁 *lock*) opening a clause as its subject; after a count a noun
+    # character is the term, not the count's (每个|核 *core*)
+    assert set(_found("每个核（core）运行一个线程。")) == {"核"}
     assert not _found("，锁（lock）由协调者分配。")
 
 
 def test_a_bound_character_jieba_cut_off_joins_a_one_character_span_where_nothing_aligns():
     # metallurgy: CC-CEDICT lacks 孪晶, jieba cuts 孪 (a bound morpheme, zg) | 晶
     assert "孪晶" in _found("退火后的铜中出现大量孪晶（twinning）。")
-    # a general character or a measure word is no such half
-    assert not _found("每个核（core）运行一个线程。")
+    # a general character or a measure word is no such half (个 of 每个核)
+    assert set(_found("每个核（core）运行一个线程。")) == {"核"}
     from zhenglossary.bilingual import _bound_before
 
     assert _bound_before(("孪", "zg"), frozenset()) and not _bound_before(("个", "q"), frozenset())
@@ -653,9 +654,10 @@ def test_a_one_character_noun_standing_alone_is_a_term_though_nothing_aligns():
     # word the lemmatiser knows as a noun
     assert "痂" in _found("痂（crust）脱落后会留下浅色的斑。")
     assert "楔" in _found("楔（shim）的厚度按间隙选取。")
-    # not a verb standing alone, nor a general noun nothing aligns inside a sentence (每个核)
+    # not a verb standing alone; a general noun nothing aligns inside a sentence is the
+    # term after a count only (每个|核), alone
     assert not _found("看（see）图 2 的曲线。")
-    assert not _found("每个核（core）运行一个线程。")
+    assert set(_found("每个核（core）运行一个线程。")) == {"核"}
 
 
 def test_a_symbol_after_one_common_english_word_is_dropped_like_an_annotation():
@@ -1173,3 +1175,14 @@ def test_a_widespread_verb_before_a_term_is_the_clauses_though_english_is_unsaid
     assert set(_found("团队持续搜寻系外行星（exoplanet）。")) == {"系外行星"}
     # and a verb before a span saying all the English is the clause's (测|雪水当量)
     assert set(_found("去年冬天我们在山上测雪水当量（snow water equivalent）。")) == {"雪水当量"}
+
+
+def test_a_one_character_noun_a_clause_names_is_the_term():
+    # memory management, runtimes, hashing: after a naming verb, a widespread preposition
+    # (把, 到) or 的, one character is the noun the English glosses
+    assert set(_found("虚拟内存按固定大小划分，这样的单位称为页（page）。")) == {"页"}
+    assert set(_found("运行时把堆（heap）分成若干区域。")) == {"堆"}
+    assert set(_found("插入时先把键散列到桶（bucket）里。")) == {"桶"}
+    assert set(_found("文件系统把数据切成固定大小的块（block）。")) == {"块"}
+    # but a preposition's character may say the English's prefix (对|题 *countersubject*)
+    assert set(_found("主题之后是对题（countersubject）。")) == {"对题"}

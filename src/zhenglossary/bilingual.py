@@ -1501,13 +1501,19 @@ def _clause_verb_tagged_otherwise(word: str, flag: str) -> bool:
     return len(word) > 1 and flag[:1] not in "abv" and is_general(word) and gloss(word).verb_only
 
 
-def _common_verb_character(char: str) -> bool:
-    """A character widespread in general Chinese (jieba IDF below :data:`MORPHEME_IDF`)
-    that CC-CEDICT reads mostly as a verb (测 "to measure", 加 "to add", 查 "to check")."""
+def _widespread_character(char: str) -> bool:
+    """Is the character widespread in general Chinese (jieba IDF below
+    :data:`MORPHEME_IDF`: 把 3.0, 到 2.8)?"""
     from .align import idf
 
     value = idf(char)
-    return value is not None and value < MORPHEME_IDF and _mostly_verb(char)
+    return value is not None and value < MORPHEME_IDF
+
+
+def _common_verb_character(char: str) -> bool:
+    """A character widespread in general Chinese (jieba IDF below :data:`MORPHEME_IDF`)
+    that CC-CEDICT reads mostly as a verb (测 "to measure", 加 "to add", 查 "to check")."""
+    return _widespread_character(char) and _mostly_verb(char)
 
 
 def _copula(word: str) -> bool:
@@ -1916,7 +1922,8 @@ DOCUMENT_PARTS = frozenset(
     "summary example examples chapter section subsection figure table appendix "
     "introduction conclusion conclusions abstract overview background outline exercise "
     "exercises preface contents references bibliography acknowledgments acknowledgements "
-    "footnote paragraph page".split())
+    "footnote paragraph".split())
+# (not *page*: 称为页（page） is memory's page; a note does not gloss its own pages)
 _DOCUMENT_PHRASES = frozenset({"related work", "future work", "case study", "further reading"})
 
 
@@ -2124,6 +2131,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
             and (english and _is_name(english) and not abbr
                  and not _gives_symbol(match.group("body"))
                  or is_general(zh) and not _common_noun_gloss(zh, english, forms)
+                 and not (len(zh) == 1 and _object_character(run, start, english, score, forms))
                  or _unknown_word(english)):
         return None          # an unaligned name, general word or variable: not a translation
     if english and document_part(english):
@@ -2497,11 +2505,17 @@ def _object_character(run: str, start: int, english: str, score: float,
     if before in forms or not flag.startswith(_OBJECT_BEFORE) or units[-1][1] in ("uj", "p", "c"):
         return False
     if flag.startswith(("d", "v")) and not is_general(before) \
-            or len(before) == 1 and flag.startswith(("p", "f", "d", "v")):
+            or len(before) == 1 and flag.startswith(("p", "f", "d", "v")) \
+            and not (flag.startswith(("p", "v")) and _widespread_character(before)
+                     and not english_prefix(english.strip())
+                     and not english.strip().endswith("ing")):
         return False                      # a rare verb or adverb, or one character of a
         #                                   preposition, locality word, adverb or verb, may
         #                                   be the term's own (分|桶 *bucketing*, 前|震
-        #                                   *foreshocks*, 对|题 *countersubject*)
+        #                                   *foreshocks*, 对|题 *countersubject*), but a
+        #                                   widespread preposition or verb governs it (把|堆
+        #                                   *heap*, 到|桶 *bucket*) where the English has no
+        #                                   prefix or verb in -ing for it to say
     if score == 1.0:
         return True
     return score == 0.0 and flag.startswith(("uj", "m", "q", "r")) \
@@ -2529,7 +2543,7 @@ def _unaligned_noun_character(char: str, english: str) -> bool:
     word = english.strip()
     if not word.isalpha() or not word.islower() or not gloss(char).known:
         return False
-    return posseg(char, frozenset())[0][1] == "n" and "NOUN" in parts_of_speech(word)
+    return posseg(char, frozenset())[0][1] in ("n", "zg") and "NOUN" in parts_of_speech(word)
 
 
 _NUMBER_BEFORE = re.compile(r"[0-9０-９][ \t]?")
