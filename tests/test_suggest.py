@@ -1186,3 +1186,10 @@ def test_a_one_character_noun_a_clause_names_is_the_term():
     assert set(_found("文件系统把数据切成固定大小的块（block）。")) == {"块"}
     # but a preposition's character may say the English's prefix (对|题 *countersubject*)
     assert set(_found("主题之后是对题（countersubject）。")) == {"对题"}
+
+
+def test_a_widespread_word_before_a_span_saying_all_the_english_is_the_clauses():
+    # phonology, databases: the span says every English word whole, so a widespread noun,
+    # adjective or verb before it (证明, 面向) adds what the English does not say
+    assert set(_found("这些数据可以证明送气（aspiration）有区别作用。")) == {"送气"}
+    assert set(_found("我们讨论面向云存储（cloud storage）的压缩。")) == {"云存储"}

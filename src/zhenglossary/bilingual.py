@@ -2248,7 +2248,9 @@ def _phrase_start(text: str, run_start: int, run: str, start: int, english: str,
     said = {i for word, _ in units[k:] for i, _ in english_links(word, en)} if en else set()
     whole = {i for word, _ in units[k:] for i, part in english_links(word, en) if not part}
     if en and k > 0 and len(run) - start > 1 and units[k - 1][0] not in forms \
-            and (len(whole) == len(en) and units[k - 1][1] in ("v", "vd", "vi", "d")
+            and (len(whole) == len(en) and (units[k - 1][1] in ("v", "vd", "vi", "d")
+                                            or len(units[k - 1][0]) > 1 and is_general(units[k - 1][0])
+                                            and units[k - 1][1] in ("n", "b", "a"))
                  or len(said) == len(en) and units[k - 1][1] in ("v", "vn")
                  and _mostly_verb(units[k - 1][0])) \
             and not (k > 1 and units[k - 2][1] == "uj"):
