@@ -1193,3 +1193,14 @@ def test_a_widespread_word_before_a_span_saying_all_the_english_is_the_clauses()
     # adjective or verb before it (证明, 面向) adds what the English does not say
     assert set(_found("这些数据可以证明送气（aspiration）有区别作用。")) == {"送气"}
     assert set(_found("我们讨论面向云存储（cloud storage）的压缩。")) == {"云存储"}
+
+
+def test_a_modifier_closed_by_de_saying_nothing_of_the_english_is_not_the_terms():
+    from zhenglossary.bilingual import _after_unsaid_modifier as after
+
+    # ML, engines: 轻便的 and 老式的 say nothing the English or its letters say
+    assert after("轻便的图神经网络", 0, "graph neural network", "GNN", frozenset()) == 3
+    assert after("老式的活塞发动机", 0, "piston engine", "", frozenset()) == 3
+    # compilers, distributed systems: a modifier saying part of the English is the term's
+    assert after("基于图着色的寄存器分配", 0, "graph-coloring register allocation", "", frozenset()) == 0
+    assert after("可靠的广播", 0, "reliable broadcast", "", frozenset()) == 0

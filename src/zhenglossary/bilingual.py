@@ -2094,6 +2094,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
             start = opening               # 的|层错能 *stacking fault energy*, 和|下滑信标
     if not marked and 0 < start:
         start = _phrase_start(text, run_start, run, start, english, abbr, forms)
+    if not marked and 0 < len(run) - start:
+        start = _after_unsaid_modifier(run, start, english, abbr, forms)
     if not marked and start_hook is not None:
         start = start_hook(run, start, english, abbr, _clause_start(text, run_start), forms)
     # a Latin word the English opens with, right before the Chinese, is the term's own
@@ -2275,6 +2277,33 @@ def _phrase_start(text: str, run_start: int, run: str, start: int, english: str,
                        or text[:run_start].rstrip(" \t")[-1:] in _PHRASE_OPENERS):
         return start                      # the run may go on before (Latin, digits)
     return offsets[j]
+
+
+def _after_unsaid_modifier(run: str, start: int, english: str, abbr: str,
+                           forms: frozenset[str]) -> int:
+    """Where the term starts when the span holds a modifier closed by 的 that says
+    nothing of the English or its abbreviation (轻量的|图神经网络 *graph neural network*,
+    高导热的|热界面材料): after that 的. A modifier saying some of it is the term's
+    (基于图着色的寄存器分配 *graph-coloring register allocation*, 物化的中间结果)."""
+    from .align import abbreviation_letters
+
+    units = _units(run[start:], forms)
+    at, close = 0, None
+    for k, (word, flag) in enumerate(units):
+        at += len(word)
+        if flag == "uj" and word not in forms and 0 < k < len(units) - 1:
+            close = (k, at)
+    if close is None:
+        return start
+    if term_span(run[start + close[1]:], english, abbr, forms)[1] >= 1.0:
+        return start + close[1]           # what follows says it all (经典的|卷积神经网络 *CNN*)
+    en = english_words(english) if english else []
+    letters = set(abbreviation_letters(abbr)) if abbr else set()
+    for word, _ in units[:close[0]]:
+        if en and english_links(word, en) \
+                or letters and any(len(i) == 1 and i in letters for i in gloss(word).initials):
+            return start
+    return start + close[1]
 
 
 def _fills_cell(text: str, run_start: int, end: int) -> bool:
