@@ -1204,3 +1204,14 @@ def test_a_modifier_closed_by_de_saying_nothing_of_the_english_is_not_the_terms(
     # compilers, distributed systems: a modifier saying part of the English is the term's
     assert after("基于图着色的寄存器分配", 0, "graph-coloring register allocation", "", frozenset()) == 0
     assert after("可靠的广播", 0, "reliable broadcast", "", frozenset()) == 0
+
+
+def test_an_abbreviation_glossed_by_chinese_opening_with_a_word_not_its_character():
+    # telecoms: jieba's first word (无缝, in CC-CEDICT) opens the gloss, not the widespread
+    # character 无 that a remark opens with (见下文, 已合并)
+    assert set(_found("- CWS（无缝切换）是这一代基站的卖点。")) == {"无缝切换"}
+    # an abbreviation in capitals is no variable (a letter before a known word: j + edec)
+    assert set(_found("Q：JEDEC（固态技术协会）的标准多久更新一次？")) == {"固态技术协会"}
+    # a remark still is none
+    assert not _found("- API（见下文）")
+    assert not _found("- CUDA（可选）")

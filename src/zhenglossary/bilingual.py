@@ -2914,6 +2914,9 @@ def _glossed_word(text: str, pos: int, words: list[str], zh: str) -> bool:
     return any(flag.startswith("n") for _, flag in units) or _unknown_word(word)
 
 
+_GREEK_RE = re.compile(rf"[{GREEK}]")
+
+
 def _glossed_abbreviation(text: str, pos: int, words: list[str], zh: str) -> bool:
     """An abbreviation alone, glossed by the Chinese in its parenthesis though its letters
     do not align (they spell the English, which the note does not give: RR（呼吸频率）,
@@ -2932,17 +2935,23 @@ def _glossed_abbreviation(text: str, pos: int, words: list[str], zh: str) -> boo
         return False
     word = words[0]
     letters = sum(c.isalpha() for c in word)
-    if letters < 2 or not is_abbreviation(word) or _variable(word.lower()) \
+    if letters < 2 or not is_abbreviation(word) or not word.isupper() and _variable(word.lower()) \
             or not re.fullmatch(r"[A-Za-z][A-Za-z0-9./&-]*", word) or re.search(r"-\w*\d", word):
         # (not an identifier: NWA-T12（临时编号）)
         return False
     from .align import idf
     from .segment import posseg
 
-    first, first_flag = posseg(zh[0])[0]
+    units = _units(zh, frozenset())
+    known = len(units[0][0]) > 1 and gloss(units[0][0]).known
+    first, first_flag = units[0] if known else posseg(zh[0])[0]
     if first_flag[:1] in ("v", "d", "p", "c", "r", "m", "q") and (idf(first) or 0.0) < MORPHEME_IDF:
         return False                      # 见下文, 已合并, 可选, 待确认, 一种语言: a remark
-    units = _units(zh, frozenset())
+        #                                   (jieba's first word where CC-CEDICT has it, not
+        #                                   its first character: 无缝|线路 *CWR*; jieba's
+        #                                   dictionary has 见下文)
+    if len(units) > 2 and _GREEK_RE.fullmatch(units[0][0]) and units[1][1] == "hy":
+        units = units[2:]                 # γ-羟基丁酸 *GHB*: a Greek locant and its hyphen
     if is_function_word(*units[0][::-1]) or any(flag.startswith(HARD_FLAGS) for _, flag in units):
         return False
     return any(flag.startswith(("n", "l")) or flag == "vn" for _, flag in units)
