@@ -1215,3 +1215,10 @@ def test_an_abbreviation_glossed_by_chinese_opening_with_a_word_not_its_characte
     # a remark still is none
     assert not _found("- API（见下文）")
     assert not _found("- CUDA（可选）")
+
+
+def test_a_semicolon_opens_a_clause_as_a_full_stop_does():
+    # caches: after ； the run opens its clause, so a locality character opening it is the
+    # term's prefix (末 *last*), as after 。
+    assert set(_found("私有缓存很小；末级缓存（last-level cache）由所有核共享。")) == {"末级缓存"}
+    assert set(_found("私有缓存很小。末级缓存（last-level cache）由所有核共享。")) == {"末级缓存"}

@@ -2852,8 +2852,8 @@ def _head_and_word(head: str, english: str) -> bool:
 
 def _clause_start(text: str, pos: int) -> bool:
     """Does ``pos`` open a sentence, a list item or a table cell?"""
-    if _sentence_start(text, pos):
-        return True
+    if _sentence_start(text, pos) or text[:pos].rstrip(" \t*_")[-1:] in ("；", ";"):
+        return True                       # (a semicolon ends a clause as a full stop does)
     line = text[text.rfind("\n", 0, pos) + 1:pos]
     return bool(re.fullmatch(r"[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+|.*\|[ \t]*", line)
                 or _SECTION_NUMBER.fullmatch(line))    # ## 3.2 块设备驱动
