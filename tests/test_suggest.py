@@ -1222,3 +1222,12 @@ def test_a_semicolon_opens_a_clause_as_a_full_stop_does():
     # term's prefix (末 *last*), as after 。
     assert set(_found("私有缓存很小；末级缓存（last-level cache）由所有核共享。")) == {"末级缓存"}
     assert set(_found("私有缓存很小。末级缓存（last-level cache）由所有核共享。")) == {"末级缓存"}
+
+
+def test_a_word_introducing_an_example_is_never_the_terms():
+    # distributed systems, ceramics: 如 (CC-CEDICT "such as") introduces the example
+    assert set(_found("| 分布式锁 | 如租约（lease） | 需要时钟假设 |")) == {"租约"}
+    assert set(_found("- 窑温用测温锥判断，如塞格锥（Seger cones）。")) == {"塞格锥"}
+    from zhenglossary.bilingual import _example_marker
+
+    assert _example_marker("如") and _example_marker("例如") and not _example_marker("采用")

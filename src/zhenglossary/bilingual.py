@@ -476,6 +476,10 @@ def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
                 units.append((word[0], head_flag))
                 units.append((word[1:], flag))
                 continue
+            if _example_marker(word[0]):              # 如|劳拉西泮, 如|苏沃雷生: jieba's 如劳
+                units.append((word[0], head_flag))     # and 如苏 (an example follows 如)
+                units.append((word[1:], posseg(word[1:], forms)[0][1]))
+                continue
         if flag.startswith("m") and len(word) > 1 and not _count(word, flag):
             flag = "n"                    # 层次 (*layer*, *level*): jieba's m, not a numeral
         units.append((word, flag))
@@ -799,8 +803,10 @@ def term_span(run: str, english: str, abbr: str,
                 #                           筛查 (tagged vn, but CC-CEDICT has only "to screen");
                 #                           产生 (tagged n) before more than a bound
                 #                           character (not 利用|度, a noun)
-            if _passive_verb(units[i][0], forms) or _naming_verb(units[i][0], forms):
-                break                     # 被称作 (tagged n): 被 and CC-CEDICT's "to be called"
+            if _passive_verb(units[i][0], forms) or _naming_verb(units[i][0], forms) \
+                    or _example_marker(units[i][0]):
+                break                     # 被称作 (tagged n): 被 and CC-CEDICT's "to be called";
+                #                           如 "such as": an example follows
             start = i
         while start < n and units[start][1] == "hy":
             start += 1
@@ -1150,6 +1156,18 @@ def _naming_verb(word: str, forms: frozenset[str]) -> bool:
 
 _USING_SENSES = frozenset({"to use", "to employ", "to adopt", "to utilize", "to make use of",
                            "to put to use", "to apply"})
+
+
+_EXAMPLE_SENSES = frozenset({"such as", "for example", "for instance", "e.g."})
+
+
+def _example_marker(word: str) -> bool:
+    """A word introducing an example (a CC-CEDICT sense exactly "such as", "for example":
+    如, 比如, 例如, 像), which the term follows and is never part of."""
+    from .align import dictionary_index
+
+    return any(sense in _EXAMPLE_SENSES for entry in dictionary_index().entries(word)
+               if not entry.proper for sense in entry.senses)
 
 
 def _using_verb(word: str) -> bool:
@@ -1682,6 +1700,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 又叫|爬杆效应, 简称|…: the name follows the verb
         if not en_links[i] and _using_verb(word):
             return True                   # 利用 (tagged n) of 利用热光效应: the method follows
+        if not en_links[i] and _example_marker(word):
+            return True                   # 如|劳拉西泮: an example follows
         if en_links[i] and all(k in covered for k, _ in en_links[i]) \
                 and not _says_a_neighbour(i, start, en_links, unsaid):
             return True                   # 写入 before 预写日志: says a word already said
@@ -2074,7 +2094,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         start = _counted(text, run_start, run, english, abbr, score, forms, start)
     if not marked and 0 < start and (
             _fills_cell(text, run_start, match.end())
-            and not any(flag.startswith(HARD_FLAGS) for _, flag in _units(run[:start], forms))
+            and not any(flag.startswith(HARD_FLAGS) or _example_marker(word)
+                        for word, flag in _units(run[:start], forms))
             or _fills_item(text, run_start, match.end()) and _content_only(run[:start], forms)):
         start = 0                         # | 压缩模量（Es） |: the cell is the term and its English
     if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
@@ -2410,7 +2431,7 @@ def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset
     for k, (word, flag) in enumerate(units):
         if word in forms:
             continue
-        if _using_verb(word):
+        if _using_verb(word) or _example_marker(word):
             return False                  # 运用 of 运用层次分析法（AHP）: the clause's
         if len(word) > 1 and is_classifier(word[-1]) and posseg(word[0], forms)[0][1] == "m":
             return False                  # a count and its measure word (两块 of 两块黑土)
