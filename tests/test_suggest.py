@@ -1231,3 +1231,13 @@ def test_a_word_introducing_an_example_is_never_the_terms():
     from zhenglossary.bilingual import _example_marker
 
     assert _example_marker("如") and _example_marker("例如") and not _example_marker("采用")
+
+
+def test_a_latin_piece_of_a_hyphenated_english_word_inside_the_term():
+    # networking: N is a piece of *go-back-N*, so the Chinese before it says *go-back*
+    assert set(_found("这种网卡实现了回退 N 帧协议（go-back-N protocol）。")) == {"回退 N 帧协议"}
+    # and a verb piece of a hyphenated compound is no verb a Chinese verb before says
+    from zhenglossary.bilingual import _hyphened
+
+    assert _hyphened("go", "go-back-N protocol") and _hyphened("off", "let-off")
+    assert not _hyphened("live", "time to live")

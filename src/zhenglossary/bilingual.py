@@ -1489,6 +1489,11 @@ def _participle(word: str) -> bool:
     return word.endswith("ed") and "VERB" in parts_of_speech(word)
 
 
+def _hyphened(word: str, english: str) -> bool:
+    """Is ``word`` a piece of a hyphenated compound of ``english`` (*go* of *go-back-N*)?"""
+    return bool(re.search(rf"(?i)(?<![\w-]){re.escape(word)}-|-{re.escape(word)}(?![\w])", english))
+
+
 def _base_verb(word: str) -> bool:
     """An English verb in its base form and no noun (*commit* of *commit wait*, *live* of
     *time to live*, *emulate*): a Chinese verb translates it before the noun it modifies."""
@@ -1654,7 +1659,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
                        if t.lower() in _CONNECTIVES), None) if en else None
 
     participle = bool(en) and (0 in unsaid and _participle(en[0])
-                               or any(_base_verb(en[j]) for j in unsaid))
+                               or any(_base_verb(en[j]) and not _hyphened(en[j], english)
+                                      for j in unsaid))
 
     def stops(i: int, left: int) -> bool:
         """May unit ``i`` not be taken, with ``left`` characters of reach?"""
@@ -2776,7 +2782,10 @@ def _inner_latin(text: str, run_start: int, english: str, forms: frozenset[str])
     *automatic NUMA balancing*, 深度 Q 网络 *deep Q-network*): that Chinese, the word and
     the spaces around it, as a head; else ''."""
     tokens = english.split()
-    if len(tokens) < 3 and not (len(tokens) == 2 and "-" in tokens[1]):
+    # (the English's words and the pieces of its hyphenated ones: 回退 N 帧协议
+    # *go-back-N protocol*)
+    pieces = [p for t in re.sub("[‐–]", "-", english).split() for p in t.split("-") if p]
+    if len(pieces) < 3:
         return ""
     for size in range(min(run_start, 17), 0, -1):
         found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
@@ -2788,14 +2797,21 @@ def _inner_latin(text: str, run_start: int, english: str, forms: frozenset[str])
     plain = [re.sub("[‐–]", "-", spelled(t)) for t in tokens]
     at = next((j for j in range(1, len(plain))
                if plain[j] == word or plain[j].split("-")[0] == word), None)
-    if at is None or at == len(plain) - 1 and plain[at] == word:
-        return ""                         # the English ends with it: the Chinese after says nothing
+    if at is not None and len(tokens) > 2 or len(tokens) == 2 and "-" in tokens[1]:
+        if at is None or at == len(plain) - 1 and plain[at] == word:
+            return ""                     # the English ends with it: the Chinese after says nothing
+        said = " ".join(tokens[:at])
+    else:
+        plain = [spelled(p) for p in pieces]
+        at = next((j for j in range(1, len(plain)) if plain[j] == word), None)
+        if at is None or at == len(plain) - 1:
+            return ""
+        said = "-".join(pieces[:at])     # (still one hyphenated compound: *go-back*)
     end = run_start - size
     gap = 1 if end >= 1 and text[end - 1] in " \t" else 0
     before = _CJK_RUN_END.search(text, max(0, end - gap - MAX_RUN), end - gap)
     if before is None:
         return ""
-    said = " ".join(tokens[:at])
     run = before.group(0)
     start, score = term_span(run, said, "", forms)
     if not score and not (0 < len(run) - start <= 3 and _content_only(run[start:], forms)):
