@@ -1241,3 +1241,11 @@ def test_a_latin_piece_of_a_hyphenated_english_word_inside_the_term():
 
     assert _hyphened("go", "go-back-N protocol") and _hyphened("off", "let-off")
     assert not _hyphened("live", "time to live")
+
+
+def test_a_measure_word_after_no_count_is_a_morpheme_of_the_term():
+    # chips: 片 measures nothing after a verb, so 片上 is the term's *on-chip*
+    assert set(_found("这一代芯片需要片上缓存（on-chip cache）。")) == {"片上缓存"}
+    assert set(_found("我们最后选了片上网络（network on chip，NoC）。")) == {"片上网络"}
+    # after a count it measures (4 块)
+    assert set(_found("机房里新装了 4 块固态硬盘（solid-state drives）。")) == {"固态硬盘"}

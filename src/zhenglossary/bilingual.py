@@ -1727,6 +1727,11 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
                 k not in covered for k, _ in en_links[i - 1])
             return not (glued or (all(len(words[k]) == 1 for k in range(i))
                                   and sum(len(words[k]) for k in range(i + 1)) <= left))
+        if len(word) == 1 and flag[:1] == "q" and i > 0 and units[i - 1][1][:1] not in "mr" \
+                and not units[i - 1][0][-1:].isdigit():
+            return False                  # a measure word after no count or demonstrative
+            #                               measures nothing: a morpheme (套|接字缓冲区
+            #                               *socket buffer*, 工作|集|预测)
         if len(word) == 1 and flag[:1] in "qs":
             return i > 0 and stops(i - 1, left - 1)    # 片|上 at the start of a clause
         return False
