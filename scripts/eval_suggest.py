@@ -2,15 +2,17 @@
 
     python scripts/eval_suggest.py                 # the development sets (parentheticals.yaml …
                                                    # unseen10.yaml, unseen9.yaml, unseen11.yaml,
-                                                   # unseen12.yaml … unseen20.yaml)
+                                                   # unseen12.yaml … unseen20.yaml, unseen23.yaml,
+                                                   # unseen25.yaml)
     python scripts/eval_suggest.py --notes         # also the shipped notes against glossary.yaml
     python scripts/eval_suggest.py --errors        # list every miss and wrong boundary
     python scripts/eval_suggest.py --half A        # only the passages of half A (or B) of each set
     python scripts/eval_suggest.py --unseen        # only the held-out sets (not among the
                                                    # development sets): unseen21.yaml, a
                                                    # textbook on systems for AI (round eighteen),
-                                                   # and unseen22.yaml, an HPC/ML group's wiki
-                                                   # (round nineteen)
+                                                   # unseen22.yaml, an HPC/ML group's wiki
+                                                   # (round nineteen), and unseen24.yaml, a blog
+                                                   # on databases and security (round twenty)
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
 Halves (round twelve): every passage of every set belongs to half A or half B by the
@@ -67,6 +69,9 @@ UNSEEN19 = ROOT / "tests" / "gold" / "unseen19.yaml"   # issue 22 round 17: held
 UNSEEN20 = ROOT / "tests" / "gold" / "unseen20.yaml"   # issue 22 round 17: held out (paper notes), dev since
 UNSEEN21 = ROOT / "tests" / "gold" / "unseen21.yaml"   # issue 22 round 18: held out (a textbook)
 UNSEEN22 = ROOT / "tests" / "gold" / "unseen22.yaml"   # issue 22 round 19: held out (a group's wiki)
+UNSEEN23 = ROOT / "tests" / "gold" / "unseen23.yaml"   # issue 22 round 20: held out (a textbook), dev since
+UNSEEN24 = ROOT / "tests" / "gold" / "unseen24.yaml"   # issue 22 round 20: held out (a blog)
+UNSEEN25 = ROOT / "tests" / "gold" / "unseen25.yaml"   # issue 22 round 20: held out (lectures), dev since
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -243,8 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="list misses and wrong boundaries")
     parser.add_argument("--unseen", action="store_true",
                         help="score only the held-out sets, tests/gold/unseen21.yaml (a "
-                             "textbook on systems for AI) and unseen22.yaml (an HPC/ML group's "
-                             "wiki), not among the development sets")
+                             "textbook on systems for AI), unseen22.yaml (an HPC/ML group's "
+                             "wiki) and unseen24.yaml (a blog on databases and security), not "
+                             "among the development sets")
     parser.add_argument("--half", choices=("A", "B"),
                         help="score only the passages of this half of each set (by a hash of "
                              "the passage's text)")
@@ -254,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         sets = [(str(path), path) for path in args.sets]
     elif args.unseen:
         sets = [("held-out set (unseen21, a textbook on systems for AI)", UNSEEN21),
-                ("held-out set (unseen22, an HPC/ML group's wiki)", UNSEEN22)]
+                ("held-out set (unseen22, an HPC/ML group's wiki)", UNSEEN22),
+                ("held-out set (unseen24, a blog on databases and security)", UNSEEN24)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),
@@ -265,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
                 ("unseen13 set", UNSEEN13), ("unseen14 set", UNSEEN14),
                 ("unseen15 set", UNSEEN15), ("unseen16 set", UNSEEN16),
                 ("unseen17 set", UNSEEN17), ("unseen18 set", UNSEEN18),
-                ("unseen19 set", UNSEEN19), ("unseen20 set", UNSEEN20)]
+                ("unseen19 set", UNSEEN19), ("unseen20 set", UNSEEN20),
+                ("unseen23 set", UNSEEN23), ("unseen25 set", UNSEEN25)]
     total: dict[str, int] = defaultdict(int)
     for name, path in sets:
         result = evaluate_gold(path, args.half)

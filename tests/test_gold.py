@@ -345,7 +345,9 @@ def test_round_eighteen_held_out_set_keeps_its_level():
     after it (unchanged: 465 of 525, 40 boundary errors of 508 found, 3 non-terms; suggest
     441 of 482 and of 503), and after round nineteen (finder unchanged, suggest 444 of 482).
     Short of the targets; this guards the level."""
-    _holds("unseen21", 465 / 508 - 1e-9, 444 / 503 - 1e-9, 40, 3)
+    # (round twenty: finder 471 of 510 found and of 525, 36 boundary errors, 3 non-terms;
+    # suggest 449 of 482 and of 503)
+    _holds("unseen21", 471 / 510 - 1e-9, 449 / 503 - 1e-9, 36, 3)
 
 
 def test_round_nineteen_held_out_set_keeps_issue_22s_targets():
@@ -360,3 +362,27 @@ def test_round_nineteen_held_out_set_keeps_issue_22s_targets():
     so they are asserted with the level reached."""
     finder = _holds("unseen22", 401 / 414 - 1e-9, 401 / 438 - 1e-9, 13, 1)
     assert finder["recall"] >= 0.90 and finder["boundary_errors"] <= 0.05 * finder["found"]
+
+
+def test_round_twenty_held_out_sets_keep_their_level():
+    """Round twenty's held-out sets, each written by a hand that read and ran no part of
+    zhen: unseen23.yaml, a computer-architecture and chip-design textbook in eight chapters
+    (674 sightings, 85 non-terms, 472 passages); unseen24.yaml, a personal blog on
+    databases, storage engines and security in eight posts (481 sightings, 83 non-terms,
+    470 passages); unseen25.yaml, lecture transcripts of a course on compilers, languages
+    and OS scheduling (476 sightings, 81 non-terms, 469 passages). Scored before round
+    twenty's rules and after them (README, Round twenty): unseen23 finder R 95.3% → 95.5%,
+    boundary errors 1.8% → 1.7%; unseen24 88.4% → 89.6%, 7.8% → 6.7%; unseen25 94.7% →
+    95.0%, 1.5% → 1.3%. unseen23 and unseen25 meet issue 22's targets, which are asserted;
+    unseen24 does not: its level is guarded."""
+    # (unseen23: finder 644 of 658 found and of 674, 11 boundary errors, 3 non-terms;
+    # suggest 574 of 588 and of 613. unseen24: finder 431 of 463 and of 481, 31 boundary
+    # errors, 1 non-term; suggest 417 of 446 and of 467. unseen25: finder 452 of 458 and of
+    # 476, 6 boundary errors; suggest 428 of 433 and of 455)
+    for name, precision, recall, boundary, non_terms, targets in (
+            ("unseen23", 574 / 588, 574 / 613, 11, 3, True),
+            ("unseen24", 431 / 463, 417 / 467, 31, 1, False),
+            ("unseen25", 452 / 458, 428 / 455, 6, 0, True)):
+        finder = _holds(name, precision - 1e-9, recall - 1e-9, boundary, non_terms)
+        if targets:
+            assert finder["recall"] >= 0.90 and finder["boundary_errors"] <= 0.05 * finder["found"]
