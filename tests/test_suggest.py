@@ -1249,3 +1249,13 @@ def test_a_measure_word_after_no_count_is_a_morpheme_of_the_term():
     assert set(_found("我们最后选了片上网络（network on chip，NoC）。")) == {"片上网络"}
     # after a count it measures (4 块)
     assert set(_found("机房里新装了 4 块固态硬盘（solid-state drives）。")) == {"固态硬盘"}
+
+
+def test_a_term_ending_in_a_latin_word_inside_its_emphasis():
+    # ML serving, databases: **中文 LATIN**（English ending in LATIN）, the mark closing
+    # after the Latin word, and the English's plural of an abbreviation
+    assert set(_found("这一代推理引擎支持**稀疏 MoE**（sparse MoE）。")) == {"稀疏 MoE"}
+    assert set(_found("近年来**分布式 SQL**（distributed SQL）数据库很流行。")) == {"分布式 SQL"}
+    assert set(_found("早期的**关系型 DBMS**（relational DBMSs）都是单机的。")) == {"关系型 DBMS"}
+    # English before the parenthesis in emphasis, glossed by its abbreviation, is no term
+    assert not _found("我们采用 **Chain Replication**（CR）保证一致性。")

@@ -142,7 +142,8 @@ GREEK = "\u0391-\u03a9\u03b1-\u03c9"      # Greek letters, in names of things (�
 # phrase (中文 English（ABBR）), then a parenthesis
 PAREN_RE = re.compile(
     rf"(?P<zh>[{CJK_CLASS}]+(?:[-‐–][{CJK_CLASS}]+)*)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
-    rf"(?P<latin>(?:[A-Za-z](?:[A-Za-z0-9\- ]*[A-Za-z0-9])?(?:/[A-Za-z0-9]+)?|\d*[{GREEK}]+) ?)?"
+    rf"(?:(?P<latin>(?:[A-Za-z](?:[A-Za-z0-9\- ]*[A-Za-z0-9])?(?:/[A-Za-z0-9]+)?|\d*[{GREEK}]+) ?)"
+    rf"(?P<lmark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?)?"
     r"(?P<open>[（(])(?P<body>(?:[^（）()\n]|\([^（）()\n]{1,12}\)){1,120})(?P<close>[）)])"
 )   # (a group inside the body: a formula's, *lime, Ca(OH)₂*)
 # Latin letters with diacritics are letters of names (El Niño, Poincaré map, Erdős–Rényi)
@@ -2068,22 +2069,26 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         return None
     english, abbr = parts
     mark = match.group("mark") or ""
+    lmark = match.group("lmark") or ""    # a mark closing after the Latin: **异步 FIFO**（…）
     if latin and english and not abbr and _SYMBOL_RE.fullmatch(latin) \
             and latin.lower() not in english.lower().split():
         latin = ""                        # 临界温度 Tc（critical temperature）: the quantity's symbol
     tail = ""
+    last = english.split()[-1] if english else ""
     if latin and english and not mark and len(english.split()) > 1 \
-            and spelled(english.split()[-1]) == spelled(latin):
+            and (spelled(last) == spelled(latin)
+                 or latin.isupper() and spelled(last) == spelled(latin) + "s"):
         # 叶绿素 a（chlorophyll a）, 双酚 A（bisphenol A）, 细胞色素 P450（cytochrome P450）:
         # the Latin piece before the parenthesis is the English's last word, so it is the
         # end of the Chinese term, and the Chinese before it says the English before it
         tail = match.group("sp") + latin
         latin = ""
+        mark = lmark                  # (the run is marked as a whole, its Latin tail inside)
         full_english, english = english, english.rsplit(None, 1)[0]
         full_abbr, abbr = abbr, ""    # its letters spell the tail too (BPA): the English says it
     if latin:
         # 中文 English（ABBR）: the English stands before the parenthesis
-        if english or not abbr or mark or not match.group("sp") \
+        if english or not abbr or mark or lmark or not match.group("sp") \
                 or not re.fullmatch(r"[A-Za-z][A-Za-z\- ]+", latin):
             return None
         english = latin
