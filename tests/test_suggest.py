@@ -1259,3 +1259,11 @@ def test_a_term_ending_in_a_latin_word_inside_its_emphasis():
     assert set(_found("早期的**关系型 DBMS**（relational DBMSs）都是单机的。")) == {"关系型 DBMS"}
     # English before the parenthesis in emphasis, glossed by its abbreviation, is no term
     assert not _found("我们采用 **Chain Replication**（CR）保证一致性。")
+
+
+def test_english_first_whose_last_word_aligns_takes_the_word_before_for_the_rest():
+    # GPU programming: 发散 says *divergence*; nothing in CC-CEDICT says *warp*, so the
+    # English word before says 线程束
+    assert set(_found("这种现象叫 warp divergence（线程束发散），要尽量避免。")) == {"线程束发散"}
+    # not a function word
+    assert not _found("我们用 the fusion（算子融合）。")

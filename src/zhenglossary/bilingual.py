@@ -3070,6 +3070,14 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
             #                               CC-CEDICT's 表示 has no *representation*)
         if start == 0 and score > 0 and (best is None or score > best[0]):
             best = (score, k)
+        elif 0 < start <= 3 and score >= 1.0 and k > 0 and not abbr and best is None \
+                and words[k - 1].lower() not in EN_FUNCTION and words[k - 1].isalpha() \
+                and words[k - 1].islower() == words[k].islower() and _plain_term(zh) \
+                and len(words) - k + 1 <= 3:
+            # the English's last words aligned, the Chinese before them left unsaid: the
+            # English word before says it (*warp divergence*（线程束发散）: 发散 says
+            # *divergence*, nothing in CC-CEDICT says *warp*)
+            best = (score * (len(words) - k) / (len(words) - k + 1), k - 1)
     opening = _opening_phrase(text, match.start("latin"), words, zh)
     if best is None or best[0] < 0.5:
         if opening:
