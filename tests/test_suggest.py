@@ -1267,3 +1267,14 @@ def test_english_first_whose_last_word_aligns_takes_the_word_before_for_the_rest
     assert set(_found("这种现象叫 warp divergence（线程束发散），要尽量避免。")) == {"线程束发散"}
     # not a function word
     assert not _found("我们用 the fusion（算子融合）。")
+
+
+def test_english_first_with_its_latin_word_inside_the_chinese():
+    # compilers, databases, numerics: the Latin word (or Greek letter by name) is one of
+    # the English's, and the Chinese beside it says the rest
+    assert set(_found("还有一种 Persistent B-tree（持久 B-tree）值得一看。")) == {"持久 B-tree"}
+    assert set(_found("教材里也写成 lambda-term（λ 项）。")) == {"λ 项"}
+    assert set(_found("优化器常用 Q-error（Q 误差）衡量基数估计。")) == {"Q 误差"}
+    # a reference or a version is none
+    assert not _found("见 Table 3（表 3）。")
+    assert not _found("用 Python 3（版本 3）跑。")

@@ -154,7 +154,9 @@ EN_FIRST_RE = re.compile(
     rf"(?<![A-Za-z0-9_.\-{_DIACRITIC}])(?P<latin>[A-Za-z][A-Za-z0-9'’{_DIACRITIC}\-]*"
     rf"(?: [A-Za-z0-9][A-Za-z0-9'’{_DIACRITIC}\-]*){{0,7}})"
     rf"(?P<mark>\*{{1,3}}|_{{1,2}}|[”\"])?[ \t]?(?P<open>[（(])(?P<body>[{CJK_CLASS}·]{{2,16}}(?:[-‐–][{CJK_CLASS}]{{1,8}})*"
-    rf"|[{CJK_CLASS}]{{1,8}}(?:[-‐–][{CJK_CLASS}]{{1,8}})+)"
+    rf"|[{CJK_CLASS}]{{1,8}}(?:[-‐–][{CJK_CLASS}]{{1,8}})+"
+    rf"|[{CJK_CLASS}]{{1,10}}[ \t]?[A-Za-z0-9{GREEK}][A-Za-z0-9{GREEK}\-]{{0,11}}"
+    rf"|[A-Za-z{GREEK}][A-Za-z0-9{GREEK}\-]{{0,11}}[ \t]?[{CJK_CLASS}]{{1,10}})"
     r"(?:[，,][ \t]?(?P<abbr>[A-Za-z][A-Za-z0-9&/\-]{1,11}))?(?P<close>[）)])"
 )   # (English（中文，ABBR）: *maximum segment size*（最大报文段长度，MSS）; Chinese joined by
 #   hyphens as the English is: *match-action table*（匹配-动作表）, *read-copy-update*（读-复制-更新）)
@@ -3043,9 +3045,66 @@ def _en_first_with_abbreviation(text: str, match: re.Match, zh: str, words: list
     return None
 
 
+_BODY_LATIN = re.compile(rf"[A-Za-z0-9{GREEK}][A-Za-z0-9{GREEK}\-]*")
+
+
+def _en_first_with_latin(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
+    """English（中文 LATIN） or English（LATIN 中文）: the Latin word inside the Chinese is one
+    of the English's words (or a piece of one, a Greek letter by its name: *phi-node*（φ
+    节点）), and the Chinese beside it says the English's other words (*Memory SSA*（内存
+    SSA）, *packrat parser*（packrat 分析器）): the term is the Chinese with its Latin word,
+    the English from the first word the two together say."""
+    body = match.group("body")
+    latin = _BODY_LATIN.search(body)
+    if latin is None or match.group("abbr"):
+        return None
+    token = latin.group(0)
+    chinese = (body[:latin.start()] + body[latin.end():]).strip()
+    if not _CJK.search(chinese) or not _plain_term(chinese) and len(chinese) > 1:
+        return None
+    name = token.lower()
+    if len(token) == 1 and _GREEK_RE.fullmatch(token):
+        name = unicodedata.name(token, "").split()[-1].lower()
+        name = _GREEK_SPELLINGS.get(name, name)
+    words = match.group("latin").split()
+    # the English without the shared word: a whole word (*B-tree*) or a piece of one
+    # (*phi* of *phi-node*)
+    without = None
+    for at in range(len(words) - 1, -1, -1):
+        pieces = re.split(r"[-‐–]", words[at])
+        if spelled(words[at].lower()) == spelled(name):
+            without = words[:at] + words[at + 1:]
+        elif any(spelled(p.lower()) == spelled(name) for p in pieces):
+            left = "-".join(p for p in pieces if spelled(p.lower()) != spelled(name))
+            without = words[:at] + [left] + words[at + 1:]
+        if without is not None:
+            break
+    if without is None:
+        return None
+    for k in range(at + 1):
+        if words[k].lower() in EN_FUNCTION:
+            continue
+        rest = " ".join(without[k:])
+        if not rest.strip():
+            continue
+        start, score = term_span(chinese, rest, "", forms)
+        if start == 0 and score > 0:
+            english = " ".join(words[k:])
+            if split_body(english) is None:
+                return None
+            first = match.start("latin") + len(" ".join(words[:k])) + (1 if k else 0)
+            canon = canonical_english(english, _proper_words(body, english),
+                                      sentence_start=_clause_start(text, first))
+            return Parenthetical(body, body, canon, "", match.start("body"), match.end(),
+                                 text[first:match.end()], english, score, "en-first")
+    return None
+
+
 def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
     if match.group("close") not in _CLOSE[match.group("open")]:
         return None
+    if _BODY_LATIN.search(match.group("body")):
+        return _en_first_with_latin(text, match, forms)
     zh = match.group("body").replace("·", "")
     words = match.group("latin").split()
     if match.group("abbr"):
