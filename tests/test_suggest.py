@@ -1278,3 +1278,9 @@ def test_english_first_with_its_latin_word_inside_the_chinese():
     # a reference or a version is none
     assert not _found("见 Table 3（表 3）。")
     assert not _found("用 Python 3（版本 3）跑。")
+
+
+def test_a_naming_verb_is_never_a_modifier_of_the_term():
+    # concurrency: 又称 (tagged n) introduces the name after it
+    assert set(_found("**非阻塞栈**（non-blocking stack），又称无锁栈（lockup-free stack），可以并发压栈。")) \
+        == {"非阻塞栈", "无锁栈"}

@@ -2219,6 +2219,8 @@ def _morpheme_unit(word: str, flag: str, forms: frozenset[str]) -> bool:
         return True
     if flag.startswith(HARD_FLAGS) or flag == "uj" or flag[:1] in "fqrpt" or flag == "hy":
         return False
+    if _naming_verb(word, forms) or _passive_verb(word, forms) or _example_marker(word):
+        return False                      # 又称 (tagged n) of 又称无锁缓存: the name follows
     if len(word) == 1 and _copula(word):
         return False
     if len(word) > 1 and word[-1] == "于":
