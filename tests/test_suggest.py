@@ -1228,9 +1228,10 @@ def test_a_word_introducing_an_example_is_never_the_terms():
     # distributed systems, ceramics: 如 (CC-CEDICT "such as") introduces the example
     assert set(_found("| 分布式锁 | 如租约（lease） | 需要时钟假设 |")) == {"租约"}
     assert set(_found("- 窑温用测温锥判断，如塞格锥（Seger cones）。")) == {"塞格锥"}
-    from zhenglossary.bilingual import _example_marker
+    from zhenglossary.bilingual import _naming_verb
 
-    assert _example_marker("如") and _example_marker("例如") and not _example_marker("采用")
+    assert _naming_verb("如", frozenset()) and _naming_verb("例如", frozenset())
+    assert not _naming_verb("采用", frozenset())
 
 
 def test_a_latin_piece_of_a_hyphenated_english_word_inside_the_term():
@@ -1284,3 +1285,10 @@ def test_a_naming_verb_is_never_a_modifier_of_the_term():
     # concurrency: 又称 (tagged n) introduces the name after it
     assert set(_found("**非阻塞栈**（non-blocking stack），又称无锁栈（lockup-free stack），可以并发压栈。")) \
         == {"非阻塞栈", "无锁栈"}
+
+
+def test_a_general_character_glossed_as_an_item_of_a_list_is_a_term():
+    # memory systems: 行 is widespread, but as an item of a 、-list its gloss (*row*) names it
+    assert "行" in _found("DRAM 依次分为存储体（bank）、行（row）和列（column）。")
+    # not after a comma, where it opens a clause as its subject
+    assert not _found("，锁（lock）由协调者分配。")

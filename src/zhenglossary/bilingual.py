@@ -479,7 +479,7 @@ def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
                 units.append((word[0], head_flag))
                 units.append((word[1:], flag))
                 continue
-            if _example_marker(word[0]):              # 如|劳拉西泮, 如|苏沃雷生: jieba's 如劳
+            if _naming_verb(word[0], forms):          # 如|劳拉西泮, 如|苏沃雷生: jieba's 如劳
                 units.append((word[0], head_flag))     # and 如苏 (an example follows 如)
                 units.append((word[1:], posseg(word[1:], forms)[0][1]))
                 continue
@@ -806,8 +806,7 @@ def term_span(run: str, english: str, abbr: str,
                 #                           筛查 (tagged vn, but CC-CEDICT has only "to screen");
                 #                           产生 (tagged n) before more than a bound
                 #                           character (not 利用|度, a noun)
-            if _passive_verb(units[i][0], forms) or _naming_verb(units[i][0], forms) \
-                    or _example_marker(units[i][0]):
+            if _passive_verb(units[i][0], forms) or _naming_verb(units[i][0], forms):
                 break                     # 被称作 (tagged n): 被 and CC-CEDICT's "to be called";
                 #                           如 "such as": an example follows
             start = i
@@ -1145,32 +1144,21 @@ _NAMING_SENSES = ("to be called", "known as", "referred to as", "to be abbreviat
 
 def _naming_verb(word: str, forms: frozenset[str]) -> bool:
     """A verb that introduces a name (CC-CEDICT: "to be called", "also known as",
-    "commonly referred to as": 叫, 称为, 又称, 俗称, 简称) or an example ("for example":
-    比如, 例如): the term is the name after it, never the verb (… 又叫爬杆效应（rod
+    "commonly referred to as": 叫, 称为, 又称, 俗称, 简称) or an example ("for example",
+    "such as": 比如, 例如, 如): the term is the name after it, never the verb (… 又叫爬杆效应（rod
     climbing）, 比如双酚 A（bisphenol A）)."""
     from .align import dictionary_index
 
     if word in forms:
         return False
-    return any(name in sense for name in _NAMING_SENSES
+    # ("such as" only as a whole sense: 加 has "(used after an adverb such as 不 …)")
+    return any(name in sense or sense == "such as" for name in _NAMING_SENSES
                for entry in dictionary_index().entries(word) if not entry.proper
                for sense in entry.senses)
 
 
 _USING_SENSES = frozenset({"to use", "to employ", "to adopt", "to utilize", "to make use of",
                            "to put to use", "to apply"})
-
-
-_EXAMPLE_SENSES = frozenset({"such as", "for example", "for instance", "e.g."})
-
-
-def _example_marker(word: str) -> bool:
-    """A word introducing an example (a CC-CEDICT sense exactly "such as", "for example":
-    如, 比如, 例如, 像), which the term follows and is never part of."""
-    from .align import dictionary_index
-
-    return any(sense in _EXAMPLE_SENSES for entry in dictionary_index().entries(word)
-               if not entry.proper for sense in entry.senses)
 
 
 def _using_verb(word: str) -> bool:
@@ -1709,8 +1697,6 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 又叫|爬杆效应, 简称|…: the name follows the verb
         if not en_links[i] and _using_verb(word):
             return True                   # 利用 (tagged n) of 利用热光效应: the method follows
-        if not en_links[i] and _example_marker(word):
-            return True                   # 如|劳拉西泮: an example follows
         if en_links[i] and all(k in covered for k, _ in en_links[i]) \
                 and not _says_a_neighbour(i, start, en_links, unsaid):
             return True                   # 写入 before 预写日志: says a word already said
@@ -2112,7 +2098,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         start = _counted(text, run_start, run, english, abbr, score, forms, start)
     if not marked and 0 < start and (
             _fills_cell(text, run_start, match.end())
-            and not any(flag.startswith(HARD_FLAGS) or _example_marker(word)
+            and not any(flag.startswith(HARD_FLAGS) or _naming_verb(word, forms)
                         for word, flag in _units(run[:start], forms))
             or _fills_item(text, run_start, match.end()) and _content_only(run[:start], forms)):
         start = 0                         # | 压缩模量（Es） |: the cell is the term and its English
@@ -2219,7 +2205,7 @@ def _morpheme_unit(word: str, flag: str, forms: frozenset[str]) -> bool:
         return True
     if flag.startswith(HARD_FLAGS) or flag == "uj" or flag[:1] in "fqrpt" or flag == "hy":
         return False
-    if _naming_verb(word, forms) or _passive_verb(word, forms) or _example_marker(word):
+    if _naming_verb(word, forms) or _passive_verb(word, forms):
         return False                      # 又称 (tagged n) of 又称无锁缓存: the name follows
     if len(word) == 1 and _copula(word):
         return False
@@ -2451,7 +2437,7 @@ def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset
     for k, (word, flag) in enumerate(units):
         if word in forms:
             continue
-        if _using_verb(word) or _example_marker(word):
+        if _using_verb(word) or _naming_verb(word, forms):
             return False                  # 运用 of 运用层次分析法（AHP）: the clause's
         if len(word) > 1 and is_classifier(word[-1]) and posseg(word[0], forms)[0][1] == "m":
             return False                  # a count and its measure word (两块 of 两块黑土)
@@ -2500,8 +2486,8 @@ def _item_character(text: str, run_start: int, run: str, english: str, score: fl
         # as an item does (鳃（gill）上的鳃丝…), however widespread; not a label (注（note）：)
         # nor a verb (看（see）图 2)
         return True
-    if score == 1.0 and is_general(run):
-        return False
+    if score == 1.0 and is_general(run) and not before.endswith("、"):
+        return False                      # (but an item of a 、-list: 、行（row）和列（column）)
     return bool(before) and before[-1] in _ITEM_BEFORE     # (nothing before: - 熵（entropy）：)
 
 
@@ -2574,6 +2560,9 @@ def _object_character(run: str, start: int, english: str, score: float,
     if units[-1][0] != run[-1]:
         return False                      # jieba glued the character to the word before
     before, flag = units[-2]
+    if before not in forms and _naming_verb(before, forms) and units[-1][1] not in ("uj", "p", "c") \
+            and (score == 1.0 or score == 0.0 and _unaligned_noun_character(run[-1], english)):
+        return True                       # 也称|块（block）: the name after a naming verb
     if before in forms or not flag.startswith(_OBJECT_BEFORE) or units[-1][1] in ("uj", "p", "c"):
         return False
     if flag.startswith(("d", "v")) and not is_general(before) \
