@@ -11,8 +11,10 @@
                                                    # development sets): unseen21.yaml, a
                                                    # textbook on systems for AI (round eighteen),
                                                    # unseen22.yaml, an HPC/ML group's wiki
-                                                   # (round nineteen), and unseen24.yaml, a blog
-                                                   # on databases and security (round twenty)
+                                                   # (round nineteen), unseen24.yaml, a blog on
+                                                   # databases and security (round twenty), and
+                                                   # unseen26.yaml and unseen27.yaml, a survey
+                                                   # paper and a project's docs (round 21)
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
 Halves (round twelve): every passage of every set belongs to half A or half B by the
@@ -72,6 +74,8 @@ UNSEEN22 = ROOT / "tests" / "gold" / "unseen22.yaml"   # issue 22 round 19: held
 UNSEEN23 = ROOT / "tests" / "gold" / "unseen23.yaml"   # issue 22 round 20: held out (a textbook), dev since
 UNSEEN24 = ROOT / "tests" / "gold" / "unseen24.yaml"   # issue 22 round 20: held out (a blog)
 UNSEEN25 = ROOT / "tests" / "gold" / "unseen25.yaml"   # issue 22 round 20: held out (lectures), dev since
+UNSEEN26 = ROOT / "tests" / "gold" / "unseen26.yaml"   # issue 22 round 21: held out (a survey paper)
+UNSEEN27 = ROOT / "tests" / "gold" / "unseen27.yaml"   # issue 22 round 21: held out (project docs)
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -249,8 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unseen", action="store_true",
                         help="score only the held-out sets, tests/gold/unseen21.yaml (a "
                              "textbook on systems for AI), unseen22.yaml (an HPC/ML group's "
-                             "wiki) and unseen24.yaml (a blog on databases and security), not "
-                             "among the development sets")
+                             "wiki), unseen24.yaml (a blog on databases and security), "
+                             "unseen26.yaml (a survey paper on LLM inference) and unseen27.yaml "
+                             "(a systems project's documentation), not among the development sets")
     parser.add_argument("--half", choices=("A", "B"),
                         help="score only the passages of this half of each set (by a hash of "
                              "the passage's text)")
@@ -261,7 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     elif args.unseen:
         sets = [("held-out set (unseen21, a textbook on systems for AI)", UNSEEN21),
                 ("held-out set (unseen22, an HPC/ML group's wiki)", UNSEEN22),
-                ("held-out set (unseen24, a blog on databases and security)", UNSEEN24)]
+                ("held-out set (unseen24, a blog on databases and security)", UNSEEN24),
+                ("held-out set (unseen26, a survey paper on LLM inference)", UNSEEN26),
+                ("held-out set (unseen27, a systems project's documentation)", UNSEEN27)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),

@@ -360,7 +360,9 @@ def test_round_nineteen_held_out_set_keeps_issue_22s_targets():
     after it (unchanged: 437 of 465, 13 boundary errors of 451 found, 1 non-term; suggest
     401 of 414 and of 438). It meets issue 22's targets (R ≥ 90%, ≤ 5% boundary errors),
     so they are asserted with the level reached."""
-    finder = _holds("unseen22", 401 / 414 - 1e-9, 401 / 438 - 1e-9, 13, 1)
+    # (round twenty-one: finder 441 of 455 found and of 465, 13 boundary errors, 1 non-term;
+    # suggest 405 of 418 and of 438)
+    finder = _holds("unseen22", 405 / 418 - 1e-9, 405 / 438 - 1e-9, 13, 1)
     assert finder["recall"] >= 0.90 and finder["boundary_errors"] <= 0.05 * finder["found"]
 
 
@@ -386,3 +388,20 @@ def test_round_twenty_held_out_sets_keep_their_level():
         finder = _holds(name, precision - 1e-9, recall - 1e-9, boundary, non_terms)
         if targets:
             assert finder["recall"] >= 0.90 and finder["boundary_errors"] <= 0.05 * finder["found"]
+
+
+def test_round_twenty_one_held_out_sets_keep_their_level():
+    """Round twenty-one's held-out sets, each written by a hand that read and ran no part of
+    zhen, never listed: unseen26.yaml, a survey paper on efficient large-model inference in
+    eight sections (457 sightings, 84 non-terms, 453 passages), and unseen27.yaml, the
+    documentation of an invented distributed key-value store in eight pages: architecture,
+    kernel-bypass networking, storage engine, option tables, tuning, FAQ, changelog,
+    contributor guide (442 sightings, 78 non-terms, 475 passages). Scored before round
+    twenty-one's rules and after them (README, Round twenty-one): unseen26 finder R 88.6%
+    with 8.4% boundary errors, unseen27 R 85.7% with 9.8%, both unchanged by the round.
+    Short of the targets; this guards the level."""
+    # (unseen26: finder 405 of 442 found and of 457, 37 boundary errors; suggest 367 of 401
+    # and of 418. unseen27: finder 379 of 427 and of 442, 42 boundary errors, 6 non-terms;
+    # suggest 367 of 413 and of 428)
+    _holds("unseen26", 367 / 401 - 1e-9, 367 / 418 - 1e-9, 37, 0)
+    _holds("unseen27", 379 / 427 - 1e-9, 379 / 442 - 1e-9, 42, 6)
