@@ -1285,6 +1285,9 @@ def test_a_naming_verb_is_never_a_modifier_of_the_term():
     # concurrency: 又称 (tagged n) introduces the name after it
     assert set(_found("**非阻塞栈**（non-blocking stack），又称无锁栈（lockup-free stack），可以并发压栈。")) \
         == {"非阻塞栈", "无锁栈"}
+    # caches: one character after a naming verb is the name (又称|块 *block*)
+    assert set(_found("交换的基本单位称为缓存行（cache line），又称块（block），常见 64 B。")) \
+        == {"缓存行", "块"}
 
 
 def test_a_general_character_glossed_as_an_item_of_a_list_is_a_term():

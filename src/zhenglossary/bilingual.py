@@ -239,11 +239,19 @@ def _abbreviation_with_digits(pieces: list[str]) -> bool:
         and _abbreviation(pieces[1]) and not _YEAR.fullmatch(pieces[1])
 
 
+_GREEK_SPELLINGS = {"lamda": "lambda"}    # Unicode's LAMDA is English's *lambda*
+
+
 def spelled(word: str) -> str:
     """The word in lower case with its Greek letters spelled out as their names, as
-    English writes them (TGF-β, *beta*; P-Δ, *P-delta*; α-β, *alpha-beta*)."""
-    return "".join(unicodedata.name(c).split()[-1] if "\u0391" <= c <= "\u03c9"
+    English writes them (TGF-β, *beta*; P-Δ, *P-delta*; α-β, *alpha-beta*; λ, *lambda*)."""
+    return "".join(_greek_name(c) if "\u0391" <= c <= "\u03c9"
                    and unicodedata.name(c, "").startswith("GREEK") else c for c in word).lower()
+
+
+def _greek_name(char: str) -> str:
+    name = unicodedata.name(char).split()[-1].lower()
+    return _GREEK_SPELLINGS.get(name, name)
 
 
 def _abbreviation(piece: str) -> bool:
@@ -2692,7 +2700,6 @@ def _content_only(run: str, forms: frozenset[str]) -> bool:
     # (a verb before the suffix 式 is an adjective: 交错|式 *interleaved*, 抢占|式 *preemptive*)
 
 
-_GREEK_SPELLINGS = {"lamda": "lambda"}
 _DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -2726,8 +2733,7 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
     if greek and len(english.split()) > 1 or greek and "-" in first:
         # a Greek letter the English spells out (α 粒子 *alpha particles*, γ 射线暴
         # *gamma-ray bursts*): its name in Unicode's character database
-        name = unicodedata.name(greek.group(1), "").split()[-1].lower()
-        name = _GREEK_SPELLINGS.get(name, name)       # Unicode's LAMDA is English's *lambda*
+        name = spelled(greek.group(1))                # (λ: *lambda*)
         if name and (first == name or first.startswith(name + "-")):
             return greek.group(0)
         # (else the letter may end a longer Latin word: α-β 剪枝 *alpha-beta pruning*)
@@ -3039,34 +3045,30 @@ def _en_first_with_abbreviation(text: str, match: re.Match, zh: str, words: list
 _BODY_LATIN = re.compile(rf"[A-Za-z0-9{GREEK}][A-Za-z0-9{GREEK}\-]*")
 
 
-def _en_first_with_latin(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
+def _en_first_with_latin(text: str, match: re.Match, latin: re.Match,
+                         forms: frozenset[str]) -> Parenthetical | None:
     """English（中文 LATIN） or English（LATIN 中文）: the Latin word inside the Chinese is one
     of the English's words (or a piece of one, a Greek letter by its name: *phi-node*（φ
     节点）), and the Chinese beside it says the English's other words (*Memory SSA*（内存
     SSA）, *packrat parser*（packrat 分析器）): the term is the Chinese with its Latin word,
     the English from the first word the two together say."""
     body = match.group("body")
-    latin = _BODY_LATIN.search(body)
-    if latin is None or match.group("abbr"):
+    if match.group("abbr"):
         return None
-    token = latin.group(0)
     chinese = (body[:latin.start()] + body[latin.end():]).strip()
     if not _CJK.search(chinese) or not _plain_term(chinese) and len(chinese) > 1:
         return None
-    name = token.lower()
-    if len(token) == 1 and _GREEK_RE.fullmatch(token):
-        name = unicodedata.name(token, "").split()[-1].lower()
-        name = _GREEK_SPELLINGS.get(name, name)
+    name = spelled(latin.group(0))        # (φ: *phi*)
     words = match.group("latin").split()
     # the English without the shared word: a whole word (*B-tree*) or a piece of one
     # (*phi* of *phi-node*)
     without = None
     for at in range(len(words) - 1, -1, -1):
         pieces = re.split(r"[-‐–]", words[at])
-        if spelled(words[at].lower()) == spelled(name):
+        if spelled(words[at]) == name:
             without = words[:at] + words[at + 1:]
-        elif any(spelled(p.lower()) == spelled(name) for p in pieces):
-            left = "-".join(p for p in pieces if spelled(p.lower()) != spelled(name))
+        elif any(spelled(p) == name for p in pieces):
+            left = "-".join(p for p in pieces if spelled(p) != name)
             without = words[:at] + [left] + words[at + 1:]
         if without is not None:
             break
@@ -3094,8 +3096,9 @@ def _en_first_with_latin(text: str, match: re.Match, forms: frozenset[str]) -> P
 def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
     if match.group("close") not in _CLOSE[match.group("open")]:
         return None
-    if _BODY_LATIN.search(match.group("body")):
-        return _en_first_with_latin(text, match, forms)
+    latin = _BODY_LATIN.search(match.group("body"))
+    if latin:
+        return _en_first_with_latin(text, match, latin, forms)
     zh = match.group("body").replace("·", "")
     words = match.group("latin").split()
     if match.group("abbr"):
