@@ -1295,3 +1295,32 @@ def test_a_general_character_glossed_as_an_item_of_a_list_is_a_term():
     assert "行" in _found("DRAM 依次分为存储体（bank）、行（row）和列（column）。")
     # not after a comma, where it opens a clause as its subject
     assert not _found("，锁（lock）由协调者分配。")
+
+
+def test_a_widespread_verb_the_english_names_as_an_action_is_the_term():
+    # caches and schedulers: 淘汰, 抢占 are common verbs of general Chinese, but alone
+    # before the parenthesis, after a Latin word or a particle, the English noun says it
+    assert set(_found("缓存满时按 LRU 淘汰（eviction）。")) == {"淘汰"}
+    assert set(_found("内核在时钟中断里检查是否发生了抢占（preemption）。")) == {"抢占"}
+    # a verb of the clause before it is not taken, nor half a verb chain
+    assert "合并" not in _found("后台线程不断执行压缩合并（compaction）。")
+
+
+def test_a_title_cased_english_word_labelling_a_heading_glosses_a_widespread_word():
+    assert set(_found("## 4.2 淘汰（Eviction）\n")) == {"淘汰"}
+    assert set(_found("## 3 调度（Scheduling）\n")) == {"调度"}
+    # mid-sentence, a capitalised word beside a widespread word is a name
+    assert not _found("我们比较了框架（Spark）和框架（Flink）。")
+
+
+def test_a_list_item_beside_a_term_found_whole_is_a_term():
+    # medicine, software quality: the writer glosses every item of the list alike, so an
+    # item nothing aligns is a term when its neighbour, one separator away, is one
+    found = _found("病程分为潜伏（latency）、前驱（prodrome）、发作（attack）和缓解（remission）。")
+    assert "缓解" in found
+    found = _found("设计评审要看可读性（readability）、可测性（testability）与可维护性（maintainability）。")
+    assert set(found) == {"可读性", "可测性", "可维护性"}
+    # not the list's first item, whose start is the clause's
+    assert "先查晶圆切割" not in _found("答：先查晶圆切割（dicing）和封装（packaging）两道工序。")
+    # not a name beside a term (a capital where the neighbour's English has none)
+    assert "渲染后端" not in _found("比较了字形（glyph）、排版（typesetting）与渲染后端（Metal）。")

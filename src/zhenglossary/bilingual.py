@@ -802,6 +802,12 @@ def term_span(run: str, english: str, abbr: str,
             if i == n - 1 and n > 1 and _verb_head(units[i], english, forms):
                 start = i                 # 噬斑|测定 *plaque assay*: the English's noun head
                 continue                  # says the verb before the parenthesis is the term's
+            if i == n - 1 and len(units[i][0]) > 1 and units[i][1] == "v" \
+                    and (n == 1 or hard(i - 1) or units[i - 1][1] == "uj"
+                         or _passive_verb(units[i - 1][0], forms)) \
+                    and _common_noun_gloss(units[i][0], english, forms):
+                start = i                 # 、合并 *coalescing*, 遭到|欺骗 *spoofing*: a
+                continue                  # widespread verb the English names as an action
             if edge_stop(i) or (i < n - 1 and is_general(units[i][0])
                                 and not units[i][1].startswith("n")):
                 break
@@ -1857,8 +1863,12 @@ def _unknown_word(english: str) -> bool:
 
 
 def _bases(word: str) -> list[str]:
-    """What an inflected English word may come from: inlining → inline, mapped → map."""
+    """What an inflected or derived English word may come from: inlining → inline,
+    mapped → map, testability → test (a noun in -ability the dictionaries lack)."""
     out = []
+    for suffix in ("ability", "ibility"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            out += [word[: -len(suffix)], word[: -len(suffix)] + "e"]
     for suffix in ("ing", "ed"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             stem = word[: -len(suffix)]
@@ -2012,6 +2022,7 @@ def find_parentheticals(text: str, forms: frozenset[str] = frozenset(),
 def _find_parentheticals(text: str, forms: frozenset[str],
                          source: str | None) -> list[Parenthetical]:
     out: list[Parenthetical] = []
+    left: list[re.Match] = []             # parentheticals the rules read as no term
     for match in PAREN_RE.finditer(text):
         gap = match.group("sp")
         if len(gap) > 1:
@@ -2023,6 +2034,10 @@ def _find_parentheticals(text: str, forms: frozenset[str],
         par = _zh_first(text, match, forms)
         if par is not None:
             out.append(par)
+        else:
+            left.append(match)
+    if left and out:
+        out.extend(_list_items(text, left, out, forms))
     if source is not None and "](" in source:
         taken = {p.offset for p in out}
         for link in _LINK_RE.finditer(source):
@@ -2047,6 +2062,78 @@ def _find_parentheticals(text: str, forms: frozenset[str],
         if par is not None:
             out.append(par)
     out.sort(key=lambda p: p.offset)
+    return out
+
+
+_ITEM_SEPARATOR = re.compile(r"[ \t]*(?:[、，,；;/]|[和与及或跟]|——)[ \t]*")
+MAX_ITEM = 8      # characters of a list item read as a term beside its found siblings
+
+
+def _item_start(text: str, pos: int) -> int | None:
+    """Where the list item ending at ``pos`` starts: after a separator (、，；/, 和, 与, 及,
+    或, ——) standing right before the Chinese run there, or at a line's or sentence's
+    start; None elsewhere."""
+    at = pos
+    while at > 0 and _CJK.match(text[at - 1]) and text[at - 1] not in "和与及或跟":
+        at -= 1
+    if at == 0 or text[at - 1] in "\n：:。！？!?|":
+        return at
+    return at if _ITEM_SEPARATOR.fullmatch(text, max(0, at - 3), at) \
+        or _ITEM_SEPARATOR.fullmatch(text, at - 1, at) or _ITEM_SEPARATOR.fullmatch(
+            text, max(0, at - 2), at) else None
+
+
+def _list_items(text: str, left: list[re.Match], found: list[Parenthetical],
+                forms: frozenset[str]) -> list[Parenthetical]:
+    """Parentheticals the rules read as no term, in a list whose neighbouring item, one
+    separator away, is a term found whole: the item is a term too, the list's writer
+    glossing each item alike (修改（Modified）、独占（Exclusive）、共享（Shared）, where
+    nothing aligns 独占 to *Exclusive*). The item is all of the Chinese between its
+    separators, up to eight characters, with English of the same shape as its neighbour's
+    (one word or a phrase, Title Case or not), neither a document part nor a variable."""
+    whole = {}
+    for par in found:
+        if par.form == "zh-first" and par.english and not par.abbr \
+                and _item_start(text, par.offset) == par.offset:
+            whole[par.offset] = par
+    ends = {par.end: par for par in whole.values()}
+    out = []
+    for match in left:
+        if match.group("latin") or match.group("mark") or match.group("sp") \
+                or match.group("close") not in _CLOSE[match.group("open")]:
+            continue
+        parts = split_body(match.group("body"))
+        if parts is None or not parts[0] or parts[1]:
+            continue
+        english = parts[0]
+        start = _item_start(text, match.end("zh"))
+        if start is None or not 2 <= match.end("zh") - start <= MAX_ITEM:
+            continue
+        if not _ITEM_SEPARATOR.search(text[max(0, start - 3):start]):
+            continue                      # (a list's first item: its start is the clause's)
+        before = next((p for end, p in ends.items()
+                       if end <= start and _ITEM_SEPARATOR.fullmatch(text, end, start)), None)
+        after = next((p for off, p in whole.items()
+                      if off >= match.end() and _ITEM_SEPARATOR.fullmatch(text, match.end(), off)),
+                     None)
+        sibling = before or after
+        if sibling is None:
+            continue
+        written = text[max(text.rfind("（", 0, sibling.end), text.rfind("(", 0, sibling.end)) + 1:
+                       sibling.end - 1]
+        if (" " in english.strip()) != (" " in sibling.english.strip()) \
+                or english[:1].isupper() != written.lstrip()[:1].isupper() \
+                or _LOWER_CAMEL.search(english) or re.search(r"[a-z][A-Z]", english):
+            continue                      # (not a name: HamNoSys)
+        if document_part(english) or _variable(english.lower()) or _unknown_word(english):
+            continue
+        zh = text[start:match.end("zh")]
+        if not _plain_term(zh):
+            continue
+        score = term_span(zh, english, "", forms)[1]
+        out.append(Parenthetical(zh, zh, canonical_english(english, _proper_words(zh, english)),
+                                 "", start, match.end(), text[start:match.end()], english,
+                                 score, "zh-first"))
     return out
 
 
@@ -2165,6 +2252,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and score == 0.0 and not head and not alone and not _coinage(zh, english, abbr) \
             and (english and _is_name(english) and not abbr
                  and not _gives_symbol(match.group("body"))
+                 and not (is_general(zh) and _common_noun_gloss(zh, english, forms)
+                          and _labels_line(text, run_start, match.end()))
                  or is_general(zh) and not _common_noun_gloss(zh, english, forms)
                  and not (len(zh) == 1 and _object_character(run, start, english, score, forms))
                  or _unknown_word(english)):
@@ -2358,6 +2447,17 @@ def _fills_item(text: str, run_start: int, end: int) -> bool:
         and (not after or after[0] in "：:")
 
 
+def _labels_line(text: str, run_start: int, end: int) -> bool:
+    """Do the run and its parenthesis fill a heading, a list item or its label, a
+    section's number before them allowed (## 4.2 淘汰（Eviction））? There, Title Case is
+    the line's style, not a name's."""
+    if _fills_item(text, run_start, end):
+        return True
+    line = text.rfind("\n", 0, run_start) + 1
+    after = text[end:text.find("\n", end) if "\n" in text[end:] else len(text)].strip(" \t*_")
+    return bool(_SECTION_NUMBER.fullmatch(text, line, run_start)) and (not after or after[0] in "：:")
+
+
 MAX_OPENING_PREFIX = 2   # characters a clause-opening run may keep before the aligned span
 _PREFIX_FLAGS = ("a", "b", "f", "n", "ng", "g", "zg")
 
@@ -2544,11 +2644,17 @@ def _common_noun_gloss(zh: str, english: str, forms: frozenset[str]) -> bool:
     from .english import parts_of_speech
 
     word = english.strip()
-    if len(zh) < 2 or not word.isalpha() or not word.islower() \
-            or "NOUN" not in parts_of_speech(word):
+    if word[1:2].islower() and word[1:].islower():
+        word = word.lower()
+    if len(zh) < 2 or not word.isalpha() or not word.islower():
         return False
+    pos = parts_of_speech(word)
     units = _units(zh, forms)
-    return len(units) == 1 and units[0][1] in ("n", "vn", "nz")
+    if len(units) != 1:
+        return False
+    if units[0][1] in ("n", "vn", "nz"):
+        return "NOUN" in pos
+    return units[0][1] == "v" and ("NOUN" in pos or word.endswith("ing") and "VERB" in pos)
 
 
 _OBJECT_BEFORE = ("uj", "m", "q", "r", "p", "c", "f", "d", "v")   # a clause's word's tags
