@@ -1324,3 +1324,12 @@ def test_a_list_item_beside_a_term_found_whole_is_a_term():
     assert "先查晶圆切割" not in _found("答：先查晶圆切割（dicing）和封装（packaging）两道工序。")
     # not a name beside a term (a capital where the neighbour's English has none)
     assert "渲染后端" not in _found("比较了字形（glyph）、排版（typesetting）与渲染后端（Metal）。")
+
+
+def test_a_marked_term_with_math_before_its_parenthesis_and_an_abbreviation_with_a_plus():
+    # mechanics: emphasis, then the quantity's symbol, then the English
+    assert set(_found("梁的挠度取决于**弹性模量** $E$（elastic modulus）和截面惯性矩。",
+                      )) == {"弹性模量"}
+    # finance: an abbreviation closing with a plus spells the English all the same
+    found = _found("这批债券被评为**投资级加**（investment grade plus，IG+），利差收窄。")
+    assert set(found) == {"投资级加"} and found["投资级加"].abbr == "IG+"

@@ -2028,7 +2028,7 @@ def _find_parentheticals(text: str, forms: frozenset[str],
         if len(gap) > 1:
             # only math (blanked in the prose) may stand between the term and its
             # parenthesis
-            if source is None or match.group("latin") or match.group("mark") \
+            if source is None or match.group("latin") \
                     or not _MATH_GAP.fullmatch(source, match.start("sp"), match.end("sp")):
                 continue
         par = _zh_first(text, match, forms)

@@ -153,11 +153,11 @@ def split_abbreviation(en: str) -> tuple[str, str | None]:
     return en, None
 
 
-_ABBR_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-/&.]*$")
+_ABBR_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9\-/&.]*\+?$")    # (a plus after: DF+)
 
 
 def is_abbreviation(text: str) -> bool:
-    """An all-caps-ish token: DNN, EE-DNNs, QoI, C2S, FP16 — not ``Patching``."""
+    """An all-caps-ish token: DNN, EE-DNNs, QoI, C2S, FP16, DF+ — not ``Patching``."""
     text = text.strip()
     if not text or " " in text or not _ABBR_RE.match(text):
         return False
