@@ -1333,3 +1333,12 @@ def test_a_marked_term_with_math_before_its_parenthesis_and_an_abbreviation_with
     # finance: an abbreviation closing with a plus spells the English all the same
     found = _found("这批债券被评为**投资级加**（investment grade plus，IG+），利差收窄。")
     assert set(found) == {"投资级加"} and found["投资级加"].abbr == "IG+"
+
+
+def test_a_conjunction_is_no_prefix_of_the_term_after_it():
+    # textile and printing machines: 与 reads "to take part in" in CC-CEDICT, but where the
+    # word after it says *take* too, or a parenthesis closes right before it, it joins
+    assert set(_found("调速时要让喂入速度与卷取（take-up）速度匹配。")) == {"卷取"}
+    assert set(_found("印刷机的放卷（unwind）与收卷（take-up）张力要分开控制。")) == {"放卷", "收卷"}
+    # a prefix saying the English's first word stays (自 *self*)
+    assert "自注意力" in _found("模型的核心是自注意力（self-attention）层。")

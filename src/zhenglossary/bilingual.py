@@ -572,9 +572,10 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
         word, flag = out[i]
         if en and len(word) == 1 and flag.startswith(HARD_FLAGS) \
                 and any(j == 0 and (not part or en[0].startswith(part))
-                        for j, part in english_links(word, en)):
+                        for j, part in english_links(word, en)) \
+                and not any(j == 0 for j, _ in english_links(out[i + 1][0], en)):
             out[i] = (word, "n")          # 自 *self* in 自注意力, 过 *over* in 过拟合
-            continue
+            continue                      # (not 与 "to take part" before 卷取 *take-up*)
         nxt, nflag = out[i + 1]
         if len(word) != 1 or not flag.startswith(HARD_FLAGS) or nxt in forms or len(nxt) < 2:
             continue
@@ -2065,6 +2066,7 @@ def _find_parentheticals(text: str, forms: frozenset[str],
     return out
 
 
+_LIST_CONJUNCTIONS = "和与及或跟"
 _ITEM_SEPARATOR = re.compile(r"[ \t]*(?:[、，,；;/]|[和与及或跟]|——)[ \t]*")
 MAX_ITEM = 8      # characters of a list item read as a term beside its found siblings
 
@@ -2212,6 +2214,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
                             and is_general(w) for w, f in _units(run[opening:start], forms)):
             # (no quantity: 许多|衣壳粒, 数千个|小眼; no widespread adjective: 剧烈|瘙痒)
             start = opening               # 的|层错能 *stacking fault energy*, 和|下滑信标
+    if not marked and start == 0 and len(run) > 2 and run[0] in _LIST_CONJUNCTIONS \
+            and text[:run_start].rstrip(" \t")[-1:] in "）)":
+        start = 1                         # （unwind）与|收卷（take-up）: the list's conjunction
     if not marked and 0 < start:
         start = _phrase_start(text, run_start, run, start, english, abbr, forms)
     if not marked and 0 < len(run) - start:
