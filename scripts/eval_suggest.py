@@ -14,7 +14,10 @@
                                                    # (round nineteen), unseen24.yaml, a blog on
                                                    # databases and security (round twenty), and
                                                    # unseen26.yaml and unseen27.yaml, a survey
-                                                   # paper and a project's docs (round 21)
+                                                   # paper and a project's docs (round 21),
+                                                   # unseen28.yaml and unseen29.yaml, lecture
+                                                   # slides on parallel programming and an SRE
+                                                   # team's postmortems (round 22)
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
 Halves (round twelve): every passage of every set belongs to half A or half B by the
@@ -76,6 +79,8 @@ UNSEEN24 = ROOT / "tests" / "gold" / "unseen24.yaml"   # issue 22 round 20: held
 UNSEEN25 = ROOT / "tests" / "gold" / "unseen25.yaml"   # issue 22 round 20: held out (lectures), dev since
 UNSEEN26 = ROOT / "tests" / "gold" / "unseen26.yaml"   # issue 22 round 21: held out (a survey paper)
 UNSEEN27 = ROOT / "tests" / "gold" / "unseen27.yaml"   # issue 22 round 21: held out (project docs)
+UNSEEN28 = ROOT / "tests" / "gold" / "unseen28.yaml"   # issue 22 round 22: held out (lecture slides)
+UNSEEN29 = ROOT / "tests" / "gold" / "unseen29.yaml"   # issue 22 round 22: held out (postmortems)
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -254,8 +259,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="score only the held-out sets, tests/gold/unseen21.yaml (a "
                              "textbook on systems for AI), unseen22.yaml (an HPC/ML group's "
                              "wiki), unseen24.yaml (a blog on databases and security), "
-                             "unseen26.yaml (a survey paper on LLM inference) and unseen27.yaml "
-                             "(a systems project's documentation), not among the development sets")
+                             "unseen26.yaml (a survey paper on LLM inference), unseen27.yaml "
+                             "(a systems project's documentation), unseen28.yaml (lecture "
+                             "slides on parallel programming) and unseen29.yaml (an SRE team's "
+                             "postmortems and runbooks), not among the development sets")
     parser.add_argument("--half", choices=("A", "B"),
                         help="score only the passages of this half of each set (by a hash of "
                              "the passage's text)")
@@ -268,7 +275,9 @@ def main(argv: list[str] | None = None) -> int:
                 ("held-out set (unseen22, an HPC/ML group's wiki)", UNSEEN22),
                 ("held-out set (unseen24, a blog on databases and security)", UNSEEN24),
                 ("held-out set (unseen26, a survey paper on LLM inference)", UNSEEN26),
-                ("held-out set (unseen27, a systems project's documentation)", UNSEEN27)]
+                ("held-out set (unseen27, a systems project's documentation)", UNSEEN27),
+                ("held-out set (unseen28, lecture slides on parallel programming)", UNSEEN28),
+                ("held-out set (unseen29, an SRE team's postmortems and runbooks)", UNSEEN29)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),
