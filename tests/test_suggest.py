@@ -1342,12 +1342,3 @@ def test_a_conjunction_is_no_prefix_of_the_term_after_it():
     assert set(_found("印刷机的放卷（unwind）与收卷（take-up）张力要分开控制。")) == {"放卷", "收卷"}
     # a prefix saying the English's first word stays (自 *self*)
     assert "自注意力" in _found("模型的核心是自注意力（self-attention）层。")
-
-
-def test_a_title_cased_phrase_of_common_words_labelling_a_heading_is_no_name():
-    # brewing, printing, geology headings: Title Case is the heading's style
-    assert set(_found("## 二、糖化（Mashing）\n")) == {"糖化"}
-    assert set(_found("## 感官品评（Sensory Evaluation）\n")) == {"感官品评"}
-    assert set(_found("### 第三节 排版规则（Composition Rules）\n")) == {"排版规则"}
-    # a name is still one, in a heading too
-    assert not _found("## 透明度（Secchi Depth）的测量\n")

@@ -2257,8 +2257,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and score == 0.0 and not head and not alone and not _coinage(zh, english, abbr) \
             and (english and _is_name(english) and not abbr
                  and not _gives_symbol(match.group("body"))
-                 and not ((is_general(zh) and _common_noun_gloss(zh, english, forms)
-                           or _common_words(english))
+                 and not (is_general(zh) and _common_noun_gloss(zh, english, forms)
                           and _labels_line(text, run_start, match.end()))
                  or is_general(zh) and not _common_noun_gloss(zh, english, forms)
                  and not (len(zh) == 1 and _object_character(run, start, english, score, forms))
@@ -2461,22 +2460,7 @@ def _labels_line(text: str, run_start: int, end: int) -> bool:
         return True
     line = text.rfind("\n", 0, run_start) + 1
     after = text[end:text.find("\n", end) if "\n" in text[end:] else len(text)].strip(" \t*_")
-    return bool(_SECTION_NUMBER.fullmatch(text, line, run_start)
-                or _ENUMERATOR.fullmatch(text, line, run_start)) and (not after or after[0] in "：:")
-
-
-# a heading's or item's Chinese enumerator (## 三、…, 第二节 …)
-_ENUMERATOR = re.compile(r"[ \t]*(?:#{1,6}[ \t]+)?(?:[一二三四五六七八九十]{1,3}、|第[一二三四五六七八九十\d]{1,3}[章节讲课][ \t]*)[ \t]*")
-
-
-def _common_words(english: str) -> bool:
-    """Every word of a Title-Cased phrase a common English word (the lemmatiser knows it
-    lower-cased: *Sensory Evaluation*, *Weaving Draft*), not a name's (*Secchi Depth*)."""
-    from .english import parts_of_speech
-
-    words = english.split()
-    return bool(words) and all(w.isalpha() and w[:1].isupper() and w[1:].islower()
-                               and parts_of_speech(w.lower()) - {"PROPN"} for w in words)
+    return bool(_SECTION_NUMBER.fullmatch(text, line, run_start)) and (not after or after[0] in "：:")
 
 
 MAX_OPENING_PREFIX = 2   # characters a clause-opening run may keep before the aligned span
