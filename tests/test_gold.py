@@ -88,17 +88,24 @@ def test_round_four_development_sets_keep_the_level_reached():
         assert suggest["recall"] >= recall - 0.01, (name, result["errors"])
 
 
+# The sets still held out: a failing guard on them reports its numbers, never its errors,
+# so that reading a failure does not turn a held-out set into a development set
+HELD_OUT = frozenset({"unseen21", "unseen22", "unseen24", "unseen26", "unseen27", "unseen28",
+                      "unseen29"})
+
+
 def _holds(name: str, precision: float, recall: float, boundary: int,
            non_terms: int = 0) -> dict:
     """A gold set does not fall below a level: finder and suggest precision and recall, at
     most ``boundary`` boundary errors and ``non_terms`` non-terms; the finder's result."""
     result = _script().evaluate_gold(ROOT / "tests" / "gold" / f"{name}.yaml")
     finder, suggest = result["finder"], result["suggest"]
-    assert finder["precision"] >= precision and finder["recall"] >= recall, result["errors"]
-    assert finder["boundary_errors"] <= boundary and finder["non_terms"] <= non_terms, \
-        result["errors"]
-    assert suggest["precision"] >= precision and suggest["recall"] >= recall, result["errors"]
-    return {**finder, "errors": result["errors"]}
+    shown = f"held-out set {name}: {finder}, {suggest} (errors not listed)" \
+        if name in HELD_OUT else result["errors"]
+    assert finder["precision"] >= precision and finder["recall"] >= recall, shown
+    assert finder["boundary_errors"] <= boundary and finder["non_terms"] <= non_terms, shown
+    assert suggest["precision"] >= precision and suggest["recall"] >= recall, shown
+    return {**finder, "errors": shown}
 
 
 def _keeps_level(name: str, precision: float, recall: float, boundary: int) -> None:
