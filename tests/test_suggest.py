@@ -1342,3 +1342,10 @@ def test_a_conjunction_is_no_prefix_of_the_term_after_it():
     assert set(_found("印刷机的放卷（unwind）与收卷（take-up）张力要分开控制。")) == {"放卷", "收卷"}
     # a prefix saying the English's first word stays (自 *self*)
     assert "自注意力" in _found("模型的核心是自注意力（self-attention）层。")
+
+
+def test_an_arrow_between_a_notes_steps_opens_a_clause():
+    # a chain of steps written with arrows: the run after → opens its clause, so a prefix
+    # CC-CEDICT cannot gloss is the term's (末 of 末级缓存 *last-level cache*)
+    found = _found("- 缓存层次：二级统一缓存（L2）→ 末级缓存（LLC）→ 主存")
+    assert "末级缓存" in found and "级缓存" not in found

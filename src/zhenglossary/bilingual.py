@@ -3007,10 +3007,14 @@ def _head_and_word(head: str, english: str) -> bool:
         and pieces[0].lower() == head.strip().lower() and pieces[1].isalpha()
 
 
+_CLAUSE_ENDS = frozenset("；;→⇒←⟶↔")
+
+
 def _clause_start(text: str, pos: int) -> bool:
     """Does ``pos`` open a sentence, a list item or a table cell?"""
-    if _sentence_start(text, pos) or text[:pos].rstrip(" \t*_")[-1:] in ("；", ";"):
-        return True                       # (a semicolon ends a clause as a full stop does)
+    if _sentence_start(text, pos) or text[:pos].rstrip(" \t*_")[-1:] in _CLAUSE_ENDS:
+        return True                       # (a semicolon ends a clause as a full stop does,
+        #                                   and an arrow between a note's steps: A → B)
     line = text[text.rfind("\n", 0, pos) + 1:pos]
     return bool(re.fullmatch(r"[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]+|.*\|[ \t]*", line)
                 or _SECTION_NUMBER.fullmatch(line))    # ## 3.2 块设备驱动
