@@ -154,7 +154,7 @@ _PAIRS = ["熵（entropy）", "锁（lock）", "每个锁（Lock，LK）", "maxi
           "熵(", "）", "", "剪枝 SSA**（pruned SSA）", "Memory SSA（内存 SSA）", "phi-node（φ 节点）",
           "如租约（lease）", "逐通道（per-channel）", "轻便的图（graph）", "块（block）",
           "LRU 淘汰（eviction）", "淘汰（Eviction）", "修改（Modified）、独占（Exclusive）",
-          "（feed）与卷取（take-up）", "**弹性模量** $E$（elastic modulus）", "级加（grade plus，IG+）"]
+          "（feed）与卷取（take-up）", "冯·诺依曼架构（von Neumann architecture）", "·（", "**弹性模量** $E$（elastic modulus）", "级加（grade plus，IG+）"]
 _TAILS = ["", "：", ":", "：随机变量的度量。", " |", "**", "”", "，见上。", "、共享（Shared）", "与"]
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(*(st.sampled_from(p) for p in (_MARKERS, _PAIRS, _TAILS))),

@@ -1349,3 +1349,10 @@ def test_an_arrow_between_a_notes_steps_opens_a_clause():
     # CC-CEDICT cannot gloss is the term's (末 of 末级缓存 *last-level cache*)
     found = _found("- 缓存层次：二级统一缓存（L2）→ 末级缓存（LLC）→ 主存")
     assert "末级缓存" in found and "级缓存" not in found
+
+
+def test_a_transliterated_name_with_its_dot_is_one_term():
+    # the middle dot joins a transliterated name's parts as a hyphen joins 洛特卡-沃尔泰拉
+    assert set(_found("早期机器大多采用冯·诺依曼架构（von Neumann architecture）。")) \
+        == {"冯·诺依曼架构"}
+    assert set(_found("配方沿用了让·巴蒂斯特配比（Jean-Baptiste ratio）。")) == {"让·巴蒂斯特配比"}

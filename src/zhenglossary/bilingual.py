@@ -141,7 +141,7 @@ GREEK = "\u0391-\u03a9\u03b1-\u03c9"      # Greek letters, in names of things (�
 # CJK run, optional closing mark (emphasis or quote), optional space, optional Latin
 # phrase (中文 English（ABBR）), then a parenthesis
 PAREN_RE = re.compile(
-    rf"(?P<zh>[{CJK_CLASS}]+(?:[-‐–][{CJK_CLASS}]+)*)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
+    rf"(?P<zh>[{CJK_CLASS}]+(?:[-‐–·][{CJK_CLASS}]+)*)(?P<mark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?(?P<sp>[ \t]{{0,80}})"
     rf"(?:(?P<latin>(?:[A-Za-z](?:[A-Za-z0-9\- ]*[A-Za-z0-9])?(?:/[A-Za-z0-9]+)?|\d*[{GREEK}]+) ?)"
     rf"(?P<lmark>\*{{1,3}}|_{{1,2}}|[”」』\"’》\]])?)?"
     r"(?P<open>[（(])(?P<body>(?:[^（）()\n]|\([^（）()\n]{1,12}\)){1,120})(?P<close>[）)])"
@@ -635,7 +635,7 @@ def _suffix_character(word: str) -> bool:
 
 
 _VERB_FLAGS = ("v", "vd", "vi", "vg", "vq")
-HYPHENS = frozenset("-‐–")
+HYPHENS = frozenset("-‐–·")     # (and the dot between a transliterated name's parts: 冯·诺依曼)
 HARD_FLAGS = ("c", "u", "r", "p", "y", "e", "o", "x", "w")   # never inside a term (but 的)
 
 
