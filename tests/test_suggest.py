@@ -1356,3 +1356,10 @@ def test_a_transliterated_name_with_its_dot_is_one_term():
     assert set(_found("早期机器大多采用冯·诺依曼架构（von Neumann architecture）。")) \
         == {"冯·诺依曼架构"}
     assert set(_found("配方沿用了让·巴蒂斯特配比（Jean-Baptiste ratio）。")) == {"让·巴蒂斯特配比"}
+
+
+def test_a_one_character_term_labelling_a_list_item_is_a_term():
+    # thermodynamics, a glossary-style list: the label is the term its gloss names
+    assert set(_found("- 焓（enthalpy）：体系的热含量。\n")) == {"焓"}
+    # not a widespread character labelling a remark
+    assert not _found("- 注（note）：以下数据为估计值。\n")

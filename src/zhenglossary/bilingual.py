@@ -2601,7 +2601,11 @@ def _item_character(text: str, run_start: int, run: str, english: str, score: fl
         return True
     if score == 1.0 and is_general(run) and not before.endswith("、"):
         return False                      # (but an item of a 、-list: 、行（row）和列（column）)
-    return bool(before) and before[-1] in _ITEM_BEFORE     # (nothing before: - 熵（entropy）：)
+    if (not before or before[-1] == "\n") and closed and score == 1.0 \
+            and _fills_item(text, run_start, run_start + 1 + closed.end()):
+        return True                       # - 熵（entropy）：…: a list item's label, a word the
+        #                                   dictionary glosses so, not a widespread one (注)
+    return bool(before) and before[-1] in _ITEM_BEFORE
 
 
 CLAUSE_WORD_IDF = 5.0    # a word of two characters more widespread than this in general Chinese
