@@ -2067,7 +2067,7 @@ def _find_parentheticals(text: str, forms: frozenset[str],
 
 
 _LIST_CONJUNCTIONS = "和与及或跟"
-_ITEM_SEPARATOR = re.compile(r"[ \t]*(?:[、，,；;/]|[和与及或跟]|——)[ \t]*")
+_ITEM_SEPARATOR = re.compile(rf"[ \t]*(?:[、，,；;/]|[{_LIST_CONJUNCTIONS}]|——)[ \t]*")
 MAX_ITEM = 8      # characters of a list item read as a term beside its found siblings
 
 
@@ -2076,13 +2076,13 @@ def _item_start(text: str, pos: int) -> int | None:
     或, ——) standing right before the Chinese run there, or at a line's or sentence's
     start; None elsewhere."""
     at = pos
-    while at > 0 and _CJK.match(text[at - 1]) and text[at - 1] not in "和与及或跟":
+    while at > 0 and _CJK.match(text[at - 1]) and text[at - 1] not in _LIST_CONJUNCTIONS:
         at -= 1
     if at == 0 or text[at - 1] in "\n：:。！？!?|":
         return at
-    return at if _ITEM_SEPARATOR.fullmatch(text, max(0, at - 3), at) \
-        or _ITEM_SEPARATOR.fullmatch(text, at - 1, at) or _ITEM_SEPARATOR.fullmatch(
-            text, max(0, at - 2), at) else None
+    if any(_ITEM_SEPARATOR.fullmatch(text, max(0, at - k), at) for k in (1, 2, 3)):
+        return at
+    return None
 
 
 def _list_items(text: str, left: list[re.Match], found: list[Parenthetical],
@@ -2649,7 +2649,10 @@ def _common_noun_gloss(zh: str, english: str, forms: frozenset[str]) -> bool:
     knows as a noun, though CC-CEDICT's senses miss it (设备 *device*: "equipment";
     区域 *zone*: "region"; 变异 *mutation*: "variation"): a term's translation, as a name
     (方法（Adam）) or a remark (结果（见下）) is not. The Chinese is two characters or
-    more, a jieba noun or verbal noun, opening with no function word."""
+    more, a jieba noun or verbal noun, opening with no function word; or a jieba verb the
+    English names as an action, a noun or an -ing word (抢占 *preemption*, 合并
+    *coalescing*). One capital opening the word is read as lower case (*Eviction*): the
+    caller says where Title Case is the line's style."""
     from .english import parts_of_speech
 
     word = english.strip()
