@@ -185,7 +185,10 @@ def test_the_server_killed_mid_run_and_the_next_run_resumes(runner, tmp_path, mo
     assert "Traceback" not in result.output
     assert not (root / "notes" / "a.en.md").exists()
     kept = rows(root)
-    assert 3 <= kept < len(PLAIN)
+    # the server logs a chat as it answers, so the kill after the third may cut that
+    # answer's bytes before they reach zhen (a clean clone's CI under load saw 2): what
+    # was answered is kept, and the next run asks for the rest and only the rest
+    assert 2 <= kept < len(PLAIN)
     logged = len(server.chats())
     server.start()                                       # back, on the same port
     again = translate(runner, server, "--batch", "1", "--format", "json")
