@@ -355,7 +355,9 @@ def test_round_eighteen_held_out_set_keeps_its_level():
     # (round twenty: finder 471 of 510 found and of 525, 36 boundary errors, 3 non-terms;
     # suggest 449 of 482 and of 503. Round twenty-two: finder 476 of 513 and of 525 (R
     # 90.7%), 34 boundary errors (6.6%), 3 non-terms; suggest 454 of 485 and of 503)
-    _holds("unseen21", 476 / 513 - 1e-9, 454 / 503 - 1e-9, 34, 3)
+    # (at round twenty-two's end, English compared with the head's lemmas: finder 478 of
+    # 514, R 91.0%, 33 boundary errors (6.4%); suggest 455 of 486 and of 503)
+    _holds("unseen21", 478 / 514 - 1e-9, 455 / 503 - 1e-9, 33, 3)
 
 
 def test_round_nineteen_held_out_set_keeps_issue_22s_targets():
@@ -371,7 +373,9 @@ def test_round_nineteen_held_out_set_keeps_issue_22s_targets():
     # (round twenty-one: finder 441 of 455 found and of 465, 13 boundary errors, 1 non-term;
     # suggest 405 of 418 and of 438. Round twenty-two: finder 442 of 456, 13 boundary
     # errors; suggest 406 of 419 and of 438)
-    finder = _holds("unseen22", 406 / 419 - 1e-9, 406 / 438 - 1e-9, 13, 1)
+    # (at round twenty-two's end, English compared with the head's lemmas: finder 446 of
+    # 456, R 95.9%, 9 boundary errors (2.0%); suggest 410 of 419 and of 438)
+    finder = _holds("unseen22", 446 / 456 - 1e-9, 410 / 438 - 1e-9, 9, 1)
     assert finder["recall"] >= 0.90 and finder["boundary_errors"] <= 0.05 * finder["found"]
 
 
@@ -413,7 +417,9 @@ def test_round_twenty_one_held_out_sets_keep_their_level():
     # and of 418. unseen27: finder 379 of 427 and of 442, 42 boundary errors, 6 non-terms;
     # suggest 367 of 413 and of 428)
     _holds("unseen26", 367 / 401 - 1e-9, 367 / 418 - 1e-9, 37, 0)
-    _holds("unseen27", 379 / 427 - 1e-9, 379 / 442 - 1e-9, 42, 6)
+    # (with the head's lemmas compared, round twenty-two: unseen27's finder 380 of 427, 43
+    # boundary errors, 4 non-terms, the same sightings; suggest 368 of 413 and of 428)
+    _holds("unseen27", 380 / 427 - 1e-9, 380 / 442 - 1e-9, 43, 4)
 
 
 def test_round_twenty_two_held_out_sets_keep_their_level():
@@ -424,12 +430,28 @@ def test_round_twenty_two_held_out_sets_keep_their_level():
     non-terms, 477 passages), and unseen29.yaml, an SRE team's incident postmortems and
     runbooks in eight files (timelines, root-cause analyses, action-item checklists, metric
     tables, chat-log quotes; 455 sightings, 81 non-terms, 474 passages). Scored before
-    round twenty-two's rules and after them (README, Round twenty-two): unseen28 finder R
-    90.2% with 5.1% boundary errors, unseen29 R 89.2% with 5.5%, both unchanged by the
-    round. Short of the targets (unseen28 by one boundary error, unseen29 by three and by
-    four sightings); this guards the level."""
-    # (unseen28: finder 407 of 433 found and of 451, 22 boundary errors, 4 non-terms;
-    # suggest 394 of 417 and of 438. unseen29: finder 406 of 437 and of 455, 24 boundary
-    # errors, 7 non-terms; suggest 389 of 418 and of 439)
-    _holds("unseen28", 407 / 433 - 1e-9, 394 / 438 - 1e-9, 22, 4)
-    _holds("unseen29", 406 / 437 - 1e-9, 389 / 439 - 1e-9, 24, 7)
+    round twenty-two's rules (the commit before the round, with its own finder) and after
+    them (README, Round twenty-two): unseen28 finder R 90.0% → 90.5% with 5.1% boundary
+    errors, unseen29 R 88.8% → 89.7% with 5.5% → 5.0%. Short of the targets (unseen28 by
+    one boundary error, unseen29 by two sightings); this guards the level."""
+    # (unseen28: finder 408 of 433 found and of 451, 22 boundary errors, 3 non-terms;
+    # suggest 395 of 417 and of 438. unseen29: finder 408 of 437 and of 455, 22 boundary
+    # errors, 7 non-terms; suggest 390 of 418 and of 439)
+    _holds("unseen28", 408 / 433 - 1e-9, 395 / 438 - 1e-9, 22, 3)
+    _holds("unseen29", 390 / 418 - 1e-9, 390 / 439 - 1e-9, 22, 7)
+
+
+def test_round_twenty_two_development_sets_keep_their_level():
+    """unseen30.yaml (the documentation of an invented GPU-cluster scheduler and
+    model-serving platform: option and API tables, changelog bullets, FAQ; 455 sightings,
+    77 non-terms) and unseen31.yaml (a survey of distributed storage and data-center
+    networking: dense paragraphs of abbreviations and citations, taxonomies, comparison
+    tables; 638 sightings, 87 non-terms), written for round twenty-two by hands that read
+    and ran no part of zhen in the two styles the held-out sets scored worst on, and
+    developed against: unseen30 finder R 89.7% → 91.4%, boundary errors 7.5% → 5.7%;
+    unseen31 R 89.2% → 89.7%, 6.8% → 6.3%. Short of the targets; this guards the level."""
+    # (unseen30: finder 416 of 442 found and of 455, 25 boundary errors, 1 non-term;
+    # suggest 378 of 398 and of 416. unseen31: finder 572 of 615 and of 638, 39 boundary
+    # errors, 4 non-terms; suggest 542 of 580 and of 607)
+    _holds("unseen30", 416 / 442 - 1e-9, 378 / 416 - 1e-9, 25, 1)
+    _holds("unseen31", 572 / 615 - 1e-9, 542 / 607 - 1e-9, 39, 4)

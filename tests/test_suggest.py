@@ -1363,3 +1363,24 @@ def test_a_one_character_term_labelling_a_list_item_is_a_term():
     assert set(_found("- 焓（enthalpy）：体系的热含量。\n")) == {"焓"}
     # not a widespread character labelling a remark
     assert not _found("- 注（note）：以下数据为估计值。\n")
+
+
+def test_based_on_a_latin_word_then_de_is_the_terms_head():
+    # 基于 LATIN 的 … written for *LATIN-based …*: chips, hashing, imaging
+    assert set(_found("检测任务交给基于 GPU 的推理引擎（GPU-based inference engine）完成。")) \
+        == {"基于 GPU 的推理引擎"}
+    assert set(_found("索引采用基于 SHA 的指纹（SHA-based fingerprints）去重。")) == {"基于 SHA 的指纹"}
+
+
+def test_a_rare_copula_sense_does_not_split_a_dictionary_word():
+    # 作 reads "to be" only in its ninth sense: 作业 is one word (*job*), not 作|业
+    assert set(_found("- 新增作业依赖（job dependencies）。")) == {"作业依赖"}
+    assert set(_found("响应中返回服务端生成的作业标识符（job ID）。")) == {"作业标识符"}
+
+
+def test_a_verb_before_a_span_saying_all_the_english_is_the_clauses():
+    # an option table's description: the cell is no term when a verb saying nothing
+    # stands before words that say all the English
+    assert set(_found("| `cache.prefix` | `on` | 是否开启前缀缓存（prefix caching） |")) == {"前缀缓存"}
+    # a cell that is the term stays whole
+    assert set(_found("| 压缩模量（Es） | 10 MPa |")) == {"压缩模量"}

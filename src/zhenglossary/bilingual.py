@@ -547,10 +547,14 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
                 out[i:i + 1] = [(word[0], "v" if flag.startswith("v") else flag), (word[1:], "n")]
         # a word opening with the copula whose rest alone says all the word says: jieba
         # glued the clause's 是 to the term's first character (是非|牛顿流体 → 是|非牛顿流体
-        # *non-Newtonian fluids*)
+        # *non-Newtonian fluids*); a copula as widespread as a clause's words (是, 为), not
+        # a character CC-CEDICT reads "to be" in its ninth sense (作 of 作业 *job*)
+        from .align import idf
+
         for i in range(len(out) - 1, -1, -1):
             word, flag = out[i]
             if len(word) > 1 and word not in forms and _copula(word[0]) \
+                    and (idf(word[0]) or CLAUSE_WORD_IDF) < CLAUSE_WORD_IDF \
                     and not english_links(word[0], en) \
                     and not any(words_match(g, e) for g in gloss(word).words for e in en):
                 rest = english_links(word[1:], en)
@@ -2193,7 +2197,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         form = "zh-first"
     if not marked:
         start = _counted(text, run_start, run, english, abbr, score, forms, start)
-    if not marked and 0 < start and (
+    if not marked and 0 < start and not _verb_before_whole(run, start, english, forms) and (
             _fills_cell(text, run_start, match.end())
             and not any(flag.startswith(HARD_FLAGS) or _naming_verb(word, forms)
                         for word, flag in _units(run[:start], forms))
@@ -2247,6 +2251,10 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         if head:
             start = 0                     # (不完全 LU 分解 *incomplete LU factorization*:
             #                               nothing aligns 分解, the Latin word says it is the term's)
+    if not marked and not head and english and not latin and run.startswith("的"):
+        head = _based_on_latin(text, run_start, english)
+        if head:
+            start = 0                     # 基于 FPGA 的编码引擎 *FPGA-based coding engine*
     if not marked and start == 0 and not head:
         head = _locant(text, run_start, english, forms)
     if not marked and start == 0 and not head:
@@ -2452,6 +2460,19 @@ def _fills_item(text: str, run_start: int, end: int) -> bool:
         and (not after or after[0] in "：:")
 
 
+def _verb_before_whole(run: str, start: int, english: str, forms: frozenset[str]) -> bool:
+    """Does the span say every English word while a verb saying none stands before it: the
+    clause's verb, however rare in general Chinese (- 新增|分层队列 *hierarchical queues*, a
+    changelog's; | 是否启用|分块预填充 *chunked prefill* |, an option table's)?"""
+    en = english_words(english) if english else []
+    if not en or start <= 0:
+        return False
+    said = {j for w, _ in _units(run[start:], forms) for j, _ in english_links(w, en)}
+    return len(said) == len(en) and any(
+        flag == "v" and w not in forms and not english_links(w, en)
+        for w, flag in _units(run[:start], forms))
+
+
 def _labels_line(text: str, run_start: int, end: int) -> bool:
     """Do the run and its parenthesis fill a heading, a list item or its label, a
     section's number before them allowed (## 4.2 淘汰（Eviction））? There, Title Case is
@@ -2539,6 +2560,8 @@ def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset
     from .segment import posseg
 
     if len(run) > english_characters(english, abbr)[1]:
+        return False
+    if _verb_before_whole(run, start, english, forms):
         return False
     units = _units(run[:start], forms)
     if not english and abbr and units and (units[0][1] in _VERB_FLAGS or units[0][1] == "vn"):
@@ -2944,6 +2967,18 @@ def _inner_latin(text: str, run_start: int, english: str, forms: frozenset[str])
     if not score and not (0 < len(run) - start <= 3 and _content_only(run[start:], forms)):
         return ""                         # (nothing aligns: a short noun or adjective only)
     return text[before.start() + start:run_start]
+
+
+def _based_on_latin(text: str, run_start: int, english: str) -> str:
+    """基于 LATIN 的 …, written where the English opens with *LATIN-based* (基于 FPGA 的编码引擎
+    *FPGA-based coding engine*, 基于 PBQP 的分配 *PBQP-based allocation*): the Chinese word
+    for *based on*, the Latin word and the spaces around it, as the term's head; else ''."""
+    first = re.sub("[‐–]", "-", english.split()[0]) if english.split() else ""
+    found = re.fullmatch(r"(.+)-based", first, re.IGNORECASE)
+    if found is None:
+        return ""
+    before = re.search(rf"基于[ \t]*{re.escape(found.group(1))}[ \t]*$", text[:run_start])
+    return before.group(0) if before else ""
 
 
 # a locant or a letter joined by a hyphen to the Chinese after it, after no letter or
