@@ -86,25 +86,23 @@ UNSEEN29 = ROOT / "tests" / "gold" / "unseen29.yaml"   # issue 22 round 22: held
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
-def _keys(english: str, abbr: str) -> set[str]:
-    # English compared as the project compares it (english.term_key: lemmas, so *anchor
-    # boxes* is *anchor box*; textutil's plural rule made it *anchor boxe*), the last word
-    # by each lemma it may have (round twenty-two): term_key keeps *glasses*, *chambers*,
-    # *relations* whole, words in their own right, where the finder writes the head
-    # singular (*metallic glass*), as english.same_term compares them
-    from zhenglossary.english import lemmas, term_key, words
+def _label(english: str, abbr: str) -> tuple[str, str]:
+    """(English, normalised abbreviation) of a labelled or found pair."""
     from zhenglossary.textutil import normalize_abbreviation
 
-    out = set()
-    if english:
-        out.add("en:" + term_key(english))
-        parts = words(english)
-        if parts:
-            out.update("en:" + term_key(" ".join(parts[:-1] + [lemma]))
-                       for lemma in lemmas(parts[-1]))
-    if abbr:
-        out.add("abbr:" + normalize_abbreviation(abbr).lower())
-    return out
+    return english, normalize_abbreviation(abbr).lower() if abbr else ""
+
+
+def _agree(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Do two pairs name the same term: the same abbreviation, or English compared as the
+    project compares it (english.term_key, so *anchor boxes* is *anchor box*, and
+    english.same_term, each word by its lemmas: the finder's head singular *metallic
+    glass* is the writer's *metallic glasses*, which term_key keeps whole)."""
+    from zhenglossary.english import same_term, term_key
+
+    if a[1] and a[1] == b[1]:
+        return True
+    return bool(a[0] and b[0]) and (term_key(a[0]) == term_key(b[0]) or same_term(a[0], b[0]))
 
 
 def _related(a: str, b: str) -> bool:
@@ -145,14 +143,14 @@ def evaluate_gold(path: Path = GOLD, half: str | None = None, with_suggest: bool
     labelled = right = found = boundary = nonterm = 0
     errors: list[str] = []
     for item in items:
-        gold = [(g["zh"], _keys(g.get("en", ""), g.get("abbr", ""))) for g in item["terms"]]
+        gold = [(g["zh"], _label(g.get("en", ""), g.get("abbr", ""))) for g in item["terms"]]
         labelled += len(gold)
         pars = find_parentheticals(prose_view(item["text"]), source=item["text"])
         found += len(pars)
         hit = set()
         for par in pars:
-            keys = _keys(par.english, par.abbr)
-            match = [i for i, (zh, k) in enumerate(gold) if k & keys]
+            label = _label(par.english, par.abbr)
+            match = [i for i, (zh, k) in enumerate(gold) if _agree(k, label)]
             if any(gold[i][0] == par.zh for i in match):
                 right += 1
                 hit.update(i for i in match if gold[i][0] == par.zh)
@@ -178,10 +176,10 @@ def evaluate_gold(path: Path = GOLD, half: str | None = None, with_suggest: bool
         texts[item["file"]].append(item["text"])
     notes = [NoteText(Path(name), name, "\n\n".join(parts) + "\n",
                       prose_view("\n\n".join(parts) + "\n")) for name, parts in texts.items()]
-    pairs: dict[str, set[str]] = defaultdict(set)
+    pairs: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for item in items:
         for g in item["terms"]:
-            pairs[g["zh"]] |= _keys(g.get("en", ""), g.get("abbr", ""))
+            pairs[g["zh"]].append(_label(g.get("en", ""), g.get("abbr", "")))
     suggestions = [s for s in suggest(Glossary([]), notes) if s.source == "parenthetical"]
     good = 0
     covered = set()
@@ -189,8 +187,8 @@ def evaluate_gold(path: Path = GOLD, half: str | None = None, with_suggest: bool
         english, abbr = split_abbreviation(s.en)
         if abbr is None and " " not in s.en and (s.en.isupper() or is_abbreviation(s.en)):
             english, abbr = "", s.en      # an abbreviation alone: IRC, and FinFET too
-        keys = _keys(english, abbr or "")
-        if s.zh in pairs and pairs[s.zh] & keys:
+        label = _label(english, abbr or "")
+        if any(_agree(k, label) for k in pairs.get(s.zh, ())):
             good += 1
             covered.add(s.zh)
         else:
