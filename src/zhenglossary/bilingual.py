@@ -2070,8 +2070,9 @@ def _find_parentheticals(text: str, forms: frozenset[str],
     return out
 
 
+_PHRASE_OPENERS = "，,；;、"     # after these, as after a sentence's end, a phrase opens
 _LIST_CONJUNCTIONS = "和与及或跟"
-_ITEM_SEPARATOR = re.compile(rf"[ \t]*(?:[、，,；;/]|[{_LIST_CONJUNCTIONS}]|——)[ \t]*")
+_ITEM_SEPARATOR = re.compile(rf"[ \t]*(?:[{_PHRASE_OPENERS}/]|[{_LIST_CONJUNCTIONS}]|——)[ \t]*")
 MAX_ITEM = 8      # characters of a list item read as a term beside its found siblings
 
 
@@ -2197,12 +2198,14 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         form = "zh-first"
     if not marked:
         start = _counted(text, run_start, run, english, abbr, score, forms, start)
-    if not marked and 0 < start and not _verb_before_whole(run, start, english, forms) and (
+    if not marked and 0 < start and (
             _fills_cell(text, run_start, match.end())
             and not any(flag.startswith(HARD_FLAGS) or _naming_verb(word, forms)
                         for word, flag in _units(run[:start], forms))
-            or _fills_item(text, run_start, match.end()) and _content_only(run[:start], forms)):
+            or _fills_item(text, run_start, match.end()) and _content_only(run[:start], forms)) \
+            and not _verb_before_whole(run, start, english, forms):
         start = 0                         # | 压缩模量（Es） |: the cell is the term and its English
+        #                                   (not | 是否开启|前缀缓存（prefix caching） |)
     if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
             and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
         start = 0
@@ -2299,7 +2302,6 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
 
 MORPHEME_IDF = 6.0    # a single adverb or verb character rarer than this in general Chinese
 #                      (jieba's IDF) is a morpheme (仿 8.7, 破 6.3), not the clause's (做 4.0, 让 3.7)
-_PHRASE_OPENERS = "，,；;、"     # after these, as after a sentence's end, a phrase opens
 
 
 def _morpheme_unit(word: str, flag: str, forms: frozenset[str]) -> bool:
