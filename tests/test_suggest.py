@@ -1384,3 +1384,14 @@ def test_a_verb_before_a_span_saying_all_the_english_is_the_clauses():
     assert set(_found("| `cache.prefix` | `on` | 是否开启前缀缓存（prefix caching） |")) == {"前缀缓存"}
     # a cell that is the term stays whole
     assert set(_found("| 压缩模量（Es） | 10 MPa |")) == {"压缩模量"}
+
+
+def test_a_compound_joined_by_a_function_word_keeps_its_conjunction():
+    # electronics assembly and oncology: the English compound's *and* is the Chinese 并
+    # between the words saying its halves, so the term holds both halves
+    assert set(_found("贴片产线用拾取并放置（pick-and-place）机器人把元件贴到电路板上。")) \
+        == {"拾取并放置"}
+    assert set(_found("对低危患者可以采取观察并等待（watch-and-wait）策略，定期复查。")) \
+        == {"观察并等待"}
+    # (a conjunction with no compound in the English still ends the clause before the term)
+    assert set(_found("先清洗并烘干陶瓷坯体（green body）。")) == {"陶瓷坯体"}

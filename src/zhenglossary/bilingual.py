@@ -614,6 +614,38 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
                     or flag[:1] == "p" and any(j in attached and (len(word) > 1 or not part)
                                                for j, part in links):
                 out[i] = (word, "n")
+    # A one-character conjunction or preposition between the words saying the two halves
+    # of an English compound joined by a function word is that word (并 of 比较并交换
+    # *compare-and-swap*, 至 of 运行至完成 *run-to-completion*, 或 of 全有或全无
+    # *all-or-nothing*): the compound is one term, its function word inside it
+    joined = _joined_by_function_word(english) if en else set()
+    for i in range(1, len(out) - 1):
+        word, flag = out[i]
+        if joined and len(word) == 1 and flag[:1] in ("c", "p") and word not in forms:
+            before = {j for j, part in english_links(out[i - 1][0], en)}
+            after = {j for j, part in english_links(out[i + 1][0], en)}
+            if any(a in before and b in after for a, b in joined):
+                out[i] = (word, "n")
+    return out
+
+
+def _joined_by_function_word(english: str) -> set[tuple[int, int]]:
+    """Pairs of indices (among :func:`align.english_words`) of two content words one
+    hyphenated token joins through function words (*compare* and *swap* of
+    *compare-and-swap*, *all* and *nothing* of *all-or-nothing*)."""
+    from .align import english_tokens
+
+    out, index = set(), 0
+    for token in english.split():
+        previous, gap = None, False
+        for word, function in english_tokens(token):
+            if function:
+                gap = previous is not None
+                continue
+            if gap and "-" in token:
+                out.add((previous, index))
+            previous, gap = index, False
+            index += 1
     return out
 
 
