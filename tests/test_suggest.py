@@ -1395,3 +1395,12 @@ def test_a_compound_joined_by_a_function_word_keeps_its_conjunction():
         == {"观察并等待"}
     # (a conjunction with no compound in the English still ends the clause before the term)
     assert set(_found("先清洗并烘干陶瓷坯体（green body）。")) == {"陶瓷坯体"}
+
+
+def test_a_determiner_saying_an_english_word_opens_the_term():
+    # networking, nutrition, mobile apps: jieba tags 每秒, 每日 and 本地 as pronouns, but
+    # where they say an English word (*second* of *per second*, *daily*, *local*) they
+    # are the term's first word, and nothing before them is the term's
+    assert set(_found("路由器的转发能力看每秒包数（packets per second）。")) == {"每秒包数"}
+    assert set(_found("成年人的钠每日摄入量（daily intake）不宜超过 2 克。")) == {"每日摄入量"}
+    assert set(_found("应用把草稿放在本地存储（local storage）里。")) == {"本地存储"}

@@ -606,9 +606,14 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
     # compound (基于 *-based* in 基于通信的列车控制 *Communication-Based Train Control*)
     attached = _hyphen_attached(english) if en else set()
     # (and so is a one-character one saying it whole: 跟 *to follow* in 跟网型
-    # *grid-following*)
+    # *grid-following*); a pronoun of two characters or more before another word, saying
+    # an English word, is a determiner opening the term (每秒 *per second* of 每秒包数,
+    # 每日 *daily*), not an adverb ending a clause (有时 *sometimes*)
     for i, (word, flag) in enumerate(out):
-        if en and word not in forms and gloss(word).known:
+        if en and word not in forms and len(word) > 1 and flag[:1] == "r" \
+                and i < len(out) - 1 and english_links(word, en):
+            out[i] = (word, "n")
+        elif en and word not in forms and gloss(word).known:
             links = english_links(word, en)
             if len(word) > 1 and flag[:1] == "c" and links \
                     or flag[:1] == "p" and any(j in attached and (len(word) > 1 or not part)
@@ -709,6 +714,9 @@ def term_span(run: str, english: str, abbr: str,
         return word not in forms and (len(word) > 1 and flag in _VERB_FLAGS and is_general(word)
                                       or len(word) == 1 and _copula(word))
 
+    # a determiner (每日 *daily*, 每秒 of *per second*, tagged a pronoun) opens its noun
+    # phrase even where it says an English word: nothing before it is the term's
+    determiners = frozenset(w for w, f in units if f.startswith("r") and len(w) > 1)
     units = _resegment(units, english, abbr, forms)
     words = [w for w, _ in units]
     blocked = frozenset(i for i in range(len(units))
@@ -907,6 +915,10 @@ def term_span(run: str, english: str, abbr: str,
             start -= 1
     start = _off_suffix(units, start, forms, hard, en_links)
     start = _orphan_prefix(units, start, forms)
+    opener = next((i for i in range(start + 1, n) if words[i] in determiners and en_links[i]),
+                  None)
+    if opener is not None and not any(en_links[i] for i in range(start, opener)):
+        start = opener                    # 钠|每日摄入量 *daily intake*
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
