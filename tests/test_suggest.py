@@ -1404,3 +1404,11 @@ def test_a_determiner_saying_an_english_word_opens_the_term():
     assert set(_found("路由器的转发能力看每秒包数（packets per second）。")) == {"每秒包数"}
     assert set(_found("成年人的钠每日摄入量（daily intake）不宜超过 2 克。")) == {"每日摄入量"}
     assert set(_found("应用把草稿放在本地存储（local storage）里。")) == {"本地存储"}
+
+
+def test_most_before_the_stem_of_an_english_superlative_is_the_terms():
+    # compilers, queueing, text search: 最 glossed *most* says the -est (or -most) of the
+    # English word whose stem the next character says, after a preposition or 的 too
+    assert set(_found("画出该句型的最右推导（rightmost derivation）。")) == {"最右推导"}
+    assert set(_found("队列按最短作业优先（shortest job first）排序。")) == {"最短作业优先"}
+    assert set(_found("扫描器对关键字采用的最长匹配（longest match）原则。")) == {"最长匹配"}

@@ -619,6 +619,15 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
                     or flag[:1] == "p" and any(j in attached and (len(word) > 1 or not part)
                                                for j, part in links):
                 out[i] = (word, "n")
+    # A one-character adverb CC-CEDICT glosses *most*, right before the word saying the
+    # stem of an English superlative, says its -est (最 of 最短作业优先 *shortest job
+    # first*, of 最右推导 *rightmost derivation*)
+    for i in range(len(out) - 2, -1, -1):
+        word, flag = out[i]
+        if en and len(word) == 1 and flag == "d" and word not in forms \
+                and out[i + 1][1] != "hy" and "most" in gloss(word).words \
+                and any(_superlative(en[j]) for j, _ in english_links(out[i + 1][0], en)):
+            out[i:i + 2] = [(word + out[i + 1][0], out[i + 1][1])]     # one word: 最短
     # A one-character conjunction or preposition between the words saying the two halves
     # of an English compound joined by a function word is that word (并 of 比较并交换
     # *compare-and-swap*, 至 of 运行至完成 *run-to-completion*, 或 of 全有或全无
@@ -632,6 +641,18 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
             if any(a in before and b in after for a, b in joined):
                 out[i] = (word, "n")
     return out
+
+
+def _superlative(word: str) -> bool:
+    """An English superlative: *rightmost*, or a word in -est whose lemma is another word
+    it is built on (*shortest* of *short*, *earliest* of *early*; not *test*)."""
+    from .align import english_known
+    from .english import lemmas
+
+    if word.endswith("most") and len(word) > 6 and english_known(word[:-4]):
+        return True                       # (not *almost*)
+    return word.endswith("est") and any(
+        lemma != word and word.startswith(lemma[:-1]) for lemma in lemmas(word))
 
 
 def _joined_by_function_word(english: str) -> set[tuple[int, int]]:
