@@ -1412,3 +1412,12 @@ def test_most_before_the_stem_of_an_english_superlative_is_the_terms():
     assert set(_found("画出该句型的最右推导（rightmost derivation）。")) == {"最右推导"}
     assert set(_found("队列按最短作业优先（shortest job first）排序。")) == {"最短作业优先"}
     assert set(_found("扫描器对关键字采用的最长匹配（longest match）原则。")) == {"最长匹配"}
+
+
+def test_a_preposition_after_a_conjunction_or_pronoun_is_not_a_clause_opening_term():
+    # navigation and databases: a one-character preposition is taken into the term only
+    # inside a clause start of glued single characters (有|向|无环图), not after a
+    # pronoun or conjunction that ends the clause before it
+    assert set(_found("导航模块先估计姿态，它把卡尔曼滤波器（Kalman filter）的增益调小。")) \
+        == {"卡尔曼滤波器"}
+    assert set(_found("优化器的稳健性和在数据倾斜（data skew）下的表现都要测。")) == {"数据倾斜"}

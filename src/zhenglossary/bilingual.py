@@ -1798,7 +1798,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             # 前|向|传播 *forward propagation*, jieba cutting 前向 into two)
             glued = glued or len(before) + 1 <= left and any(
                 k not in covered for k, _ in en_links[i - 1])
-            return not (glued or (all(len(words[k]) == 1 for k in range(i))
+            return not (glued or (all(len(words[k]) == 1 and not units[k][1].startswith(_STOP_FLAGS)
+                                      for k in range(i))
                                   and sum(len(words[k]) for k in range(i + 1)) <= left))
         if len(word) == 1 and flag[:1] == "q" and i > 0 and units[i - 1][1][:1] not in "mr" \
                 and not units[i - 1][0][-1:].isdigit():
