@@ -1421,3 +1421,12 @@ def test_a_preposition_after_a_conjunction_or_pronoun_is_not_a_clause_opening_te
     assert set(_found("导航模块先估计姿态，它把卡尔曼滤波器（Kalman filter）的增益调小。")) \
         == {"卡尔曼滤波器"}
     assert set(_found("优化器的稳健性和在数据倾斜（data skew）下的表现都要测。")) == {"数据倾斜"}
+
+
+def test_a_prefix_character_jieba_glued_to_a_function_word_opens_the_term():
+    # composites and processors: jieba cuts 或非 ("NOR") and 一个多, but 非 says *non-*
+    # and 多 *multi-*, so the function word is the clause's and the character the term's
+    assert set(_found("复合板可看作均质或非均质材料（non-homogeneous material）。")) \
+        == {"非均质材料"}
+    assert set(_found("一个多核处理器（multi-core processor）足以运行它。")) == {"多核处理器"}
+    assert set(_found("控制器支持一个多端口网卡（multi-port NIC）。")) == {"多端口网卡"}

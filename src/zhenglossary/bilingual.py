@@ -560,6 +560,24 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
                 rest = english_links(word[1:], en)
                 if rest and rest >= english_links(word, en):
                     out[i:i + 1] = [(word[0], "v"), (word[1:], posseg(word[1:], forms)[0][1])]
+    # a function word jieba glued to the character after it, which alone says an English
+    # prefix (:data:`PREFIX_SENSES`) and all the unit says, is two words (或非 "NOR" →
+    # 或|非 *non-* of 或非润湿开路, 一个多 → 一个|多 *multi-*): the function word is the
+    # clause's, the character the term's first
+    if en:
+        from .segment import posseg
+
+        for i in range(len(out) - 1, -1, -1):
+            word, flag = out[i]
+            if len(word) < 2 or word in forms or i == len(out) - 1 \
+                    or flag[:1] not in ("c", "m", "p", "d"):
+                continue
+            head, last = word[:-1], word[-1]
+            links = english_links(last, en)
+            if links and links >= english_links(word, en) and not english_links(head, en) \
+                    and all(en[j] in PREFIX_SENSES for j, _ in links) \
+                    and is_function_word(posseg(head, forms)[0][1], head):
+                out[i:i + 1] = [(head, posseg(head, forms)[0][1]), (last, "n")]
     # two characters (or words) jieba left apart that make a CC-CEDICT word saying the
     # English, where not both do alone, are that word (易|感 → 易感 *susceptible*, the S of
     # SIR; 联结|主义 → 联结主义 *connectionism* of *connectionist*)
