@@ -1430,3 +1430,15 @@ def test_a_prefix_character_jieba_glued_to_a_function_word_opens_the_term():
         == {"非均质材料"}
     assert set(_found("一个多核处理器（multi-core processor）足以运行它。")) == {"多核处理器"}
     assert set(_found("控制器支持一个多端口网卡（multi-port NIC）。")) == {"多端口网卡"}
+
+
+def test_a_verb_right_before_the_span_says_an_english_verbal_noun():
+    # storage, learning, operations: the English modifier is a verb's noun (*replication*
+    # of *replicate*), so the Chinese verb right before the head says it, though a
+    # clause verb stands before it
+    assert set(_found("运维把它称为复制因子（replication factor）。")) == {"复制因子"}
+    assert set(_found("工程师利用强化学习（reinforcement learning）调参。")) == {"强化学习"}
+    assert set(_found("发布前要遵守中断预算（disruption budget）。")) == {"中断预算"}
+    # only the verb right before the aligned span: not the clause's verb further left
+    assert set(_found("芯片里设有转换后备缓冲器（translation lookaside buffer，TLB）。")) \
+        == {"转换后备缓冲器"}

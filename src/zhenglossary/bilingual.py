@@ -1582,6 +1582,24 @@ def _participle(word: str) -> bool:
     return word.endswith("ed") and "VERB" in parts_of_speech(word)
 
 
+_NOMINAL_SUFFIXES = (("ation", ("ate", "e", "")), ("ition", ("e",)), ("tion", ("te", "t")),
+                     ("sion", ("de", "se", "t")), ("ment", ("",)), ("ance", ("", "e")),
+                     ("ence", ("", "e")))
+
+
+def _verbal_noun(word: str) -> bool:
+    """An English noun naming a verb's action (*replication* of *replicate*, *management*
+    of *manage*, *avoidance*), which the Chinese verb before its head translates
+    (复制|因子 *replication factor*)."""
+    from .english import parts_of_speech
+
+    for suffix, endings in _NOMINAL_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[:-len(suffix)]
+            return any("VERB" in parts_of_speech(base + ending) for ending in endings)
+    return False
+
+
 def _hyphened(word: str, english: str) -> bool:
     """Is ``word`` a piece of a hyphenated compound of ``english`` (*go* of *go-back-N*)?"""
     return bool(re.search(rf"(?i)(?<![\w-]){re.escape(word)}-|-{re.escape(word)}(?![\w])", english))
@@ -1754,6 +1772,11 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     participle = bool(en) and (0 in unsaid and _participle(en[0])
                                or any(_base_verb(en[j]) and not _hyphened(en[j], english)
                                       for j in unsaid))
+    # a verbal noun modifying the English head (*replication* of *replication factor*) is
+    # said by the Chinese verb right before the span (复制|因子), and by nothing further
+    aligned_start = start
+    nominal = len(en) > 1 and start < len(units) and bool(en_links[start]) \
+        and any(_verbal_noun(en[j]) for j in unsaid)
 
     def stops(i: int, left: int) -> bool:
         """May unit ``i`` not be taken, with ``left`` characters of reach?"""
@@ -1767,6 +1790,7 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         if _count(word, flag):
             return True                   # 一棵, 两个: a count, not part of the term
         if len(word) > 1 and not en_links[i] and not (i == start - 1 and participle) \
+                and not (i == aligned_start - 1 and nominal) \
                 and (flag in _VERB_FLAGS and _mostly_verb(word)
                      or gloss(word).verb_only and not binomial
                      and (flag == "vn" or _clause_verb_tagged_otherwise(word, flag))):
@@ -1780,6 +1804,7 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 是, 为, 属 (CC-CEDICT: "to be"): the clause's verb
         if en and not letters and len(word) > 1 and not en_links[i] and flag == "v" \
                 and is_general(word) and not (i == start - 1 and participle) \
+                and not (i == aligned_start - 1 and nominal) \
                 and not any(en[j] in PREFIX_SENSES or english_prefix(en[j]) for j in unsaid):
             # (but a verb may say a prefix the English opens with: 不可 of 不可重复读
             # *non-repeatable read*, 自主 of 自主音段音系学 *autosegmental phonology*)
