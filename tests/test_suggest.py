@@ -1442,3 +1442,13 @@ def test_a_verb_right_before_the_span_says_an_english_verbal_noun():
     # only the verb right before the aligned span: not the clause's verb further left
     assert set(_found("芯片里设有转换后备缓冲器（translation lookaside buffer，TLB）。")) \
         == {"转换后备缓冲器"}
+
+
+def test_a_verb_taking_its_object_through_a_preposition_is_the_clauses():
+    # mineralogy: 转变成 (a verb and its resultative complement, "to turn into") is the
+    # clause's verb before the name it turns into, not the name's first word
+    assert set(_found("石英在高压下转变成斯石英（stishovite）。")) == {"斯石英"}
+    # (verbs that open terms stay: 合成 "to compose", 生成 "to generate")
+    assert set(_found("团队用上了合成孔径雷达（synthetic aperture radar）。")) == {"合成孔径雷达"}
+    assert set(_found("他们训练生成对抗网络（generative adversarial network）。")) \
+        == {"生成对抗网络"}

@@ -904,7 +904,8 @@ def term_span(run: str, english: str, abbr: str,
                 #                           筛查 (tagged vn, but CC-CEDICT has only "to screen");
                 #                           产生 (tagged n) before more than a bound
                 #                           character (not 利用|度, a noun)
-            if _passive_verb(units[i][0], forms) or _naming_verb(units[i][0], forms):
+            if _passive_verb(units[i][0], forms) or _naming_verb(units[i][0], forms) \
+                    or _object_verb(units[i][0], forms):
                 break                     # 被称作 (tagged n): 被 and CC-CEDICT's "to be called";
                 #                           如 "such as": an example follows
             start = i
@@ -1271,6 +1272,31 @@ def _using_verb(word: str) -> bool:
 
     return any(sense in _USING_SENSES for entry in dictionary_index().entries(word)
                if not entry.proper for sense in entry.senses)
+
+
+_PREPOSITIONAL_SENSE = re.compile(
+    r"to \w+(?: \(sth\))?(?: \w+)? (?:into|for|on|in|to|with|as|at)(?: \(sth[^)]*\))?$")
+_COMPLEMENTS = "成到于在为"    # resultative and directional complements: 换成, 带到, 见于, 铺在, 分为
+
+
+def _object_verb(word: str, forms: frozenset[str]) -> bool:
+    """A verb whose object follows it through a preposition in at least half of its
+    CC-CEDICT senses ("to convert into", "to use for", "to depend on": 换成, 用于, 依赖;
+    not 访问, whose "to call on" is one sense of four), or a verb
+    CC-CEDICT lacks made of a verb it has and a resultative complement (分解成, 带到, 铺在,
+    多见于): the clause's verb, whose object may be a term, never the term's first word
+    (not 合成 "to compose", 生成 "to generate", which open terms)."""
+    from .align import dictionary_index
+
+    if word in forms or len(word) < 2:
+        return False
+    senses = [s for e in dictionary_index().entries(word) if not e.proper for s in e.senses]
+    if senses:
+        return 2 * sum(bool(_PREPOSITIONAL_SENSE.match(sense)) for sense in senses) >= len(senses)
+    return word[-1] in _COMPLEMENTS and len(word) > 2 or (
+        word[-1] in _COMPLEMENTS and any(
+            s.startswith("to ") for e in dictionary_index().entries(word[:-1]) if not e.proper
+            for s in e.senses))
 
 
 def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
@@ -1822,8 +1848,9 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             #                               its sounds: 拿|波里 *Neapolitan*)
         if not en_links[i] and _naming_verb(word, forms):
             return True                   # 又叫|爬杆效应, 简称|…: the name follows the verb
-        if not en_links[i] and _using_verb(word):
-            return True                   # 利用 (tagged n) of 利用热光效应: the method follows
+        if not en_links[i] and (_using_verb(word) or _object_verb(word, forms)):
+            return True                   # 利用 (tagged n) of 利用热光效应: the method follows;
+            #                               换成|宝玑游丝: the object follows
         if en_links[i] and all(k in covered for k, _ in en_links[i]) \
                 and not _says_a_neighbour(i, start, en_links, unsaid):
             return True                   # 写入 before 预写日志: says a word already said
@@ -2684,7 +2711,7 @@ def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset
     for k, (word, flag) in enumerate(units):
         if word in forms:
             continue
-        if _using_verb(word) or _naming_verb(word, forms):
+        if _using_verb(word) or _naming_verb(word, forms) or _object_verb(word, forms):
             return False                  # 运用 of 运用层次分析法（AHP）: the clause's
         if len(word) > 1 and is_classifier(word[-1]) and posseg(word[0], forms)[0][1] == "m":
             return False                  # a count and its measure word (两块 of 两块黑土)
