@@ -1452,3 +1452,12 @@ def test_a_verb_taking_its_object_through_a_preposition_is_the_clauses():
     assert set(_found("团队用上了合成孔径雷达（synthetic aperture radar）。")) == {"合成孔径雷达"}
     assert set(_found("他们训练生成对抗网络（generative adversarial network）。")) \
         == {"生成对抗网络"}
+
+
+def test_a_word_opening_with_an_adverb_of_frequency_is_the_clauses():
+    # water treatment and data centres: 常用 "in common usage" before a term is the clause's
+    # "commonly uses", and its senses spell no abbreviation letter (C, U)
+    assert set(_found("锅炉补给水常用软化水（softened water）。")) == {"软化水"}
+    assert set(_found("机房常用不间断电源（UPS）供电。")) == {"不间断电源"}
+    # a term that says *common* keeps it
+    assert set(_found("常用对数（common logarithm）以 10 为底。")) == {"常用对数"}

@@ -735,7 +735,8 @@ def term_span(run: str, english: str, abbr: str,
     def hard(i: int) -> bool:
         word, flag = units[i]
         return word not in forms and flag.startswith(HARD_FLAGS) and flag != "uj" \
-            and not (flag == "d" and len(word) > 1)
+            and not (flag == "d" and len(word) > 1) \
+            or _frequency_adverb(word, english, forms)      # 常用, 常见: the clause's
 
     def edge_stop(i: int) -> bool:
         """May not be the first word of a term unless it aligns."""
@@ -905,7 +906,8 @@ def term_span(run: str, english: str, abbr: str,
                 #                           产生 (tagged n) before more than a bound
                 #                           character (not 利用|度, a noun)
             if _passive_verb(units[i][0], forms) or _naming_verb(units[i][0], forms) \
-                    or _object_verb(units[i][0], forms):
+                    or _object_verb(units[i][0], forms) \
+                    or _frequency_adverb(units[i][0], english, forms):
                 break                     # 被称作 (tagged n): 被 and CC-CEDICT's "to be called";
                 #                           如 "such as": an example follows
             start = i
@@ -1272,6 +1274,27 @@ def _using_verb(word: str) -> bool:
 
     return any(sense in _USING_SENSES for entry in dictionary_index().entries(word)
                if not entry.proper for sense in entry.senses)
+
+
+_FREQUENCY_SENSES = frozenset({"often", "frequently", "always"})
+
+
+def _frequency_adverb(word: str, english: str, forms: frozenset[str]) -> bool:
+    """A word opening with an adverb of frequency (常, CC-CEDICT "often", tagged d) that
+    says no English word: 常用 "in common usage", 常见 "commonly seen" are the clause's
+    (顶涂常用|硝化纤维 "the top coat commonly uses nitrocellulose"), and their senses
+    spell no abbreviation letter (the C of ECMP, the U of BLEU)."""
+    from .align import dictionary_index
+    from .segment import posseg
+
+    if len(word) < 2 or word in forms or posseg(word[0], forms)[0][1] != "d":
+        return False
+    if not any(sense in _FREQUENCY_SENSES for entry in dictionary_index().entries(word[0])
+               if not entry.proper for sense in entry.senses):
+        return False
+    # (its own "often" inside an English word is no link: s|often|ed)
+    return not (english and any(part not in _FREQUENCY_SENSES for _, part in
+                                english_links(word, english_words(english))))
 
 
 _PREPOSITIONAL_SENSE = re.compile(
@@ -1848,7 +1871,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             #                               its sounds: 拿|波里 *Neapolitan*)
         if not en_links[i] and _naming_verb(word, forms):
             return True                   # 又叫|爬杆效应, 简称|…: the name follows the verb
-        if not en_links[i] and (_using_verb(word) or _object_verb(word, forms)):
+        if not en_links[i] and (_using_verb(word) or _object_verb(word, forms)
+                                or _frequency_adverb(word, english, forms)):
             return True                   # 利用 (tagged n) of 利用热光效应: the method follows;
             #                               换成|宝玑游丝: the object follows
         if en_links[i] and all(k in covered for k, _ in en_links[i]) \
@@ -2711,7 +2735,8 @@ def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset
     for k, (word, flag) in enumerate(units):
         if word in forms:
             continue
-        if _using_verb(word) or _naming_verb(word, forms) or _object_verb(word, forms):
+        if _using_verb(word) or _naming_verb(word, forms) or _object_verb(word, forms) \
+                or _frequency_adverb(word, english, forms):
             return False                  # 运用 of 运用层次分析法（AHP）: the clause's
         if len(word) > 1 and is_classifier(word[-1]) and posseg(word[0], forms)[0][1] == "m":
             return False                  # a count and its measure word (两块 of 两块黑土)
