@@ -1461,3 +1461,10 @@ def test_a_word_opening_with_an_adverb_of_frequency_is_the_clauses():
     assert set(_found("机房常用不间断电源（UPS）供电。")) == {"不间断电源"}
     # a term that says *common* keeps it
     assert set(_found("常用对数（common logarithm）以 10 为底。")) == {"常用对数"}
+
+
+def test_each_before_the_word_after_per_is_the_terms():
+    # storage and optics: *per* inside the English (*cost per byte*) is said by 每 before
+    # the word saying what follows *per*, as *per-* opening the English is (逐|通道)
+    assert set(_found("存储介质的关键指标是每字节成本（cost per byte）。")) == {"每字节成本"}
+    assert set(_found("该光模块的每比特功耗（power per bit）更低。")) == {"每比特功耗"}

@@ -1760,7 +1760,11 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     # *per-*, a function word the English words drop, is said by the character before the
     # span that CC-CEDICT reads "each", "every" or "individually" (逐|通道 *per-channel*,
     # 每|核 *per-core*)
-    if start > 0 and re.match(r"per[- ]\w", english.strip(), re.I) and not en_links[start - 1] \
+    # (and *per* inside the English, before the word the span opens with: 每|比特能耗
+    # *energy per bit*)
+    if start > 0 and (re.match(r"per[- ]\w", english.strip(), re.I)
+                      or {j for j, _ in en_links[start]} & _after_per(english)) \
+            and not en_links[start - 1] \
             and len(units[start - 1][0]) == 1 and units[start - 1][0] not in forms \
             and gloss(units[start - 1][0]).words & _EACH:
         start -= 1
@@ -1942,6 +1946,23 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
 
 
 _EACH = frozenset({"each", "every", "individually"})    # CC-CEDICT's words for *per-*
+
+
+def _after_per(english: str) -> set[int]:
+    """Indices (among :func:`align.english_words`) of the English words right after *per*
+    (*bit* of *energy per bit*)."""
+    from .align import english_tokens
+
+    out, index, per = set(), 0, False
+    for word, function in english_tokens(english):
+        if function:
+            per = word == "per"
+            continue
+        if per:
+            out.add(index)
+        per = False
+        index += 1
+    return out
 
 
 def _binomial(english: str) -> bool:
