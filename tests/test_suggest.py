@@ -1468,3 +1468,10 @@ def test_each_before_the_word_after_per_is_the_terms():
     # the word saying what follows *per*, as *per-* opening the English is (逐|通道)
     assert set(_found("存储介质的关键指标是每字节成本（cost per byte）。")) == {"每字节成本"}
     assert set(_found("该光模块的每比特功耗（power per bit）更低。")) == {"每比特功耗"}
+
+
+def test_a_locality_character_before_a_hyphenated_compounds_second_half_says_its_first():
+    # processors: nothing glosses 末 as *last*, but 级 says *level*, the second half of the
+    # hyphenated *last-level*, so the character before it says the first half
+    found = _found("每个插槽独占一块末级缓存（last-level cache）。")
+    assert set(found) == {"末级缓存"} and found["末级缓存"].score == 1.0

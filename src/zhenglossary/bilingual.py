@@ -673,6 +673,24 @@ def _superlative(word: str) -> bool:
         lemma != word and word.startswith(lemma[:-1]) for lemma in lemmas(word))
 
 
+def _hyphen_pairs(english: str) -> set[tuple[int, int]]:
+    """Pairs of indices (among :func:`align.english_words`) of two content words a hyphen
+    joins directly (*last* and *level* of *last-level cache*)."""
+    from .align import english_tokens
+
+    out, index = set(), 0
+    for token in english.split():
+        pieces = token.split("-")
+        previous = None
+        for piece in pieces:
+            words = [w for w, function in english_tokens(piece) if not function]
+            if previous is not None and len(words) == 1 and piece.isalpha():
+                out.add((previous, index))
+            previous = index + len(words) - 1 if len(words) == 1 else None
+            index += len(words)
+    return out
+
+
 def _joined_by_function_word(english: str) -> set[tuple[int, int]]:
     """Pairs of indices (among :func:`align.english_words`) of two content words one
     hyphenated token joins through function words (*compare* and *swap* of
@@ -925,7 +943,9 @@ def term_span(run: str, english: str, abbr: str,
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole, span_letters = best
     coverage += len(letters) - len(span_letters)      # letters the English said
-    start = _extend_left(units, start, en_links, english, span_letters, matched, forms, hard)
+    start, structural = _extend_left(units, start, en_links, english, span_letters, matched,
+                                     forms, hard)
+    coverage += structural
     if not english and letters:
         start = _letters_across_connective(units, start, letters, matched, forms)
     if english:
@@ -955,7 +975,8 @@ def term_span(run: str, english: str, abbr: str,
                 and not hard(start - 1) and not is_function_word(bflag, before) \
                 and not en_links[start - 1] and not _copula(before):
             start -= 1
-    start = _off_suffix(units, start, forms, hard, en_links)
+    if not structural:                    # (上 of 上视式 *upward-looking* says *upward*)
+        start = _off_suffix(units, start, forms, hard, en_links)
     start = _orphan_prefix(units, start, forms)
     opener = next((i for i in range(start + 1, n) if words[i] in determiners and en_links[i]),
                   None)
@@ -1713,7 +1734,7 @@ _COPULA = re.compile(r"to be(?: \([^)]*\))?$")
 
 
 def _extend_left(units, start: int, en_links, english: str, letters: str, matched: int,
-                 forms: frozenset[str], hard) -> int:
+                 forms: frozenset[str], hard) -> tuple[int, int]:
     """Recover the part of the term the dictionary cannot gloss, from the English's own
     structure: English words (or abbreviation letters) that no Chinese word aligned to
     are said by the words just left of the aligned span (死 of 死代码消除 *dead*, 最小 of
@@ -1831,8 +1852,13 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     nominal = len(en) > 1 and start < len(units) and bool(en_links[start]) \
         and any(_verbal_noun(en[j]) for j in unsaid)
 
+    hyphen_pairs = _hyphen_pairs(english) if en else set()
+    settled: list[int] = []               # a unit that opens the term whatever reach is left
+
     def stops(i: int, left: int) -> bool:
         """May unit ``i`` not be taken, with ``left`` characters of reach?"""
+        if settled and i < settled[0]:
+            return True
         word, flag = units[i]
         if word in forms or any(k not in covered for k, _ in en_links[i]):
             return len(word) > left       # it says an English word not yet said
@@ -1884,6 +1910,13 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 写入 before 预写日志: says a word already said
         if len(word) > 1 and flag[:1] == "p":
             return True                   # 通过, 根据: a preposition opens the phrase
+        if len(word) == 1 and flag[:1] == "f" and i + 1 < len(units) \
+                and any(b - 1 in unsaid and (b - 1, b) in hyphen_pairs
+                        for b, _ in en_links[i + 1]):
+            settled.append(i)
+            return False                  # 末|级缓存 *last-level cache*: the character before
+            #                               the one saying a hyphenated compound's second
+            #                               half says its unsaid first half
         if len(word) == 1 and (flag[:1] in "pf" or hard(i)):
             # a preposition or locality character only inside a clause start of single
             # characters within reach (有|向|无环图), never at its left edge
@@ -1942,7 +1975,12 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
                  and not en_links[k]]
         if len(left) == 1 and lflag[:1] in "dfp" and any(f[:1] in "dfp" for _, f in inner):
             start -= 1
-    return start
+    # (a character taken for a hyphenated compound's first half says that English word,
+    # and spells its letter in the abbreviation: 末 the first L of LLC)
+    structural = 0
+    if settled and settled[0] >= start:
+        structural = 1 + (len(letters) > matched)
+    return start, structural
 
 
 _EACH = frozenset({"each", "every", "individually"})    # CC-CEDICT's words for *per-*
