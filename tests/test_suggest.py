@@ -1475,3 +1475,14 @@ def test_a_locality_character_before_a_hyphenated_compounds_second_half_says_its
     # hyphenated *last-level*, so the character before it says the first half
     found = _found("每个插槽独占一块末级缓存（last-level cache）。")
     assert set(found) == {"末级缓存"} and found["末级缓存"].score == 1.0
+
+
+def test_an_opening_verb_is_the_clauses_when_the_span_holds_words_for_all_the_english():
+    # release notes: nothing aligns 灰度 to *canary* or 集群 to *cluster*, but each stands
+    # in the span where its English word stands, so the item's opening verb has nothing
+    # left to say and is the clause's
+    assert set(_found("- 新增灰度发布（canary release），按百分比放量。")) == {"灰度发布"}
+    assert set(_found("- 新增多集群联邦（multi-cluster federation）：一个控制平面管理多个地域。")) \
+        == {"多集群联邦"}
+    # (a modifier the English asks for before the span is still taken: 呼吸|频率)
+    assert set(_found("呼吸频率（respiratory rate）超过 30 次/分提示危重。")) == {"呼吸频率"}

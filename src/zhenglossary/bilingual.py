@@ -2784,6 +2784,10 @@ def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset
         return False
     if _verb_before_whole(run, start, english, forms):
         return False
+    if english and _unsaid_said_inside(run[start:], english, forms):
+        return False                      # 新增|多集群联邦: 集群, inside the span, says the
+        #                                   *cluster* nothing aligns; the opening verb is the
+        #                                   clause's
     units = _units(run[:start], forms)
     if not english and abbr and units and (units[0][1] in _VERB_FLAGS or units[0][1] == "vn"):
         from .align import abbreviation_letters, letter_options
@@ -2822,6 +2826,38 @@ def _opening_run(run: str, start: int, english: str, abbr: str, forms: frozenset
 
 
 _ITEM_BEFORE = "、，,；;：:|"     # marks a one-character list item or table cell follows
+
+
+def _unsaid_said_inside(span: str, english: str, forms: frozenset[str]) -> bool:
+    """Do the span's units that align to nothing (content words) stand for every English
+    word the span leaves unsaid, one unit each and in the English word's place (集群
+    between 多 *multi-* and 联邦 *federation* for *cluster*), so nothing is left for the
+    words before the span to say? Only where something aligns."""
+    en = english_words(english)
+    units = _units(span, forms)
+    links = [english_links(word, en) for word, _ in units]
+    said = {j for unit in links for j, _ in unit}
+    if not said:
+        return False
+    unsaid = [j for j in range(len(en)) if j not in said]
+    free = [k for k, ((word, flag), unit) in enumerate(zip(units, links))
+            if not unit and len(word) > 1 and not is_function_word(flag, word)]
+    if not unsaid or len(free) < len(unsaid):
+        return False
+
+    def fits(k: int, j: int) -> bool:
+        """Does unit ``k`` stand where English word ``j`` does: after the units saying
+        words before it, before those saying words after it?"""
+        return all(i < j for unit in links[:k] for i, _ in unit) \
+            and all(i > j for unit in links[k + 1:] for i, _ in unit)
+
+    taken: set[int] = set()
+    for j in unsaid:
+        k = next((k for k in free if k not in taken and fits(k, j)), None)
+        if k is None:
+            return False
+        taken.add(k)
+    return True
 
 
 def _item_character(text: str, run_start: int, run: str, english: str, score: float) -> bool:
