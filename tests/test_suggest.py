@@ -1486,3 +1486,15 @@ def test_an_opening_verb_is_the_clauses_when_the_span_holds_words_for_all_the_en
         == {"多集群联邦"}
     # (a modifier the English asks for before the span is still taken: 呼吸|频率)
     assert set(_found("呼吸频率（respiratory rate）超过 30 次/分提示危重。")) == {"呼吸频率"}
+
+
+def test_an_abbreviation_labelling_a_list_item_is_glossed_by_its_parenthesis():
+    # a glossary written as a list (education, web services): the abbreviation and its
+    # parenthesis fill the item's label, so the Chinese is its expansion whatever the
+    # letters align to
+    found = _found("- **CBT**（基于计算机的考试）：考生在机房作答。")
+    assert set(found) == {"基于计算机的考试"} and found["基于计算机的考试"].abbr == "CBT"
+    assert set(_found("- **QPS**（每秒查询数）：衡量服务吞吐。")) == {"每秒查询数"}
+    # a remark in the label is no expansion
+    assert not _found("- **API**（见下文）")
+    assert not _found("- **TBD**（待定）")

@@ -3418,6 +3418,28 @@ def _glossed_abbreviation(text: str, pos: int, words: list[str], zh: str) -> boo
     return any(flag.startswith(("n", "l")) or flag == "vn" for _, flag in units)
 
 
+def _labelled_abbreviation(text: str, match: re.Match, words: list[str], zh: str) -> bool:
+    """An abbreviation that, with its parenthesis, is a list item's whole label (- **AFR**
+    （年化故障率）, - PFC（基于优先级的流量控制）：…): a glossary written as a list, the
+    Chinese its expansion whatever its letters align to, unless it is a remark (API
+    （见下文）: a widespread verb or adverb opens it) or names no thing (no noun in it)."""
+    if len(words) != 1 or not is_abbreviation(words[0]) or sum(c.isalpha() for c in words[0]) < 2 \
+            or not words[0].isupper() and _variable(words[0].lower()):
+        return False
+    if not _fills_item(text, match.start("latin"), match.end()):
+        return False
+    from .align import idf
+    from .segment import posseg
+
+    units = _units(zh, frozenset())
+    # (jieba's first word where CC-CEDICT has it, else its first character: 见 of 见下文)
+    known = len(units[0][0]) > 1 and gloss(units[0][0]).known
+    first, flag = units[0] if known else posseg(zh[0])[0]
+    if flag[:1] in ("v", "d") and (idf(first) or 0.0) < MORPHEME_IDF:
+        return False                      # 见下文, 已合并, 可选: a remark
+    return any(f.startswith("n") or f == "vn" for _, f in units)
+
+
 def _plain_term(zh: str) -> bool:
     """Chinese of two characters or more with no function word at its start nor a
     particle, pronoun, preposition or conjunction inside: what a name of a thing is made
@@ -3551,7 +3573,8 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         if opening:
             best = (term_span(zh, " ".join(words), "", forms)[1], 0)
         elif _glossed_word(text, match.start("latin"), words, zh) \
-                or _glossed_abbreviation(text, match.start("latin"), words, zh):
+                or _glossed_abbreviation(text, match.start("latin"), words, zh) \
+                or _labelled_abbreviation(text, match, words, zh):
             best = (best[0] if best else 0.0, 0)
         else:
             return None
