@@ -1498,3 +1498,11 @@ def test_an_abbreviation_labelling_a_list_item_is_glossed_by_its_parenthesis():
     # a remark in the label is no expansion
     assert not _found("- **API**（见下文）")
     assert not _found("- **TBD**（待定）")
+
+
+def test_an_abbreviation_after_a_lists_conjunction_stands_apart():
+    # hardware: written without a space after 和, GPU is the list's next item, not a word
+    # of a Chinese phrase, so its parenthesis glosses it
+    assert "图形处理器" in _found("数据先送到CPU（中央处理器）和GPU（图形处理器）。")
+    # (glued to a verb's object it is the clause's: the parenthesis says what it does)
+    assert not _found("广播给其他GPU（全收集阶段）。")

@@ -3387,8 +3387,10 @@ def _glossed_abbreviation(text: str, pos: int, words: list[str], zh: str) -> boo
     (jieba's tag, general Chinese's IDF: 见, 已, 可, 待, 未, 一) nor holding a particle,
     pronoun or preposition — not a remark (API（见下文）, PR（已合并）, CUDA（可选）); and the
     abbreviation standing apart, not written into a Chinese phrase (广播给其他GPU（全收集阶段）:
-    the parenthesis says what the clause does, not what GPU stands for)."""
-    if pos > 0 and re.match(f"[{CJK_CLASS}]", text[pos - 1]):
+    the parenthesis says what the clause does, not what GPU stands for; after a list's
+    conjunction it stands apart: 与SLA（服务等级协议）)."""
+    if pos > 0 and re.match(f"[{CJK_CLASS}]", text[pos - 1]) \
+            and text[pos - 1] not in _LIST_CONJUNCTIONS:
         return False
     from .align import is_general
 
@@ -3546,7 +3548,8 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     # an abbreviation written into a Chinese phrase (广播给其他GPU（全收集阶段）) is the
     # clause's word, and what the parenthesis says is what the clause does
     pos = match.start("latin")
-    glued = pos > 0 and bool(_CJK.match(text[pos - 1]))
+    glued = pos > 0 and bool(_CJK.match(text[pos - 1])) \
+        and text[pos - 1] not in _LIST_CONJUNCTIONS       # (SLO（…）与SLA（…）: a list)
     for k in range(len(words)):           # the shortest English that aligns best
         phrase = " ".join(words[k:])
         if words[k].lower() in EN_FUNCTION:
