@@ -108,6 +108,15 @@ def _holds(name: str, precision: float, recall: float, boundary: int,
     return {**finder, "errors": shown}
 
 
+def _meets_targets(name: str, precision: float, recall: float, boundary: int,
+                   non_terms: int = 0) -> None:
+    """A gold set holds its level (:func:`_holds`) and meets issue 22's targets: finder
+    recall at least 90% with at most 5% boundary errors."""
+    finder = _holds(name, precision - 1e-9, recall - 1e-9, boundary, non_terms)
+    assert finder["recall"] >= 0.90 and finder["boundary_errors"] <= 0.05 * finder["found"], \
+        finder["errors"]
+
+
 def _keeps_level(name: str, precision: float, recall: float, boundary: int) -> None:
     """A development set keeps issue 22's targets (at most 5% boundary errors, no
     non-terms) and the level it reached: finder and suggest precision and recall, and at
@@ -379,8 +388,7 @@ def test_round_nineteen_held_out_set_keeps_issue_22s_targets():
     # 456, R 95.9%, 9 boundary errors (2.0%); suggest 410 of 419 and of 438)
     # (round twenty-three: finder 448 of 456, R 96.3%, 7 boundary errors (1.5%); suggest
     # 412 of 419 and of 438)
-    finder = _holds("unseen22", 448 / 456 - 1e-9, 412 / 438 - 1e-9, 7, 1)
-    assert finder["recall"] >= 0.90 and finder["boundary_errors"] <= 0.05 * finder["found"]
+    _meets_targets("unseen22", 448 / 456, 412 / 438, 7, 1)
 
 
 def test_round_twenty_held_out_sets_keep_their_level():
@@ -450,12 +458,8 @@ def test_round_twenty_two_held_out_sets_keep_their_level():
     # errors (4.4%), suggest 398 of 417 and of 438; unseen29 finder 410 of 437 and of 455,
     # R 90.1%, 20 boundary errors (4.6%), suggest 392 of 418 and of 439: both now meet
     # issue 22's targets, which are asserted)
-    for name, precision, recall, boundary, non_terms in (
-            ("unseen28", 411 / 433, 398 / 438, 19, 3),
-            ("unseen29", 392 / 418, 392 / 439, 20, 7)):
-        finder = _holds(name, precision - 1e-9, recall - 1e-9, boundary, non_terms)
-        assert finder["recall"] >= 0.90 and finder["boundary_errors"] <= 0.05 * finder["found"], \
-            finder["errors"]
+    _meets_targets("unseen28", 411 / 433, 398 / 438, 19, 3)
+    _meets_targets("unseen29", 392 / 418, 392 / 439, 20, 7)
 
 
 def test_round_twenty_two_development_sets_keep_their_level():
@@ -476,9 +480,5 @@ def test_round_twenty_two_development_sets_keep_their_level():
     # errors (3.6%), suggest 387 of 398 and of 416; unseen31 finder 585 of 618 and of 638,
     # R 91.7%, 29 boundary errors (4.7%), suggest 555 of 583 and of 607: both meet issue
     # 22's targets, which are asserted)
-    for name, precision, recall, boundary, non_terms in (
-            ("unseen30", 425 / 442, 387 / 416, 16, 1),
-            ("unseen31", 585 / 618, 555 / 607, 29, 4)):
-        finder = _holds(name, precision - 1e-9, recall - 1e-9, boundary, non_terms)
-        assert finder["recall"] >= 0.90 and finder["boundary_errors"] <= 0.05 * finder["found"], \
-            finder["errors"]
+    _meets_targets("unseen30", 425 / 442, 387 / 416, 16, 1)
+    _meets_targets("unseen31", 585 / 618, 555 / 607, 29, 4)
