@@ -686,7 +686,7 @@ def _hyphen_pairs(english: str) -> set[tuple[int, int]]:
             words = [w for w, function in english_tokens(piece) if not function]
             if previous is not None and len(words) == 1 and piece.isalpha():
                 out.add((previous, index))
-            previous = index + len(words) - 1 if len(words) == 1 else None
+            previous = index if len(words) == 1 else None
             index += len(words)
     return out
 
@@ -1327,8 +1327,8 @@ def _object_verb(word: str, forms: frozenset[str]) -> bool:
     """A verb whose object follows it through a preposition in at least half of its
     CC-CEDICT senses ("to convert into", "to use for", "to depend on": 换成, 用于, 依赖;
     not 访问, whose "to call on" is one sense of four), or a verb
-    CC-CEDICT lacks made of a verb it has and a resultative complement (分解成, 带到, 铺在,
-    多见于): the clause's verb, whose object may be a term, never the term's first word
+    CC-CEDICT lacks made of a verb it has and a resultative complement (分解成, 带到,
+    铺在): the clause's verb, whose object may be a term, never the term's first word
     (not 合成 "to compose", 生成 "to generate", which open terms)."""
     from .align import dictionary_index
 
@@ -1337,10 +1337,9 @@ def _object_verb(word: str, forms: frozenset[str]) -> bool:
     senses = [s for e in dictionary_index().entries(word) if not e.proper for s in e.senses]
     if senses:
         return 2 * sum(bool(_PREPOSITIONAL_SENSE.match(sense)) for sense in senses) >= len(senses)
-    return word[-1] in _COMPLEMENTS and len(word) > 2 or (
-        word[-1] in _COMPLEMENTS and any(
-            s.startswith("to ") for e in dictionary_index().entries(word[:-1]) if not e.proper
-            for s in e.senses))
+    return word[-1] in _COMPLEMENTS and any(
+        s.startswith("to ") for e in dictionary_index().entries(word[:-1]) if not e.proper
+        for s in e.senses)
 
 
 def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
