@@ -1395,6 +1395,9 @@ def test_a_compound_joined_by_a_function_word_keeps_its_conjunction():
         == {"观察并等待"}
     # (a conjunction with no compound in the English still ends the clause before the term)
     assert set(_found("先清洗并烘干陶瓷坯体（green body）。")) == {"陶瓷坯体"}
+    # data lineage: a hyphenated token ending in its function word joins the next word,
+    # and 自 (tagged a pronoun) says *from* between the two
+    assert set(_found("图数据库里的派生自边（derived-from edge）记录血缘。")) == {"派生自边"}
 
 
 def test_a_determiner_saying_an_english_word_opens_the_term():

@@ -646,14 +646,14 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
                 and out[i + 1][1] != "hy" and "most" in gloss(word).words \
                 and any(_superlative(en[j]) for j, _ in english_links(out[i + 1][0], en)):
             out[i:i + 2] = [(word + out[i + 1][0], out[i + 1][1])]     # one word: 最短
-    # A one-character conjunction or preposition between the words saying the two halves
-    # of an English compound joined by a function word is that word (并 of 比较并交换
-    # *compare-and-swap*, 至 of 运行至完成 *run-to-completion*, 或 of 全有或全无
-    # *all-or-nothing*): the compound is one term, its function word inside it
+    # A one-character conjunction, preposition or pronoun between the words saying the two
+    # halves of an English compound joined by a function word is that word (并 of 比较并交换
+    # *compare-and-swap*, 至 of 运行至完成 *run-to-completion*, 自 of 读自关系 *reads-from
+    # relation*): the compound is one term, its function word inside it
     joined = _joined_by_function_word(english) if en else set()
     for i in range(1, len(out) - 1):
         word, flag = out[i]
-        if joined and len(word) == 1 and flag[:1] in ("c", "p") and word not in forms:
+        if joined and len(word) == 1 and flag[:1] in ("c", "p", "r") and word not in forms:
             before = {j for j, part in english_links(out[i - 1][0], en)}
             after = {j for j, part in english_links(out[i + 1][0], en)}
             if any(a in before and b in after for a, b in joined):
@@ -694,20 +694,27 @@ def _hyphen_pairs(english: str) -> set[tuple[int, int]]:
 def _joined_by_function_word(english: str) -> set[tuple[int, int]]:
     """Pairs of indices (among :func:`align.english_words`) of two content words one
     hyphenated token joins through function words (*compare* and *swap* of
-    *compare-and-swap*, *all* and *nothing* of *all-or-nothing*)."""
+    *compare-and-swap*, *all* and *nothing* of *all-or-nothing*), or a token ending in a
+    hyphen and a function word joins to the next word (*reads* and *relation* of
+    *reads-from relation*)."""
     from .align import english_tokens
 
     out, index = set(), 0
+    carried = None                        # a word a token ending "-from" joins to the next
     for token in english.split():
-        previous, gap = None, False
+        previous = carried
+        gap = across = carried is not None
+        carried = None
         for word, function in english_tokens(token):
             if function:
                 gap = previous is not None
                 continue
-            if gap and "-" in token:
+            if gap and ("-" in token or across):
                 out.add((previous, index))
-            previous, gap = index, False
+            previous, gap, across = index, False, False
             index += 1
+        if gap and re.search(r"-[A-Za-z]+$", token):
+            carried = previous            # *reads-from relation*: *reads* joins *relation*
     return out
 
 
