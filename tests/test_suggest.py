@@ -1509,3 +1509,11 @@ def test_an_abbreviation_after_a_lists_conjunction_stands_apart():
     assert "图形处理器" in _found("数据先送到CPU（中央处理器）和GPU（图形处理器）。")
     # (glued to a verb's object it is the clause's: the parenthesis says what it does)
     assert not _found("广播给其他GPU（全收集阶段）。")
+
+
+def test_a_function_character_jieba_glued_into_a_name_is_the_clauses():
+    # compilers: jieba reads 中原 ("the Central Plains") in 循环中原地修改, but 原地 says
+    # *in-place*: 中 is the clause's locality word, 原 opens the term
+    assert set(_found("编译器在循环中原地修改（in-place modification）数组。")) == {"原地修改"}
+    # (a real word of the clause is not split: 其中|学习率)
+    assert set(_found("参数更新时，其中学习率（learning rate）最关键。")) == {"学习率"}

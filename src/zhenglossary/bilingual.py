@@ -578,6 +578,25 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
                     and all(en[j] in PREFIX_SENSES for j, _ in links) \
                     and is_function_word(posseg(head, forms)[0][1], head):
                 out[i:i + 1] = [(head, posseg(head, forms)[0][1]), (last, "n")]
+    # a function character jieba glued into a name with the first character of a word
+    # saying the English (内存|中原|地更新, where 中原 is a place name): the function
+    # character is the clause's, its neighbour opens the word (中|原地更新 *in-place update*)
+    if en:
+        from .segment import posseg
+
+        for i in range(len(out) - 2, -1, -1):
+            word, flag = out[i]
+            nxt, nflag = out[i + 1]
+            if len(word) != 2 or word in forms or nxt in forms or english_links(word, en) \
+                    or not flag.startswith(("nr", "ns", "nt", "nz")) \
+                    or not is_function_word(posseg(word[0], forms)[0][1], word[0]):
+                continue
+            for size in range(len(nxt), 0, -1):
+                merged = word[1] + nxt[:size]
+                if gloss(merged).known and english_links(merged, en):
+                    out[i:i + 2] = [(word[0], posseg(word[0], forms)[0][1]), (merged, "n")] \
+                        + ([(nxt[size:], nflag)] if nxt[size:] else [])
+                    break
     # two characters (or words) jieba left apart that make a CC-CEDICT word saying the
     # English, where not both do alone, are that word (易|感 → 易感 *susceptible*, the S of
     # SIR; 联结|主义 → 联结主义 *connectionism* of *connectionist*)
