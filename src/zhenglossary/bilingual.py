@@ -680,6 +680,7 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
     return out
 
 
+@lru_cache(maxsize=8192)
 def _superlative(word: str) -> bool:
     """An English superlative: *rightmost*, or a word in -est whose lemma is another word
     it is built on (*shortest* of *short*, *earliest* of *early*; not *test*)."""
@@ -692,7 +693,8 @@ def _superlative(word: str) -> bool:
         lemma != word and word.startswith(lemma[:-1]) for lemma in lemmas(word))
 
 
-def _hyphen_pairs(english: str) -> set[tuple[int, int]]:
+@lru_cache(maxsize=8192)
+def _hyphen_pairs(english: str) -> frozenset[tuple[int, int]]:
     """Pairs of indices (among :func:`align.english_words`) of two content words a hyphen
     joins directly (*last* and *level* of *last-level cache*)."""
     from .align import english_tokens
@@ -707,10 +709,11 @@ def _hyphen_pairs(english: str) -> set[tuple[int, int]]:
                 out.add((previous, index))
             previous = index if len(words) == 1 else None
             index += len(words)
-    return out
+    return frozenset(out)
 
 
-def _joined_by_function_word(english: str) -> set[tuple[int, int]]:
+@lru_cache(maxsize=8192)
+def _joined_by_function_word(english: str) -> frozenset[tuple[int, int]]:
     """Pairs of indices (among :func:`align.english_words`) of two content words one
     hyphenated token joins through function words (*compare* and *swap* of
     *compare-and-swap*, *all* and *nothing* of *all-or-nothing*), or a token ending in a
@@ -734,7 +737,7 @@ def _joined_by_function_word(english: str) -> set[tuple[int, int]]:
             index += 1
         if gap and re.search(r"-[A-Za-z]+$", token):
             carried = previous            # *reads-from relation*: *reads* joins *relation*
-    return out
+    return frozenset(out)
 
 
 def _hyphen_attached(english: str) -> set[int]:
@@ -1326,6 +1329,7 @@ def _using_verb(word: str) -> bool:
 _FREQUENCY_SENSES = frozenset({"often", "frequently", "always"})
 
 
+@lru_cache(maxsize=8192)
 def _frequency_adverb(word: str, english: str, forms: frozenset[str]) -> bool:
     """A word opening with an adverb of frequency (常, CC-CEDICT "often", tagged d) that
     says no English word: 常用 "in common usage", 常见 "commonly seen" are the clause's
@@ -1349,6 +1353,7 @@ _PREPOSITIONAL_SENSE = re.compile(
 _COMPLEMENTS = "成到于在为"    # resultative and directional complements: 换成, 带到, 见于, 铺在, 分为
 
 
+@lru_cache(maxsize=8192)
 def _object_verb(word: str, forms: frozenset[str]) -> bool:
     """A verb whose object follows it through a preposition in at least half of its
     CC-CEDICT senses ("to convert into", "to use for", "to depend on": 换成, 用于, 依赖;
@@ -1682,6 +1687,7 @@ _NOMINAL_SUFFIXES = (("ation", ("ate", "e", "")), ("ition", ("e",)), ("tion", ("
                      ("ence", ("", "e")))
 
 
+@lru_cache(maxsize=8192)
 def _verbal_noun(word: str) -> bool:
     """An English noun naming a verb's action (*replication* of *replicate*, *management*
     of *manage*, *avoidance*), which the Chinese verb before its head translates
@@ -2011,7 +2017,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
 _EACH = frozenset({"each", "every", "individually"})    # CC-CEDICT's words for *per-*
 
 
-def _after_per(english: str) -> set[int]:
+@lru_cache(maxsize=8192)
+def _after_per(english: str) -> frozenset[int]:
     """Indices (among :func:`align.english_words`) of the English words right after *per*
     (*bit* of *energy per bit*)."""
     from .align import english_tokens
@@ -2025,7 +2032,7 @@ def _after_per(english: str) -> set[int]:
             out.add(index)
         per = False
         index += 1
-    return out
+    return frozenset(out)
 
 
 def _binomial(english: str) -> bool:
