@@ -1517,3 +1517,11 @@ def test_a_function_character_jieba_glued_into_a_name_is_the_clauses():
     assert set(_found("编译器在循环中原地修改（in-place modification）数组。")) == {"原地修改"}
     # (a real word of the clause is not split: 其中|学习率)
     assert set(_found("参数更新时，其中学习率（learning rate）最关键。")) == {"学习率"}
+
+
+def test_a_prefixed_english_word_before_a_latin_word_inside_the_term():
+    # logic and type theory: 无类型 says *untyped* as 无 *un-* and 类型 *type*, though
+    # nothing aligns the whole word, so the term holds it, the Latin word and the rest
+    assert set(_found("这门课先讲无类型 SKI 组合子（untyped SKI combinators）。")) \
+        == {"无类型 SKI 组合子"}
+    assert set(_found("类型论课讲了无类型 λ 项（untyped lambda terms）。")) == {"无类型 λ 项"}

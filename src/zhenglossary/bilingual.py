@@ -3254,9 +3254,20 @@ def _inner_latin(text: str, run_start: int, english: str, forms: frozenset[str])
         return ""
     run = before.group(0)
     start, score = term_span(run, said, "", forms)
-    if not score and not (0 < len(run) - start <= 3 and _content_only(run[start:], forms)):
+    if not score and not (0 < len(run) - start <= 3 and _content_only(run[start:], forms)) \
+            and not _prefixed_word(run[start:], said, forms):
         return ""                         # (nothing aligns: a short noun or adjective only)
     return text[before.start() + start:run_start]
+
+
+def _prefixed_word(zh: str, english: str, forms: frozenset[str]) -> bool:
+    """Does ``zh`` say one English word with a prefix: its first character the prefix
+    (:func:`says_prefix`), the rest the word without it (无|类型 *un|typed*)?"""
+    words = english.split()
+    prefix = english_prefix(words[0]) if len(words) == 1 else ""
+    if not prefix or len(zh) < 2 or not says_prefix(zh[0], prefix):
+        return False
+    return term_span(zh[1:], words[0][len(prefix):], "", forms)[1] > 0
 
 
 def _based_on_latin(text: str, run_start: int, english: str) -> str:
