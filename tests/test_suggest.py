@@ -1525,3 +1525,12 @@ def test_a_prefixed_english_word_before_a_latin_word_inside_the_term():
     assert set(_found("这门课先讲无类型 SKI 组合子（untyped SKI combinators）。")) \
         == {"无类型 SKI 组合子"}
     assert set(_found("类型论课讲了无类型 λ 项（untyped lambda terms）。")) == {"无类型 λ 项"}
+
+
+def test_an_abbreviations_opening_letters_and_digit_written_before_the_chinese():
+    # processors and hydrogen storage: the Latin piece before the Chinese, letters and a
+    # digit, opens the abbreviation (L1 of L1D, H2 of H2T), so it is the term's
+    assert set(_found("每个核心各有一块 L1 数据缓存（L1D）。")) == {"L1 数据缓存"}
+    assert set(_found("加氢站的 H2 储氢罐（H2T）需要定期检查。")) == {"H2 储氢罐"}
+    # (a Latin word the abbreviation does not open with is not)
+    assert set(_found("每个 GPU 数据缓存（L1D）都很小。")) == {"数据缓存"}

@@ -3088,7 +3088,7 @@ _LATIN_NAME_BEFORE = re.compile(
 # hold an apostrophe, O'Brien 关系 *O'Brien relation*)
 _GREEK_BEFORE = re.compile(rf"(?<![A-Za-z0-9{GREEK}])([{GREEK}])(?: ?|[-‐])$")
 # (α 粒子, and α-酸 *alpha acids* with a hyphen)
-_LETTERS_END = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{1,3}[ \t]?$")
+_LETTERS_END = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{0,2}[ \t]?$")
 _CJK_END = re.compile(rf"(?<![{CJK_CLASS}])[{CJK_CLASS}]{{1,4}}[ \t]?$")
 
 
