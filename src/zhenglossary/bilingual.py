@@ -1883,12 +1883,20 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     nominal = len(en) > 1 and start < len(units) and bool(en_links[start]) \
         and any(_verbal_noun(en[j]) for j in unsaid)
 
-    hyphen_pairs = _hyphen_pairs(english) if en else set()
-    settled: list[int] = []               # a unit that opens the term whatever reach is left
+    # a locality character right before the unit saying a hyphenated compound's second
+    # half, whose first half is unsaid, says that first half (末|级缓存 *last-level cache*);
+    # taken, it opens the term whatever reach is left (the loops below take units one by
+    # one leftward from ``aligned_start``, so one reached past is one taken)
+    hyphen_pairs = _hyphen_pairs(english) if en else frozenset()
+    hyphen_firsts = frozenset(
+        i for i in range(len(units) - 1)
+        if len(units[i][0]) == 1 and units[i][1][:1] == "f" and units[i][0] not in forms
+        and not en_links[i] and any(b - 1 in unsaid and (b - 1, b) in hyphen_pairs
+                                     for b, _ in en_links[i + 1]))
 
     def stops(i: int, left: int) -> bool:
         """May unit ``i`` not be taken, with ``left`` characters of reach?"""
-        if settled and i < settled[0]:
+        if any(i < k < aligned_start for k in hyphen_firsts):
             return True
         word, flag = units[i]
         if word in forms or any(k not in covered for k, _ in en_links[i]):
@@ -1941,13 +1949,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return True                   # 写入 before 预写日志: says a word already said
         if len(word) > 1 and flag[:1] == "p":
             return True                   # 通过, 根据: a preposition opens the phrase
-        if len(word) == 1 and flag[:1] == "f" and i + 1 < len(units) \
-                and any(b - 1 in unsaid and (b - 1, b) in hyphen_pairs
-                        for b, _ in en_links[i + 1]):
-            settled.append(i)
-            return False                  # 末|级缓存 *last-level cache*: the character before
-            #                               the one saying a hyphenated compound's second
-            #                               half says its unsaid first half
+        if i in hyphen_firsts:
+            return False                  # 末|级缓存 *last-level cache* (above)
         if len(word) == 1 and (flag[:1] in "pf" or hard(i)):
             # a preposition or locality character only inside a clause start of single
             # characters within reach (有|向|无环图), never at its left edge
@@ -2009,7 +2012,7 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     # (a character taken for a hyphenated compound's first half says that English word,
     # and spells its letter in the abbreviation: 末 the first L of LLC)
     structural = 0
-    if settled and settled[0] >= start:
+    if any(start <= k < aligned_start for k in hyphen_firsts):
         structural = 1 + (len(letters) > matched)
     return start, structural
 
