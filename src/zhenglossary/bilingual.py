@@ -3435,30 +3435,20 @@ def _glossed_abbreviation(text: str, pos: int, words: list[str], zh: str) -> boo
     abbreviation standing apart, not written into a Chinese phrase (广播给其他GPU（全收集阶段）:
     the parenthesis says what the clause does, not what GPU stands for; after a list's
     conjunction it stands apart: 与SLA（服务等级协议）)."""
-    if pos > 0 and re.match(f"[{CJK_CLASS}]", text[pos - 1]) \
-            and text[pos - 1] not in _LIST_CONJUNCTIONS:
+    if _written_into_phrase(text, pos):
         return False
     from .align import is_general
 
     if len(words) != 1 or not 2 <= len(zh) <= 12 or is_general(zh):
         return False
     word = words[0]
-    letters = sum(c.isalpha() for c in word)
-    if letters < 2 or not is_abbreviation(word) or not word.isupper() and _variable(word.lower()) \
+    if not _abbreviation_alone(word) \
             or not re.fullmatch(r"[A-Za-z][A-Za-z0-9./&-]*", word) or re.search(r"-\w*\d", word):
         # (not an identifier: NWA-T12（临时编号）)
         return False
-    from .align import idf
-    from .segment import posseg
-
-    units = _units(zh, frozenset())
-    known = len(units[0][0]) > 1 and gloss(units[0][0]).known
-    first, first_flag = units[0] if known else posseg(zh[0])[0]
-    if first_flag[:1] in ("v", "d", "p", "c", "r", "m", "q") and (idf(first) or 0.0) < MORPHEME_IDF:
+    if _remark_opening(zh, ("v", "d", "p", "c", "r", "m", "q")):
         return False                      # 见下文, 已合并, 可选, 待确认, 一种语言: a remark
-        #                                   (jieba's first word where CC-CEDICT has it, not
-        #                                   its first character: 无缝|线路 *CWR*; jieba's
-        #                                   dictionary has 见下文)
+    units = _units(zh, frozenset())
     if len(units) > 2 and _GREEK_RE.fullmatch(units[0][0]) and units[1][1] == "hy":
         units = units[2:]                 # γ-羟基丁酸 *GHB*: a Greek locant and its hyphen
     if is_function_word(*units[0][::-1]) or any(flag.startswith(HARD_FLAGS) for _, flag in units):
@@ -3471,21 +3461,40 @@ def _labelled_abbreviation(text: str, match: re.Match, words: list[str], zh: str
     （年化故障率）, - PFC（基于优先级的流量控制）：…): a glossary written as a list, the
     Chinese its expansion whatever its letters align to, unless it is a remark (API
     （见下文）: a widespread verb or adverb opens it) or names no thing (no noun in it)."""
-    if len(words) != 1 or not is_abbreviation(words[0]) or sum(c.isalpha() for c in words[0]) < 2 \
-            or not words[0].isupper() and _variable(words[0].lower()):
+    if len(words) != 1 or not _abbreviation_alone(words[0]):
         return False
     if not _fills_item(text, match.start("latin"), match.end()):
         return False
+    if _remark_opening(zh, ("v", "d")):
+        return False                      # 见下文, 已合并, 可选: a remark
+    return any(f.startswith("n") or f == "vn" for _, f in _units(zh, frozenset()))
+
+
+def _abbreviation_alone(word: str) -> bool:
+    """An abbreviation of two letters or more standing alone before its parenthesis, not a
+    variable written in lower case."""
+    return sum(c.isalpha() for c in word) >= 2 and is_abbreviation(word) \
+        and not (not word.isupper() and _variable(word.lower()))
+
+
+def _remark_opening(zh: str, flags: tuple[str, ...]) -> bool:
+    """Does ``zh`` open with a widespread word of one of jieba's ``flags`` (general
+    Chinese's IDF below :data:`MORPHEME_IDF`: 见下文, 已合并, 可选), as a remark does? Its
+    first word is jieba's where CC-CEDICT has it, else its first character (无缝|线路
+    *CWR*; jieba's dictionary has 见下文)."""
     from .align import idf
     from .segment import posseg
 
     units = _units(zh, frozenset())
-    # (jieba's first word where CC-CEDICT has it, else its first character: 见 of 见下文)
     known = len(units[0][0]) > 1 and gloss(units[0][0]).known
     first, flag = units[0] if known else posseg(zh[0])[0]
-    if flag[:1] in ("v", "d") and (idf(first) or 0.0) < MORPHEME_IDF:
-        return False                      # 见下文, 已合并, 可选: a remark
-    return any(f.startswith("n") or f == "vn" for _, f in units)
+    return flag[:1] in flags and (idf(first) or 0.0) < MORPHEME_IDF
+
+
+def _written_into_phrase(text: str, pos: int) -> bool:
+    """Is the Latin word at ``pos`` written into a Chinese phrase (广播给其他GPU), a Chinese
+    character right before it that is no list's conjunction (与SLA stands apart)?"""
+    return pos > 0 and bool(_CJK.match(text[pos - 1])) and text[pos - 1] not in _LIST_CONJUNCTIONS
 
 
 def _plain_term(zh: str) -> bool:
@@ -3594,8 +3603,7 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     # an abbreviation written into a Chinese phrase (广播给其他GPU（全收集阶段）) is the
     # clause's word, and what the parenthesis says is what the clause does
     pos = match.start("latin")
-    glued = pos > 0 and bool(_CJK.match(text[pos - 1])) \
-        and text[pos - 1] not in _LIST_CONJUNCTIONS       # (SLO（…）与SLA（…）: a list)
+    glued = _written_into_phrase(text, pos)
     for k in range(len(words)):           # the shortest English that aligns best
         phrase = " ".join(words[k:])
         if words[k].lower() in EN_FUNCTION:
