@@ -1534,3 +1534,14 @@ def test_an_abbreviations_opening_letters_and_digit_written_before_the_chinese()
     assert set(_found("加氢站的 H2 储氢罐（H2T）需要定期检查。")) == {"H2 储氢罐"}
     # (a Latin word the abbreviation does not open with is not)
     assert set(_found("每个 GPU 数据缓存（L1D）都很小。")) == {"数据缓存"}
+
+
+def test_a_verb_echoing_a_piece_of_a_word_the_term_says_whole_is_the_clauses():
+    # statistics: 依赖 "to depend" matches the *depend* inside *independence*, but 独立性
+    # says that word whole, so the verb is the clause's, not the term's first word
+    assert set(_found("该方法的可靠性依赖独立性检验（test of independence）的结果。")) \
+        == {"独立性检验"}
+    assert set(_found("贝叶斯网络的推断依赖条件独立性（conditional independence）这一性质。")) \
+        == {"条件独立性"}
+    # (a one-character prefix saying a piece stays: 可 *-able* of 可组合性 *composability*)
+    assert set(_found("顺序一致性不具备这种可组合性（composability）。")) == {"可组合性"}

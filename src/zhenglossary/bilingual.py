@@ -1139,7 +1139,10 @@ def _head_says_head(english: str, words: list[str], en: list[str], en_links: lis
 def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
     """A word CC-CEDICT glosses, aligned only through a piece of it, does not say what the
     word beside it says by its own gloss: 节点 is *node*, and its 点 (*to light*) echoes
-    轻 *light* of *light client*, which then starts the term (轻节点)."""
+    轻 *light* of *light client*, which then starts the term (轻节点). Nor does a word
+    of two characters or more, aligned through a piece of an English word that a word
+    after it says whole: 依赖 "to depend" echoes the *depend* inside *independence*,
+    which 独立性 says (依赖|独立性检验 *test of independence*, 依赖|条件独立性)."""
     from .align import own_links
 
     own = [own_links(w, en) if en_links[i] else set() for i, w in enumerate(words)]
@@ -1149,6 +1152,9 @@ def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
         beside = {j for k in (i - 1, i + 1) if 0 <= k < len(words) for j, part in own[k]
                   if not part}
         en_links[i] = {link for link in en_links[i] if link[0] not in beside}
+    for i in (i for i, word in enumerate(words) if len(word) > 1):
+        whole = {j for k in range(i + 1, len(words)) for j, part in en_links[k] if not part}
+        en_links[i] = {link for link in en_links[i] if not (link[1] and link[0] in whole)}
 
 
 def _verb_head(unit: tuple[str, str], english: str, forms: frozenset[str]) -> bool:
