@@ -1545,3 +1545,14 @@ def test_a_verb_echoing_a_piece_of_a_word_the_term_says_whole_is_the_clauses():
         == {"条件独立性"}
     # (a one-character prefix saying a piece stays: 可 *-able* of 可组合性 *composability*)
     assert set(_found("顺序一致性不具备这种可组合性（composability）。")) == {"可组合性"}
+
+
+def test_a_character_saying_the_englishs_suffix_before_an_unaligned_stem_is_the_terms():
+    # software and philosophy of science: CC-CEDICT glosses neither 复用 nor 证伪 with the
+    # English stem, so nothing aligns but 可, which says the *-ability*; it is the term's
+    # first character, not a modal verb of the clause
+    assert set(_found("其次，可复用性（reusability）决定了组件的价值。")) == {"可复用性"}
+    assert set(_found("其次，可证伪性（falsifiability）是科学理论的标志。")) == {"可证伪性"}
+    assert set(_found("心理学实验的可复制性（replicability）备受质疑。")) == {"可复制性"}
+    # (where the stem aligns, it already was: 可部署性 *deployability*)
+    assert set(_found("其次，可部署性（deployability）常被忽视。")) == {"可部署性"}

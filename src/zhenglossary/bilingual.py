@@ -969,6 +969,11 @@ def term_span(run: str, english: str, abbr: str,
             if says_prefix(units[start - 1][0], prefix) \
                     and not says_prefix(words[start][0], prefix):
                 start -= 1                # 非|终结符 *nonterminal*: the prefix's character
+        if english and 0 < start < n and len(words[start - 1]) == 1 \
+                and words[start - 1] not in forms:
+            links = english_links(words[start - 1], en_all)
+            if links and all(_suffix(part, en_all[j]) for j, part in links):
+                start -= 1                # 可|复现性 *reproducibility*: 可 says its -ibility
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole, span_letters = best
     coverage += len(letters) - len(span_letters)      # letters the English said
