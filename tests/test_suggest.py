@@ -1556,3 +1556,15 @@ def test_a_character_saying_the_englishs_suffix_before_an_unaligned_stem_is_the_
     assert set(_found("心理学实验的可复制性（replicability）备受质疑。")) == {"可复制性"}
     # (where the stem aligns, it already was: 可部署性 *deployability*)
     assert set(_found("其次，可部署性（deployability）常被忽视。")) == {"可部署性"}
+
+
+def test_an_unaligned_last_word_standing_for_the_unsaid_head_asks_for_no_modifier():
+    # operating systems and meteorology: only the English head (*walker*, *logger*) is
+    # unsaid, and the unaligned word ending the span stands in its place, so the span is
+    # as long as the English asks and the noun before it (硬件, 机载) is not taken
+    assert set(_found("缺页时由硬件页表遍历器（page table walker）查询页表。")) == {"页表遍历器"}
+    assert set(_found("温度由机载气温记录仪（air temperature logger）每分钟记录一次。")) \
+        == {"气温记录仪"}
+    # (where the last word says the head, the unsaid word is elsewhere: 红外|相机 *camera
+    # traps* keeps its modifier)
+    assert set(_found("保护区布设了红外相机（camera traps）。")) == {"红外相机"}

@@ -2664,6 +2664,13 @@ def _phrase_start(text: str, run_start: int, run: str, start: int, english: str,
         # clause's (补做|双脉冲测试, 再加|胰酶), but not after 的, which closes a modifier
         # (的连读|变调 *tone sandhi*), and not a bound verb morpheme (腘绳|肌腱)
         return start
+    unsaid = set(range(len(en))) - said
+    if said and unsaid == {len(en) - 1} and k < len(units) and len(units[k][0]) > 1 \
+            and not english_links(units[-1][0], en) \
+            and " of " not in f" {english.lower()} ":
+        return start                      # 硬件|页表遍历器 *page table walker*: the English
+        #                                   left unsaid is its head, and the unaligned last
+        #                                   word stands in its place; nothing before is asked
     j = k
     participle = len(en) > 1 and _participle(en[0])
     while j > 0 and (_morpheme_unit(*units[j - 1], forms)
