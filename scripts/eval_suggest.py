@@ -17,7 +17,10 @@
                                                    # paper and a project's docs (round 21),
                                                    # unseen28.yaml and unseen29.yaml, lecture
                                                    # slides on parallel programming and an SRE
-                                                   # team's postmortems (round 22)
+                                                   # team's postmortems (round 22), unseen32.yaml,
+                                                   # unseen33.yaml and unseen34.yaml, an OS
+                                                   # textbook, an engineer's blog and an SDK's
+                                                   # docs (round 24)
     python scripts/eval_suggest.py FILE.yaml ...   # only the gold sets named
 
 Halves (round twelve): every passage of every set belongs to half A or half B by the
@@ -83,6 +86,9 @@ UNSEEN30 = ROOT / "tests" / "gold" / "unseen30.yaml"   # issue 22 round 22: a de
 UNSEEN31 = ROOT / "tests" / "gold" / "unseen31.yaml"   # issue 22 round 22: a development set (a survey)
 UNSEEN28 = ROOT / "tests" / "gold" / "unseen28.yaml"   # issue 22 round 22: held out (lecture slides)
 UNSEEN29 = ROOT / "tests" / "gold" / "unseen29.yaml"   # issue 22 round 22: held out (postmortems)
+UNSEEN32 = ROOT / "tests" / "gold" / "unseen32.yaml"   # issue 22 round 24: held out (an OS textbook)
+UNSEEN33 = ROOT / "tests" / "gold" / "unseen33.yaml"   # issue 22 round 24: held out (a blog)
+UNSEEN34 = ROOT / "tests" / "gold" / "unseen34.yaml"   # issue 22 round 24: held out (SDK docs)
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -268,8 +274,10 @@ def main(argv: list[str] | None = None) -> int:
                              "wiki), unseen24.yaml (a blog on databases and security), "
                              "unseen26.yaml (a survey paper on LLM inference), unseen27.yaml "
                              "(a systems project's documentation), unseen28.yaml (lecture "
-                             "slides on parallel programming) and unseen29.yaml (an SRE team's "
-                             "postmortems and runbooks), not among the development sets")
+                             "slides on parallel programming), unseen29.yaml (an SRE team's "
+                             "postmortems and runbooks), unseen32.yaml (a textbook on operating "
+                             "systems), unseen33.yaml (an engineer's blog) and unseen34.yaml "
+                             "(an edge-AI SDK's documentation), not among the development sets")
     parser.add_argument("--half", choices=("A", "B"),
                         help="score only the passages of this half of each set (by a hash of "
                              "the passage's text)")
@@ -289,7 +297,11 @@ def main(argv: list[str] | None = None) -> int:
                 ("held-out set (unseen26, a survey paper on LLM inference)", UNSEEN26),
                 ("held-out set (unseen27, a systems project's documentation)", UNSEEN27),
                 ("held-out set (unseen28, lecture slides on parallel programming)", UNSEEN28),
-                ("held-out set (unseen29, an SRE team's postmortems and runbooks)", UNSEEN29)]
+                ("held-out set (unseen29, an SRE team's postmortems and runbooks)", UNSEEN29),
+                ("held-out set (unseen32, a textbook on operating systems)", UNSEEN32),
+                ("held-out set (unseen33, an engineer's blog on observability, storage, "
+                 "the web and cryptography)", UNSEEN33),
+                ("held-out set (unseen34, an edge-AI SDK's documentation)", UNSEEN34)]
     else:
         sets = [("gold set", GOLD), ("heldout set", HELDOUT), ("final set", FINAL),
                 ("probe set", PROBE), ("unseen set", UNSEEN), ("unseen2 set", UNSEEN2),
