@@ -1568,3 +1568,15 @@ def test_an_unaligned_last_word_standing_for_the_unsaid_head_asks_for_no_modifie
     # (where the last word says the head, the unsaid word is elsewhere: 红外|相机 *camera
     # traps* keeps its modifier)
     assert set(_found("保护区布设了红外相机（camera traps）。")) == {"红外相机"}
+
+
+def test_an_english_prefix_written_as_a_word_before_a_hyphen_is_said_by_its_character():
+    # geometry and solid mechanics: *hyper-* stands before a hyphen as a word of its own;
+    # 超 says it by CC-CEDICT's "super-; ultra-", so the term says all its English and the
+    # changelog's verb before it is the clause's
+    assert set(_found("- 新增超球面（hyper-sphere）采样。")) == {"超球面"}
+    # (and jieba's 出超 "trade surplus", cut across the clause's complement 出 and the
+    # prefix, is two words)
+    assert set(_found("该材料表现出超弹性（hyper-elasticity）。")) == {"超弹性"}
+    # (a prefix CC-CEDICT already gives was said before: 半监督 *semi-supervised*)
+    assert set(_found("- 新增半监督（semi-supervised）训练脚本。")) == {"半监督"}

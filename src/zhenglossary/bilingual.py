@@ -578,6 +578,19 @@ def _resegment(units: list[tuple[str, str]], english: str, abbr: str,
                     and all(en[j] in PREFIX_SENSES for j, _ in links) \
                     and is_function_word(posseg(head, forms)[0][1], head):
                 out[i:i + 1] = [(head, posseg(head, forms)[0][1]), (last, "n")]
+    # a word of two characters whose second says, by a CC-CEDICT sense, the prefix the
+    # English writes as a word of its own before a hyphen, before the word saying the rest,
+    # is two words, when the first character says nothing (表现|出超|弹性: jieba's 出超
+    # "trade surplus" → 出|超, the 超 *hyper-* of 超弹性 *hyper-elasticity*)
+    if len(en) > 1 and en[0] in PREFIX_SENSES:
+        from .segment import posseg
+
+        for i in range(len(out) - 2, -1, -1):
+            word, flag = out[i]
+            if len(word) == 2 and word not in forms and says_prefix(word[1], en[0]) \
+                    and not english_links(word, en) and not english_links(word[0], en) \
+                    and any(j == 1 for j, _ in english_links(out[i + 1][0], en)):
+                out[i:i + 1] = [(word[0], posseg(word[0], forms)[0][1]), (word[1], "n")]
     # a function character jieba glued into a name with the first character of a word
     # saying the English (内存|中原|地更新, where 中原 is a place name): the function
     # character is the clause's, its neighbour opens the word (中|原地更新 *in-place update*)
@@ -823,6 +836,7 @@ def term_span(run: str, english: str, abbr: str,
     en_links, _ = align_words(words, english, "", blocked | counts)
     if en_all:
         _drop_echoes(words, en_all, en_links)
+        _prefix_words(words, en_all, en_links, blocked)
         _one_each(words, en_all, en_links)
         _share_repeats(en_all, en_links)
         _suffix_with_stem(en_all, en_links)
@@ -1160,6 +1174,23 @@ def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
     for i in (i for i, word in enumerate(words) if len(word) > 1):
         whole = {j for k in range(i + 1, len(words)) for j, part in en_links[k] if not part}
         en_links[i] = {link for link in en_links[i] if not (link[1] and link[0] in whole)}
+
+
+def _prefix_words(words: list[str], en: list[str], en_links: list,
+                  blocked: frozenset[int]) -> None:
+    """An English prefix written as a word of its own before a hyphen (*Hyper-Threading*,
+    *non-volatile*, *multi-tenant*) is said by the word whose first character says that
+    prefix by a CC-CEDICT sense (超 "super-; ultra-" of 超线程), where nothing else says it."""
+    said = {j for links in en_links for j, _ in links}
+    for j, word in enumerate(en):
+        if j in said or word not in PREFIX_SENSES or j + 1 >= len(en):
+            continue
+        for i, chinese in enumerate(words):
+            if i not in blocked and says_prefix(chinese[0], word) \
+                    and (len(chinese) > 1 and any(k == j + 1 for k, _ in en_links[i])
+                         or i + 1 < len(words) and any(k == j + 1 for k, _ in en_links[i + 1])):
+                en_links[i] = en_links[i] | {(j, "")}
+                break
 
 
 def _verb_head(unit: tuple[str, str], english: str, forms: frozenset[str]) -> bool:
