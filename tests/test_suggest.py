@@ -1580,3 +1580,12 @@ def test_an_english_prefix_written_as_a_word_before_a_hyphen_is_said_by_its_char
     assert set(_found("该材料表现出超弹性（hyper-elasticity）。")) == {"超弹性"}
     # (a prefix CC-CEDICT already gives was said before: 半监督 *semi-supervised*)
     assert set(_found("- 新增半监督（semi-supervised）训练脚本。")) == {"半监督"}
+
+
+def test_an_english_word_said_by_an_aligned_word_further_left_is_left_to_it():
+    # caching: 缓存 is glossed "cache; buffer memory", but 内存, two aligned words to its
+    # left, says *memory* whole, so the term keeps 内存
+    assert set(_found("我们实现了一个内存键值缓存（in-memory key-value cache）。")) \
+        == {"内存键值缓存"}
+    # (statistics: the neighbour case, as before)
+    assert "统计显著性" in _found("结果达到统计显著性（statistical significance）。")

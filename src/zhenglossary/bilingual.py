@@ -1125,15 +1125,22 @@ def _one_each(words: list[str], en: list[str], en_links: list) -> None:
     of them whole by its own gloss, leaves that one to its neighbour: each English word
     is said by a Chinese word of its own (统计 *statistics* says *statistical* of
     *statistical significance*, though CC-CEDICT glosses 显著 "statistically
-    significant" too, so the term is 统计显著性, not 显著性)."""
+    significant" too, so the term is 统计显著性, not 显著性). The words on its left
+    are those aligned words running up to it (内存 *memory* two words before 存储
+    "memory; store" in 内存键值存储 *in-memory key-value store*)."""
     from .align import own_links
 
     for i in range(1, len(words)):
         mine = {j for j, _ in en_links[i]}
         if len(mine) < 2:
             continue
-        left = {j for j, part in own_links(words[i - 1], en) if not part} & mine
-        if left and left != mine and en_links[i - 1]:
+        left: set[int] = set()
+        k = i - 1
+        while k >= 0 and en_links[k]:     # the aligned words running up to it (内存 of
+            left |= {j for j, part in own_links(words[k], en) if not part}    # 内存|键值|存储)
+            k -= 1
+        left &= mine
+        if left and left != mine:
             en_links[i] = {link for link in en_links[i] if link[0] not in left}
 
 
