@@ -1589,3 +1589,10 @@ def test_an_english_word_said_by_an_aligned_word_further_left_is_left_to_it():
         == {"内存键值缓存"}
     # (statistics: the neighbour case, as before)
     assert "统计显著性" in _found("结果达到统计显著性（statistical significance）。")
+
+
+def test_words_glossed_alike_say_the_english_words_one_each_in_order():
+    # spreadsheets and image sensors: CC-CEDICT glosses 行 and 列 each "row" and "column";
+    # in the English's order 行 says *row*, 列 *column*, and the term holds both
+    assert set(_found("电子表格支持行到列转置（row-to-column transposition）。")) == {"行到列转置"}
+    assert set(_found("图像传感器的行到列串扰（row-to-column crosstalk）很小。")) == {"行到列串扰"}

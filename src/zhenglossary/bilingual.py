@@ -839,6 +839,7 @@ def term_span(run: str, english: str, abbr: str,
         _prefix_words(words, en_all, en_links, blocked)
         _one_each(words, en_all, en_links)
         _share_repeats(en_all, en_links)
+        _share_in_order(en_links)
         _suffix_with_stem(en_all, en_links)
         _head_says_head(english, words, en_all, en_links)
     if english:
@@ -1118,6 +1119,21 @@ def _share_repeats(en: list[str], en_links: list) -> None:
         for t, i in enumerate(speakers):
             mine = places[min(t, len(places) - 1)]
             en_links[i] = {(mine if j in places else j, part) for j, part in en_links[i]}
+
+
+def _share_in_order(en_links: list) -> None:
+    """Chinese words that each say the same English words, as many words as there are
+    English words, say them one each in order: CC-CEDICT glosses both 行 and 列 "row" and
+    "column", and in 行到列延迟 *row-to-column delay* 行 says *row*, 列 *column*."""
+    groups: dict[frozenset[int], list[int]] = {}
+    for i, links in enumerate(en_links):
+        said = frozenset(j for j, _ in links)
+        if len(said) > 1 and all(not part for _, part in links):
+            groups.setdefault(said, []).append(i)
+    for said, speakers in groups.items():
+        if len(speakers) == len(said):
+            for i, j in zip(speakers, sorted(said)):
+                en_links[i] = {(j, "")}
 
 
 def _one_each(words: list[str], en: list[str], en_links: list) -> None:
