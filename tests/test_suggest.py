@@ -1596,3 +1596,13 @@ def test_words_glossed_alike_say_the_english_words_one_each_in_order():
     # in the English's order 行 says *row*, 列 *column*, and the term holds both
     assert set(_found("电子表格支持行到列转置（row-to-column transposition）。")) == {"行到列转置"}
     assert set(_found("图像传感器的行到列串扰（row-to-column crosstalk）很小。")) == {"行到列串扰"}
+
+
+def test_a_one_character_verb_before_a_word_is_no_modifier_of_the_term():
+    # an exercise in computer architecture: 求 ("to seek; to request", every CC-CEDICT
+    # sense a verb) before the word opening the term is the exercise's verb, though the
+    # term is shorter than its English asks for
+    assert set(_found("已知各级命中率（hit rate），求平均访存延迟（average memory access latency）。")) \
+        == {"命中率", "平均访存延迟"}
+    # (before a lone character it may be the term's morpheme: 取|指 *instruction fetch*)
+    assert set(_found("各级依次为取指（IF）、译码（ID）。")) == {"取指", "译码"}

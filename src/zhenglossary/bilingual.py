@@ -2728,6 +2728,11 @@ def _phrase_start(text: str, run_start: int, run: str, start: int, english: str,
     j = k
     participle = len(en) > 1 and _participle(en[0])
     while j > 0 and (_morpheme_unit(*units[j - 1], forms)
+                     and not (len(units[j - 1][0]) == 1 and units[j - 1][1] in _VERB_FLAGS
+                              and gloss(units[j - 1][0]).verb_only and len(units[j][0]) > 1)
+                     # (a one-character verb, every sense "to …", before a word is the
+                     # clause's: 求|平均访存延迟; before a lone character it may be the
+                     # term's morpheme: 擒|纵|夹板, 取|指)
                      or participle and j == k and units[j - 1][1] in _VERB_FLAGS
                      and len(units[j - 1][0]) > 1 and not is_general(units[j - 1][0])):
         # (a verb right before the span says the English's opening past participle:
