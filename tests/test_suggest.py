@@ -1606,3 +1606,11 @@ def test_a_one_character_verb_before_a_word_is_no_modifier_of_the_term():
         == {"命中率", "平均访存延迟"}
     # (before a lone character it may be the term's morpheme: 取|指 *instruction fetch*)
     assert set(_found("各级依次为取指（IF）、译码（ID）。")) == {"取指", "译码"}
+
+
+def test_once_each_unsaid_english_word_has_a_word_a_verb_before_them_is_the_clauses():
+    # graph theory and circuits: nothing aligns *minimum* or *equivalent*; 最小 and 等效
+    # stand for them, and the reach left over does not take the exercise's 求 ("to seek")
+    assert set(_found("第三步，求最小生成树（minimum spanning tree）的总权重。")) == {"最小生成树"}
+    assert set(_found("已知电路参数（见表 2），求等效输入阻抗（equivalent input impedance）。")) \
+        == {"等效输入阻抗"}

@@ -2042,9 +2042,17 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
 
     i = start - 1
     crossed = False
+    standing = 0                          # words of two characters or more taken, each
+    #                                       standing for an unsaid English word
     while budget > 0 and i >= 0 and not stops(i, budget):
         if crossed and len(words[i]) > 1 and is_general(words[i]) and not en_links[i]:
             break                         # past a hyphen a name goes on, not common words
+        if unsaid and standing >= len(unsaid) and len(words[i]) == 1 and not en_links[i] \
+                and units[i][1] in _VERB_FLAGS and gloss(words[i]).verb_only:
+            break                         # 求|最小|生成树 *minimum spanning tree*: 最小
+            #                               stands for *minimum*; the verb is the clause's
+        if len(words[i]) > 1 and not en_links[i]:
+            standing += 1
         start = i
         if units[i][1] == "hy":
             crossed = True                # a hyphen costs nothing
