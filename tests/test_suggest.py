@@ -1614,3 +1614,21 @@ def test_once_each_unsaid_english_word_has_a_word_a_verb_before_them_is_the_clau
     assert set(_found("第三步，求最小生成树（minimum spanning tree）的总权重。")) == {"最小生成树"}
     assert set(_found("已知电路参数（见表 2），求等效输入阻抗（equivalent input impedance）。")) \
         == {"等效输入阻抗"}
+
+
+def test_a_transliterated_names_first_sound_opens_the_term():
+    # oncology and pharmacology: nothing aligns a drug's name; jieba leaves 他 ("he", a
+    # pronoun) before 莫昔芬, but 他 *ta* is the sound *tamoxifen* opens with, and 莫 *mo* is
+    # not, so the name starts there (pypinyin's reading against the English spelling)
+    assert set(_found("乳腺癌术后可以服用他莫昔芬（tamoxifen）。")) == {"他莫昔芬"}
+    assert set(_found("抑制剂会升高他克莫司（tacrolimus）的浓度。")) == {"他克莫司"}
+    # (a span whose first character already sounds like the name's opening stays)
+    assert set(_found("滤波器最后改用了卡尔曼（Kalman）的形式。")) == {"卡尔曼"}
+
+
+def test_the_sound_of_a_pinyin_syllable_against_an_english_spelling():
+    from zhenglossary.bilingual import _sounds_open
+
+    assert _sounds_open("他", "tacrolimus") and _sounds_open("唑", "zolpidem")
+    assert _sounds_open("切", "Chebyshev") and _sounds_open("苏", "suvorexant")
+    assert not _sounds_open("克", "tacrolimus") and not _sounds_open("是", "tamoxifen")

@@ -989,6 +989,23 @@ def term_span(run: str, english: str, abbr: str,
             links = english_links(words[start - 1], en_all)
             if links and all(_suffix(part, en_all[j]) for j, part in links):
                 start -= 1                # 可|复现性 *reproducibility*: 可 says its -ibility
+        if english and 0 < start < n and not english.strip().count(" "):
+            from .align import english_known
+
+            # an unknown English word, a name, whose first sound is not the span's: the
+            # single characters before it, within the name's sounds, back to one sounding
+            # like its opening, are the name's (他|克|莫司 *tacrolimus*, 唑|吡坦 *zolpidem*)
+            name = english.strip()
+            reach = transliterated(name) - sum(len(w) for w in words[start:])
+            k = start - 1
+            while not english_known(name) and not _sounds_open(words[start][0], name) \
+                    and k >= 0 and start - k <= reach and len(words[k]) == 1 \
+                    and words[k] not in forms and units[k][1][:1] != "p" \
+                    and not _copula(words[k]):
+                if _sounds_open(words[k], name):
+                    start = k
+                    break
+                k -= 1
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole, span_letters = best
     coverage += len(letters) - len(span_letters)      # letters the English said
@@ -1719,6 +1736,45 @@ def syllables(word: str) -> int:
     if count > 1 and word.endswith("e") and not word.endswith(("le", "ee")):
         count -= 1
     return max(1, count)
+
+
+# the English spellings a pinyin initial is heard as in transliterated names (pinyin's
+# own letter, its voiced or voiceless partner, and the spellings English gives the sound:
+# q as ch or k, x as s or sh, j as g, j or y); a zero initial matches a vowel or a glide
+_HEARD_AS = {"b": ("b", "p"), "p": ("p", "b"), "m": ("m",), "f": ("f", "ph", "v"),
+             "d": ("d", "t"), "t": ("t", "d"), "n": ("n",), "l": ("l", "r"),
+             "g": ("g", "k", "c"), "k": ("k", "c", "g", "q"), "h": ("h",),
+             "j": ("j", "g", "y"), "q": ("ch", "k", "c", "q"), "x": ("s", "x", "sh"),
+             "zh": ("j", "ch", "z"), "ch": ("ch", "c"), "sh": ("sh", "s"), "r": ("r", "l"),
+             "z": ("z", "s"), "c": ("ts", "c", "z"), "s": ("s", "c", "z"),
+             "y": ("y", "j", ""), "w": ("w", "v", "")}
+
+
+@lru_cache(maxsize=4096)
+def _sounds_open(char: str, name: str) -> bool:
+    """Does one character's pinyin sound like the opening syllable of an English name:
+    its initial heard as the name's first consonants, its vowel (after a glide) as the
+    name's first vowel (他 *ta* of *tacrolimus*, 唑 *zuo* of *zolpidem*, 切 *qie* of
+    *Chebyshev*)? Not 克 *ke* of *tacrolimus*."""
+    from .engines.names import given_name
+
+    syllable = given_name(char).lower()
+    word = re.sub(r"[^a-z]", "", name.lower())
+    if not syllable.isalpha() or len(word) < 4:
+        return False
+    initial = next((i for i in ("zh", "ch", "sh") if syllable.startswith(i)), "")
+    if not initial and syllable[0] not in "aeiou":
+        initial = syllable[0]
+    final = syllable[len(initial):]
+    if len(final) > 1 and final[0] in "iu" and final[1] in "aeiou":
+        final = final[1:]                 # the glide: 切 qie → e, 唑 zuo → o
+    lead = re.match(r"[^aeiouy]*", word).group(0)
+    vowel = word[len(lead):len(lead) + 1]
+    if not vowel:
+        return False
+    heard = _HEARD_AS.get(initial, ("",)) if initial else ("",)
+    return lead in heard and (final[:1] == vowel or final[:1] == "i" and vowel in "ey"
+                              or final[:1] == "e" and vowel == "a")
 
 
 def transliterated(name: str) -> int:
