@@ -1632,3 +1632,11 @@ def test_the_sound_of_a_pinyin_syllable_against_an_english_spelling():
     assert _sounds_open("他", "tacrolimus") and _sounds_open("唑", "zolpidem")
     assert _sounds_open("切", "Chebyshev") and _sounds_open("苏", "suvorexant")
     assert not _sounds_open("克", "tacrolimus") and not _sounds_open("是", "tamoxifen")
+
+
+def test_a_name_opening_the_english_opens_the_term_where_its_first_sound_is():
+    # acoustics: jieba scatters 亥姆霍兹 into single characters nothing aligns; *Helmholtz*
+    # opens the English, and 亥 *hai* is its first sound, so the term starts there
+    assert set(_found("空腔可看作亥姆霍兹共鸣器（Helmholtz resonator）。")) == {"亥姆霍兹共鸣器"}
+    # (a heading's Title Case is no name: *Exascale* is not heard in 亿)
+    assert "亿次计算" not in _found("## 面向百亿亿次计算（Exascale Computing）")

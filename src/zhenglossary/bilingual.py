@@ -1773,7 +1773,11 @@ def _sounds_open(char: str, name: str) -> bool:
     if not vowel:
         return False
     heard = _HEARD_AS.get(initial, ("",)) if initial else ("",)
-    return lead in heard and (final[:1] == vowel or final[:1] == "i" and vowel in "ey"
+    # the vowel: the final's first, or the second of a diphthong (维 *wei* of *Wi*-), i
+    # heard as e or y, e as a, ai as e (亥 *hai* of *Helmholtz*)
+    return lead in heard and (final[:1] == vowel or final[:2] in ("ai", "ei") and vowel == "e"
+                              or final[:2] == "ei" and vowel == "i"
+                              or final[:1] == "i" and vowel in "ey"
                               or final[:1] == "e" and vowel == "a")
 
 
@@ -2611,6 +2615,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         start = _phrase_start(text, run_start, run, start, english, abbr, forms)
     if not marked and 0 < len(run) - start:
         start = _after_unsaid_modifier(run, start, english, abbr, forms)
+    if not marked and 0 < start < len(run) and english:
+        start = _name_opening(run, start, english, forms)
     if not marked and start_hook is not None:
         start = start_hook(run, start, english, abbr, _clause_start(text, run_start), forms)
     # a Latin word the English opens with, right before the Chinese, is the term's own
@@ -2811,6 +2817,30 @@ def _phrase_start(text: str, run_start: int, run: str, start: int, english: str,
                        or text[:run_start].rstrip(" \t")[-1:] in _PHRASE_OPENERS):
         return start                      # the run may go on before (Latin, digits)
     return offsets[j]
+
+
+def _name_opening(run: str, start: int, english: str, forms: frozenset[str]) -> int:
+    """Where the term starts when the English opens with a name (a capitalised word
+    CC-CEDICT's English does not know: *Chebyshev* basis, *Helmholtz* resonator) whose
+    first sound the span does not open with: back, within the name's sounds
+    (:func:`transliterated`), to the unit whose first character sounds like it
+    (:func:`_sounds_open`: 切|比雪夫基, 亥|姆|霍|兹|共鸣器), over no function word."""
+    from .align import english_known
+
+    first = re.split(r"[-–—/]", english.strip().split()[0])[0] if english.strip() else ""
+    if len(english.split()) < 2 or not first[:1].isupper() or not first.isalpha() \
+            or english.istitle() or english_known(first) or _sounds_open(run[start], first):
+        return start
+    units = _units(run[:start], forms)
+    reach, at = transliterated(first), start
+    for word, flag in reversed(units):
+        at -= len(word)
+        if start - at > reach or word in forms or flag == "uj" or flag[:1] in "pc" \
+                or len(word) > 3 or _copula(word) or _naming_verb(word, forms):
+            break
+        if flag != "hy" and _sounds_open(word[0], first):
+            return at
+    return start
 
 
 def _after_unsaid_modifier(run: str, start: int, english: str, abbr: str,
