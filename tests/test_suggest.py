@@ -1640,3 +1640,12 @@ def test_a_name_opening_the_english_opens_the_term_where_its_first_sound_is():
     assert set(_found("空腔可看作亥姆霍兹共鸣器（Helmholtz resonator）。")) == {"亥姆霍兹共鸣器"}
     # (a heading's Title Case is no name: *Exascale* is not heard in 亿)
     assert "亿次计算" not in _found("## 面向百亿亿次计算（Exascale Computing）")
+
+
+def test_an_abbreviation_spelt_whole_by_the_end_of_its_chinese_is_glossed_by_all_of_it():
+    # program verification: S, M and T are spelt by 满足性 (*satisfy*), 模 and 理论; the 可
+    # before them, a modal verb jieba reads as a remark's opening, is the term's prefix, and
+    # the whole parenthesis is the expansion
+    assert set(_found("本课只讲 SMT（可满足性模理论）的基本用法。")) == {"可满足性模理论"}
+    # (an abbreviation written into a Chinese phrase still is the clause's)
+    assert not _found("广播给其他GPU（全收集阶段）。")

@@ -3786,7 +3786,10 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
             #                               or half of them where the Chinese is content
             #                               words only (IR（中间表示）: 中间 says the I, and
             #                               CC-CEDICT's 表示 has no *representation*)
-        if start == 0 and score > 0 and (best is None or score > best[0]):
+        if (start == 0 or abbr and score >= 1.0 and not glued and _plain_term(zh)) \
+                and score > 0 and (best is None or score > best[0]):
+            # (every letter spelt by the Chinese's end, the words before it content: the
+            # whole is the expansion, SMT（可满足性模理论）)
             best = (score, k)
         elif 0 < start <= 3 and score >= 1.0 and k > 0 and not abbr and best is None \
                 and words[k - 1].lower() not in EN_FUNCTION and words[k - 1].isalpha() \
