@@ -1649,3 +1649,11 @@ def test_an_abbreviation_spelt_whole_by_the_end_of_its_chinese_is_glossed_by_all
     assert set(_found("本课只讲 SMT（可满足性模理论）的基本用法。")) == {"可满足性模理论"}
     # (an abbreviation written into a Chinese phrase still is the clause's)
     assert not _found("广播给其他GPU（全收集阶段）。")
+
+
+def test_once_each_unsaid_english_word_has_a_word_a_preposition_before_them_is_the_clauses():
+    # statistics and NLP: 层次 and 分层 stand for the unglossed *hierarchical*; the reach
+    # its syllables leave does not take the clause's 与 (after the adverb 常)
+    assert set(_found("该方法常与层次贝叶斯模型（hierarchical Bayesian model）结合。")) \
+        == {"层次贝叶斯模型"}
+    assert set(_found("文本常与分层注意力（hierarchical attention）结合。")) == {"分层注意力"}

@@ -2108,9 +2108,11 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         if crossed and len(words[i]) > 1 and is_general(words[i]) and not en_links[i]:
             break                         # past a hyphen a name goes on, not common words
         if unsaid and standing >= len(unsaid) and len(words[i]) == 1 and not en_links[i] \
-                and units[i][1] in _VERB_FLAGS and gloss(words[i]).verb_only:
+                and (units[i][1] in _VERB_FLAGS and gloss(words[i]).verb_only
+                     or units[i][1][:1] in "pc"):
             break                         # 求|最小|生成树 *minimum spanning tree*: 最小
             #                               stands for *minimum*; the verb is the clause's
+            #                               (and a preposition or conjunction: 常与|分层编码)
         if len(words[i]) > 1 and not en_links[i]:
             standing += 1
         start = i
