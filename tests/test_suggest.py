@@ -1657,3 +1657,12 @@ def test_once_each_unsaid_english_word_has_a_word_a_preposition_before_them_is_t
     assert set(_found("该方法常与层次贝叶斯模型（hierarchical Bayesian model）结合。")) \
         == {"层次贝叶斯模型"}
     assert set(_found("文本常与分层注意力（hierarchical attention）结合。")) == {"分层注意力"}
+
+
+def test_more_before_a_word_is_a_quantity_of_the_clause():
+    # statistics and horticulture: jieba splits 更多 "more" into 更|多, and 多 would open the
+    # term as *multi-*; before a word of two characters the two are the clause's quantity
+    assert set(_found("实验需要更多样本量（sample size）才能下结论。")) == {"样本量"}
+    assert set(_found("温室里可以种更多叶菜（leafy greens）。")) == {"叶菜"}
+    # (before one character 多 may be the term's prefix: 多核 *many-core*)
+    assert set(_found("下一版支持更多核处理器（many-core processors）。")) == {"多核处理器"}

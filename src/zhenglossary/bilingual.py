@@ -495,11 +495,20 @@ def _units(run: str, forms: frozenset[str]) -> list[tuple[str, str]]:
             flag = "n"                    # 层次 (*layer*, *level*): jieba's m, not a numeral
         units.append((word, flag))
     # two function characters in a row that make a word of jieba's dictionary and of
-    # CC-CEDICT, not a common one, are that word (比|对 → 比对 *comparison* in 序列比对)
+    # CC-CEDICT, not a common one, are that word (比|对 → 比对 *comparison* in 序列比对);
+    # a degree adverb and a numeral that jieba's dictionary makes an adverb, before a word
+    # of two characters, are one (更|多 → 更多 "more" of 更多|副本 *replicas*: a quantity
+    # of the clause; 多 before one character may be its prefix: 更|多核 *many-core*)
     i = 0
     while i < len(units) - 1:
         (a, fa), (b, fb) = units[i], units[i + 1]
         merged = a + b
+        if len(a) == 1 and len(b) == 1 and fa == "d" and fb == "m" and merged not in forms \
+                and freq.get(merged) and tag_table().get(merged) == "d" \
+                and i + 2 < len(units) and len(units[i + 2][0]) > 1:
+            units[i:i + 2] = [(merged, "d")]
+            i += 1
+            continue
         if len(a) == 1 and len(b) == 1 and fa.startswith(HARD_FLAGS) and fb.startswith(HARD_FLAGS) \
                 and freq.get(merged) and gloss(merged).known and not is_general(merged):
             units[i:i + 2] = [(merged, tag_table().get(merged) or "n")]
