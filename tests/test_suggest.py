@@ -1666,3 +1666,11 @@ def test_more_before_a_word_is_a_quantity_of_the_clause():
     assert set(_found("温室里可以种更多叶菜（leafy greens）。")) == {"叶菜"}
     # (before one character 多 may be the term's prefix: 多核 *many-core*)
     assert set(_found("下一版支持更多核处理器（many-core processors）。")) == {"多核处理器"}
+
+
+def test_a_widespread_distinguishing_character_before_the_term_is_the_clauses():
+    # optics: 总 "total; always" (jieba's b, widespread in general Chinese) after the
+    # clause's conjunction is no one-syllable modifier of 反射率 *reflectance*
+    assert set(_found("如果总反射率（reflectance）偏高，说明镀膜失败。")) == {"反射率"}
+    # (a rare character stays the term's one-syllable modifier: 碱 of 碱回收炉)
+    assert set(_found("液体送入碱回收炉（recovery boiler）燃烧。")) == {"碱回收炉"}

@@ -1346,8 +1346,9 @@ def _orphan_prefix(units, start: int, forms: frozenset[str]) -> int:
         if len(word) != 1 or word in forms or flag not in _ORPHAN_FLAGS or _copula(word) \
                 or is_function_word(posseg(word, forms)[0][1], word):
             break                         # (的 *target*, read as a noun, is 的)
-        if flag.startswith("n") and (idf(word) or 0.0) < MORPHEME_IDF:
-            break                         # a widespread noun character: 冷却|时 "when cooling"
+        if flag.startswith(("n", "b")) and (idf(word) or 0.0) < MORPHEME_IDF:
+            break                         # a widespread noun or distinguishing character:
+            #                               冷却|时 "when cooling", 只要|总 "total"
         k -= 1
     if k == start:
         return start
