@@ -1674,3 +1674,13 @@ def test_a_widespread_distinguishing_character_before_the_term_is_the_clauses():
     assert set(_found("如果总反射率（reflectance）偏高，说明镀膜失败。")) == {"反射率"}
     # (a rare character stays the term's one-syllable modifier: 碱 of 碱回收炉)
     assert set(_found("液体送入碱回收炉（recovery boiler）燃烧。")) == {"碱回收炉"}
+
+
+def test_a_verb_taking_its_object_in_a_table_cell_is_the_cells_not_the_terms():
+    # composites and civil engineering: a cell holding a clause, not only a term, keeps
+    # its verb of using (用于 "used for") out of the term
+    assert set(_found("| 硅烷偶联剂 | 主要用于玻璃纤维增强塑料（glass fibre reinforced plastic） |")) \
+        == {"玻璃纤维增强塑料"}
+    assert set(_found("| 吸水率 | 用于评估透水混凝土（pervious concrete） |")) == {"透水混凝土"}
+    # (a cell that is only the term and its English is the term: | 压缩模量（Es） |)
+    assert set(_found("| 压缩模量（Es） | 8 MPa |")) == {"压缩模量"}

@@ -2600,6 +2600,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and 0 < start and (
             _fills_cell(text, run_start, match.end())
             and not any(flag.startswith(HARD_FLAGS) or _naming_verb(word, forms)
+                        or _object_verb(word, forms) or _using_verb(word)
                         for word, flag in _units(run[:start], forms))
             or _fills_item(text, run_start, match.end()) and _content_only(run[:start], forms)) \
             and not _verb_before_whole(run, start, english, forms):
