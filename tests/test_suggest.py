@@ -1684,3 +1684,10 @@ def test_a_verb_taking_its_object_in_a_table_cell_is_the_cells_not_the_terms():
     assert set(_found("| 吸水率 | 用于评估透水混凝土（pervious concrete） |")) == {"透水混凝土"}
     # (a cell that is only the term and its English is the term: | 压缩模量（Es） |)
     assert set(_found("| 压缩模量（Es） | 8 MPa |")) == {"压缩模量"}
+
+
+def test_a_single_character_between_aligned_words_stands_for_the_unsaid_word():
+    # numerical linear algebra, an exercise: 大 (CC-CEDICT "big; large") stands between
+    # 稀疏 *sparse* and 矩阵 *matrix* where *huge* is, so nothing is left for the
+    # exercise's verb before the span to say
+    assert set(_found("4. 讨论稀疏大矩阵（sparse huge matrix）的存储。")) == {"稀疏大矩阵"}

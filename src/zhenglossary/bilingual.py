@@ -3060,7 +3060,11 @@ def _unsaid_said_inside(span: str, english: str, forms: frozenset[str]) -> bool:
         return False
     unsaid = [j for j in range(len(en)) if j not in said]
     free = [k for k, ((word, flag), unit) in enumerate(zip(units, links))
-            if not unit and len(word) > 1 and not is_function_word(flag, word)]
+            if not unit and not is_function_word(flag, word)
+            and (len(word) > 1 or flag[:1] in ("n", "a", "b") and word not in forms
+                 and any(links[:k]) and any(links[k + 1:]))]
+    # (a single character stands for a word only between two aligned words: 透明|大|页
+    # *transparent huge pages*)
     if not unsaid or len(free) < len(unsaid):
         return False
 
