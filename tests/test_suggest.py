@@ -1691,3 +1691,12 @@ def test_a_single_character_between_aligned_words_stands_for_the_unsaid_word():
     # 稀疏 *sparse* and 矩阵 *matrix* where *huge* is, so nothing is left for the
     # exercise's verb before the span to say
     assert set(_found("4. 讨论稀疏大矩阵（sparse huge matrix）的存储。")) == {"稀疏大矩阵"}
+
+
+def test_words_before_the_one_saying_the_english_opening_spell_no_letter():
+    # services: 急性 says *acute*, the English's first word, and spells the A of AJA; the
+    # clause's words before it (容易 "easy", 出现 "to appear") spell no J or A of it
+    assert set(_found("服务在扩容后往往更容易出现急性抖动放大（acute jitter amplification，AJA）。")) \
+        == {"急性抖动放大"}
+    # (letters the English does not give stay spellable: 孪晶诱导塑性钢 *TWIP steel*)
+    assert set(_found("孪晶诱导塑性钢（TWIP steel）的层错能较低。")) == {"孪晶诱导塑性钢"}

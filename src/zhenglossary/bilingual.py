@@ -796,6 +796,7 @@ def term_span(run: str, english: str, abbr: str,
     aligns to (0 when nothing aligns and the boundary comes from part of speech)."""
     from .align import abbreviation_letters, covers
 
+    given_abbr = bool(abbr)
     if english and not abbr:
         english, abbr = _inner_abbreviation(english)
     units = _units(run, forms)
@@ -910,6 +911,15 @@ def term_span(run: str, english: str, abbr: str,
         # and a word saying English words has said what it says (差分 says *difference*
         # twice and spells no D of DiD: 双重 *double* does)
         weak = weak | frozenset(i for i in range(len(units)) if en_links[i])
+    # the word saying the English's first word whole opens the term's English: words
+    # before it spell none of the abbreviation's letters (更|容易|出现 spell no M or S of
+    # *AMS* before 急性 *acute*, its A)
+    # (an abbreviation given beside the English, which puts no word after its head: not
+    # *Chain Replication with Apportioned Queries*, whose Chinese opens with the queries)
+    opener = min((i for i, links in enumerate(en_links) if (0, "") in links), default=None)
+    if letters and opener and given_abbr \
+            and not any(w.lower() in EN_FUNCTION for w in english.split()):
+        weak = weak | frozenset(range(opener))
     # the shortest span ending the run that aligns to the most English words and letters
     best: tuple[int, int, int, bool, str] | None = None   # (coverage, start, letters, whole, unsaid letters)
     for k in range(n - 1, limit - 1, -1):
