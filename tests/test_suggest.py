@@ -1700,3 +1700,9 @@ def test_words_before_the_one_saying_the_english_opening_spell_no_letter():
         == {"急性抖动放大"}
     # (letters the English does not give stay spellable: 孪晶诱导塑性钢 *TWIP steel*)
     assert set(_found("孪晶诱导塑性钢（TWIP steel）的层错能较低。")) == {"孪晶诱导塑性钢"}
+
+
+def test_a_participle_said_by_its_sibling_asks_no_verb_before_the_term():
+    # logistics: 自动 says *automatic*, which shares *automat-* with *automated*, so the
+    # English's opening participle is said and 便于 ("convenient for") is the clause's
+    assert set(_found("仓库便于自动导引车（automated guided vehicle，AGV）通行。")) == {"自动导引车"}

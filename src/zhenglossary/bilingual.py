@@ -120,6 +120,7 @@ boundary (``term_span`` and ``_extend_left``) into a module of its own.
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, fields, replace
@@ -1928,7 +1929,9 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     from .align import stem
 
     covered = {i for k in range(start, len(units)) for i, part in en_links[k]
-               if not part or en[i].startswith((part, stem(part)))}
+               if not part or en[i].startswith((part, stem(part)))
+               or len(os.path.commonprefix([part, en[i]])) >= 6}
+    # (or shares six letters with it: *automatic* says *automated*)
     # the English head noun, uncovered, is said by the Chinese head (模型 *networks*), not
     # by a word on the left; its modifiers are (after of/on: Principle of *Least* …)
     # and an English word between two said ones is said by a Chinese word between them
