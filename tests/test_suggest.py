@@ -1706,3 +1706,14 @@ def test_a_participle_said_by_its_sibling_asks_no_verb_before_the_term():
     # logistics: 自动 says *automatic*, which shares *automat-* with *automated*, so the
     # English's opening participle is said and 便于 ("convenient for") is the clause's
     assert set(_found("仓库便于自动导引车（automated guided vehicle，AGV）通行。")) == {"自动导引车"}
+
+
+def test_an_adverb_of_the_clause_before_the_term_is_the_clauses():
+    # urban climate: 就是 ("exactly; simply", every sense an adverb) stands before 热岛效应,
+    # whose *urban* nothing aligns; the reach left for it does not take the adverb
+    assert set(_found("这里要注意的就是热岛效应（urban heat island effect）。")) == {"热岛效应"}
+    # (an adverb CC-CEDICT reads as an adjective stays: 最终 "final" of 最终一致性)
+    from zhenglossary.bilingual import _function_adverb
+
+    assert _function_adverb("就是") and _function_adverb("往往")
+    assert not _function_adverb("最终") and not _function_adverb("自动")

@@ -1891,6 +1891,21 @@ def _widespread_character(char: str) -> bool:
     return value is not None and value < MORPHEME_IDF
 
 
+@lru_cache(maxsize=8192)
+def _function_adverb(word: str) -> bool:
+    """A word of general Chinese whose CC-CEDICT senses are adverbs of the clause: one
+    gloss word English reads only as an adverb, and none it reads as an adjective but
+    never an adverb (就是 "exactly; simply", 往往 "usually", 已经 "already"; not 自动
+    "automatic; voluntarily", 最终 "final", 快速 "fast")."""
+    from .english import parts_of_speech
+
+    if not is_general(word):
+        return False
+    kinds = [parts_of_speech(w) for w in gloss(word).words]
+    return any(k == {"ADV"} for k in kinds) \
+        and not any("ADJ" in k and "ADV" not in k for k in kinds)
+
+
 def _common_verb_character(char: str) -> bool:
     """A character widespread in general Chinese (jieba IDF below :data:`MORPHEME_IDF`)
     that CC-CEDICT reads mostly as a verb (测 "to measure", 加 "to add", 查 "to check")."""
@@ -2068,6 +2083,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             #                               提高采收率 *Enhanced Oil Recovery*)
         if len(word) == 1 and not en_links[i] and _copula(word):
             return True                   # 是, 为, 属 (CC-CEDICT: "to be"): the clause's verb
+        if len(word) > 1 and flag == "d" and not en_links[i] and _function_adverb(word):
+            return True                   # 就是, 往往: an adverb of the clause
         if en and not letters and len(word) > 1 and not en_links[i] and flag == "v" \
                 and is_general(word) and not (i == start - 1 and participle) \
                 and not (i == aligned_start - 1 and nominal) \
