@@ -1717,3 +1717,10 @@ def test_an_adverb_of_the_clause_before_the_term_is_the_clauses():
 
     assert _function_adverb("就是") and _function_adverb("往往")
     assert not _function_adverb("最终") and not _function_adverb("自动")
+
+
+def test_the_disposal_constructions_verb_and_complement_are_the_clauses():
+    # complexity theory and operating systems: after 把 come the object, the verb and its
+    # complement (归约|到, 映射|到); the term is what the object is turned into
+    assert set(_found("我们把图着色问题归约到布尔可满足性（SAT）问题。")) == {"布尔可满足性"}
+    assert set(_found("调度器把任务映射到非一致内存访问（NUMA）节点。")) == {"非一致内存访问"}

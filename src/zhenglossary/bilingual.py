@@ -905,6 +905,7 @@ def term_span(run: str, english: str, abbr: str,
         if hard(i) and not stands_between(i) and not spells_between(i):
             limit = i + 1
             break
+    disposal = _disposal_limit(units, limit, en_all, forms)
     # the letters the English words said in the clause leave to spell
     run_letters = _unsaid_letters(letters, en_all, en_links[limit:], english) \
         if en_all else letters
@@ -1068,6 +1069,7 @@ def term_span(run: str, english: str, abbr: str,
                   None)
     if opener is not None and not any(en_links[i] for i in range(start, opener)):
         start = opener                    # 钠|每日摄入量 *daily intake*
+    start = max(start, min(disposal, n - 1))
     total = n_en + len(letters)
     return sum(len(w) for w in words[:start]), min(coverage / total, 1.0) if total else 0.0
 
@@ -1213,6 +1215,27 @@ def _head_says_head(english: str, words: list[str], en: list[str], en_links: lis
               for j, part in links if not part}
     if all(j in others and j != head for j, _ in en_links[-1]):
         en_links[-1] = {(head, "")}
+
+
+def _disposal_limit(units, limit: int, en: list[str], forms: frozenset[str]) -> int:
+    """The first unit the term may open with after the disposal construction: 把 (or 将)
+    opening what is left of the clause comes with its object, the verb and what the verb
+    does to the object, so the term starts after that verb saying nothing and its
+    complement (把营养盐|带到|真光层 *euphotic zone*: 带到 "to bring to", though its 带 is
+    a *zone*); 0 where there is none."""
+    from .align import own_links
+
+    n = len(units)
+    if not 0 < limit < n or units[limit - 1][0] not in _DISPOSAL or units[limit - 1][1] != "p":
+        return 0
+    for i in range(limit + 1, n - 1):
+        word, flag = units[i]
+        if flag == "v" and word not in forms and not own_links(word, en):
+            after = i + 1
+            if units[after][0] in _COMPLEMENTS and after < n - 1:
+                after += 1
+            return after
+    return 0
 
 
 def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
@@ -1454,6 +1477,7 @@ def _frequency_adverb(word: str, english: str, forms: frozenset[str]) -> bool:
 _PREPOSITIONAL_SENSE = re.compile(
     r"to \w+(?: \(sth\))?(?: \w+)? (?:into|for|on|in|to|with|as|at)(?: \(sth[^)]*\))?$")
 _COMPLEMENTS = "成到于在为"    # resultative and directional complements: 换成, 带到, 见于, 铺在, 分为
+_DISPOSAL = frozenset({"把", "将"})   # the markers of the disposal construction (把 NP V …)
 
 
 @lru_cache(maxsize=8192)
