@@ -1724,3 +1724,11 @@ def test_the_disposal_constructions_verb_and_complement_are_the_clauses():
     # complement (归约|到, 映射|到); the term is what the object is turned into
     assert set(_found("我们把图着色问题归约到布尔可满足性（SAT）问题。")) == {"布尔可满足性"}
     assert set(_found("调度器把任务映射到非一致内存访问（NUMA）节点。")) == {"非一致内存访问"}
+
+
+def test_an_english_name_glossed_with_its_own_latin_word_and_a_short_noun():
+    # control engineering: the parenthesis repeats *Bode* and renders *plot* with 图, which
+    # CC-CEDICT does not gloss "plot": the shared word is evidence enough for a short noun
+    assert set(_found("控制课先画 Bode plot（Bode 图）再看相位裕度。")) == {"Bode 图"}
+    # (a remark after the shared word is none: 见下文)
+    assert not _found("安装 CUDA toolkit（CUDA 见下文）。")

@@ -3826,6 +3826,21 @@ def _en_first_with_latin(text: str, match: re.Match, latin: re.Match,
                                       sentence_start=_clause_start(text, first))
             return Parenthetical(body, body, canon, "", match.start("body"), match.end(),
                                  text[first:match.end()], english, score, "en-first")
+    # nothing aligns the rest (CC-CEDICT's 图 has no *graph*): the shared word is evidence
+    # enough where the English is that word and one or two more, the Chinese a short noun
+    # phrase naming a thing, no remark (*CUDA Graph*（CUDA 图）, *Helm chart*（Helm 部署包）)
+    if 2 <= len(words) <= 3 and all(re.fullmatch(r"[A-Za-z][A-Za-z0-9-]*", w) for w in words) \
+            and not any(w.lower() in EN_FUNCTION for w in words) \
+            and len(chinese) <= english_characters(" ".join(without), "")[1] \
+            and not _remark_opening(chinese, ("v", "d", "p", "c", "r", "m", "q")) \
+            and any(f.startswith(("n", "l")) or f == "vn" for _, f in _units(chinese, forms)):
+        english = " ".join(words)
+        if split_body(english) is None:
+            return None
+        canon = canonical_english(english, _proper_words(body, english),
+                                  sentence_start=_clause_start(text, match.start("latin")))
+        return Parenthetical(body, body, canon, "", match.start("body"), match.end(),
+                             text[match.start("latin"):match.end()], english, 0.0, "en-first")
     return None
 
 
