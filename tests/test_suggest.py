@@ -1732,3 +1732,10 @@ def test_an_english_name_glossed_with_its_own_latin_word_and_a_short_noun():
     assert set(_found("控制课先画 Bode plot（Bode 图）再看相位裕度。")) == {"Bode 图"}
     # (a remark after the shared word is none: 见下文)
     assert not _found("安装 CUDA toolkit（CUDA 见下文）。")
+
+
+def test_an_abbreviation_sharing_its_end_with_the_latin_inside_its_gloss():
+    # molecular biology and storage: *mRNA* ends with the RNA its gloss keeps, *eMMC* with
+    # the MMC; the Chinese before the shared piece says the rest
+    assert set(_found("疫苗把 mRNA（信使 RNA）包裹在脂质纳米颗粒里。")) == {"信使 RNA"}
+    assert set(_found("手机的存储多用 eMMC（嵌入式 MMC）。")) == {"嵌入式 MMC"}

@@ -3809,6 +3809,17 @@ def _en_first_with_latin(text: str, match: re.Match, latin: re.Match,
         if without is not None:
             break
     if without is None:
+        # an abbreviation opening or ending with the Latin word inside the Chinese, which
+        # spells the rest of it (*CBCT*（锥形束 CT）, *IgG*（免疫球蛋白 G）, *SLR*（简单 LR）)
+        token, piece = words[-1] if words else "", latin.group(0)
+        if len(words) == 1 and is_abbreviation(token) and len(piece) < len(token) \
+                and (token.startswith(piece) or token.endswith(piece)) \
+                and _plain_term(chinese) \
+                and not _remark_opening(chinese, ("v", "d", "p", "c", "r", "m", "q")) \
+                and any(f.startswith(("n", "l", "a", "b")) or f == "vn"
+                        for _, f in _units(chinese, forms)):
+            return Parenthetical(body, body, "", token, match.start("body"), match.end(),
+                                 text[match.start("latin"):match.end()], "", 0.0, "en-first")
         return None
     for k in range(at + 1):
         if words[k].lower() in EN_FUNCTION:
