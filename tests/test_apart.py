@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from zhenglossary import apart, cedict, fileio, lexicon
-from zhenglossary.engines import names
+from zhenglossary import pinyin
 
 
 def _rows(path: Path) -> dict[str, list]:
@@ -62,7 +62,7 @@ def test_a_cache_filled_in_a_child_answers_as_one_filled_here(tmp_path, monkeypa
         monkeypatch.setattr(apart, "ENABLED", where == "child")
         path = tmp_path / where / "cache.sqlite"
         if build == "pypinyin":
-            assert fileio.write_sqlite(path, names._fill_index, args=(str(source),))
+            assert fileio.write_sqlite(path, pinyin._fill_index, args=(str(source),))
         else:
             assert fileio.write_sqlite(path, cedict._fill_lookup)
         made = fileio.BUILDS[-1]
@@ -144,7 +144,7 @@ def test_no_child_for_an_unwritable_folder_and_a_fill_that_fails_is_false(tmp_pa
     assert not fileio.write_sqlite(tmp_path / "c" / "cache.sqlite", missing)
     assert not list((tmp_path / "c").glob("*"))
     gone = tmp_path / "no-such" / "phrases_dict.json"               # the child fails, then here
-    assert not fileio.write_sqlite(tmp_path / "d" / "p.sqlite", names._fill_index,
+    assert not fileio.write_sqlite(tmp_path / "d" / "p.sqlite", pinyin._fill_index,
                                    args=(str(gone),))
     assert apart.RUNS[-1].status != 0 and _gone(apart.RUNS[-1].pid)
     assert capfd.readouterr() == ("", "")

@@ -66,11 +66,11 @@ if mode == "full":
     import pypinyin
     out = [pypinyin.lazy_pinyin(t, v_to_u=True) for t in texts]
 else:
-    from zhenglossary.engines import names
+    from zhenglossary import pinyin
     out = []
     for t in texts:
-        names._put(t)
-        out.append(names._pinyin(len(t))(t, v_to_u=True))
+        pinyin._put(t)
+        out.append(pinyin._pinyin(len(t))(t, v_to_u=True))
     from pypinyin.constants import PHRASES_DICT
     out.append(len(PHRASES_DICT) < 20000)            # only the short phrases asked for
 print(json.dumps(out, ensure_ascii=False))
@@ -79,7 +79,7 @@ print(json.dumps(out, ensure_ascii=False))
 
 @pytest.mark.slow
 def test_given_names_read_as_with_pypinyins_whole_phrase_dictionary():
-    """``names._pinyin`` loads only the phrases a one-to-three-character text needs:
+    """``pinyin._pinyin`` loads only the phrases a one-to-three-character text needs:
     pypinyin gives what it gives with every phrase loaded (each in a fresh process)."""
     import json
     import subprocess
@@ -102,21 +102,21 @@ def test_the_phrase_index_holds_what_short_phrases_reads(tmp_path, monkeypatch):
     import pypinyin
 
     from zhenglossary import fileio
-    from zhenglossary.engines import names
+    from zhenglossary import pinyin
 
     monkeypatch.setenv("ZHEN_HOME", str(tmp_path))
     monkeypatch.setattr(fileio, "_BUILT", {})
     source = Path(pypinyin.__file__).with_name("phrases_dict.json")
-    index = names.PhraseIndex.open(source)
+    index = pinyin.PhraseIndex.open(source)
     assert index is not None and str(tmp_path) in str(list(tmp_path.rglob("pypinyin-*"))[0])
-    phrases, starts = names.short_phrases(source.read_text("utf-8"), names.SHORT)
+    phrases, starts = pinyin.short_phrases(source.read_text("utf-8"), pinyin.SHORT)
     assert index.first == next(iter(phrases))
     assert all(p in index and index[p] == reading for p, reading in phrases.items())
     prefixes = {s[:i + 1] for s in starts for i in range(len(s))}
     assert all(index.is_prefix(p) for p in prefixes)
-    chars = names._char_dict(source)             # pypinyin's character table, as it loads it
+    chars = pinyin._char_dict(source)             # pypinyin's character table, as it loads it
     assert index.has_chars and all(index.char(k) == v for k, v in chars.items())
-    table = names.CharTable(index)
+    table = pinyin.CharTable(index)
     assert 0x4E2D in table and table[0x4E2D] == chars[0x4E2D] and 0x41 not in table
     probes = [p + "丨" for p in list(phrases)[::97]] + ["丨", "丨丨", "長行重"]
     for probe in probes:

