@@ -368,7 +368,9 @@ def test_round_eighteen_held_out_set_keeps_its_level():
     # 514, R 91.0%, 33 boundary errors (6.4%); suggest 455 of 486 and of 503)
     # (round twenty-three: finder 480 of 514, R 91.4%, 31 boundary errors (6.0%); suggest
     # 458 of 487 and of 503)
-    _holds("unseen21", 480 / 514 - 1e-9, 458 / 503 - 1e-9, 31, 3)
+    # (round twenty-four: finder 482 of 514, R 91.8%, 29 boundary errors (5.6%); suggest
+    # 460 of 488 and of 503)
+    _holds("unseen21", 482 / 514 - 1e-9, 460 / 503 - 1e-9, 29, 3)
 
 
 def test_round_nineteen_held_out_set_keeps_issue_22s_targets():
@@ -388,7 +390,9 @@ def test_round_nineteen_held_out_set_keeps_issue_22s_targets():
     # 456, R 95.9%, 9 boundary errors (2.0%); suggest 410 of 419 and of 438)
     # (round twenty-three: finder 448 of 456, R 96.3%, 7 boundary errors (1.5%); suggest
     # 412 of 419 and of 438)
-    _meets_targets("unseen22", 448 / 456, 412 / 438, 7, 1)
+    # (round twenty-four: finder 449 of 457, R 96.6%, 7 boundary errors (1.5%); suggest
+    # 413 of 420 and of 438)
+    _meets_targets("unseen22", 449 / 457, 413 / 438, 7, 1)
 
 
 def test_round_twenty_held_out_sets_keep_their_level():
@@ -406,10 +410,14 @@ def test_round_twenty_held_out_sets_keep_their_level():
     # suggest 574 of 588 and of 613. unseen24: finder 431 of 463 and of 481, 31 boundary
     # errors, 1 non-term; suggest 417 of 446 and of 467. unseen25: finder 452 of 458 and of
     # 476, 6 boundary errors; suggest 428 of 433 and of 455)
+    # (round twenty-four: unseen23, a development set since, finder 654 of 664 and of 674,
+    # 7 boundary errors, suggest 582 of 592 and of 613; unseen24 finder 438 of 464 and of
+    # 481, R 91.1%, 25 boundary errors (5.4%), suggest 423 of 446 and of 467; unseen25
+    # finder 470 of 471 and of 476, 1 boundary error, suggest 445 of 446 and of 455)
     for name, precision, recall, boundary, non_terms, targets in (
-            ("unseen23", 574 / 588, 574 / 613, 11, 3, True),
-            ("unseen24", 435 / 462, 420 / 467, 26, 1, False),     # (round twenty-three)
-            ("unseen25", 452 / 458, 428 / 455, 6, 0, True)):
+            ("unseen23", 582 / 592, 582 / 613, 7, 3, True),
+            ("unseen24", 438 / 464, 423 / 467, 25, 1, False),
+            ("unseen25", 445 / 446, 445 / 455, 1, 0, True)):
         finder = _holds(name, precision - 1e-9, recall - 1e-9, boundary, non_terms)
         if targets:
             assert finder["recall"] >= 0.90 and finder["boundary_errors"] <= 0.05 * finder["found"]
@@ -430,12 +438,16 @@ def test_round_twenty_one_held_out_sets_keep_their_level():
     # suggest 367 of 413 and of 428)
     # (round twenty-three: unseen26 finder 411 of 443 and of 457, 32 boundary errors;
     # suggest 373 of 402 and of 418)
-    _holds("unseen26", 411 / 443 - 1e-9, 373 / 418 - 1e-9, 32, 0)
+    # (round twenty-four: unseen26 finder 413 of 443 and of 457, R 90.4%, 30 boundary
+    # errors (6.8%); suggest 375 of 402 and of 418)
+    _holds("unseen26", 413 / 443 - 1e-9, 375 / 418 - 1e-9, 30, 0)
     # (with the head's lemmas compared, round twenty-two: unseen27's finder 380 of 427, 43
     # boundary errors, 4 non-terms, the same sightings; suggest 368 of 413 and of 428)
     # (round twenty-three: unseen27 finder 385 of 428 and of 442, 39 boundary errors, 4
     # non-terms; suggest 373 of 414 and of 428)
-    _holds("unseen27", 385 / 428 - 1e-9, 385 / 442 - 1e-9, 39, 4)
+    # (round twenty-four: unseen27 finder 388 of 428 and of 442, R 87.8%, 36 boundary
+    # errors (8.4%), 4 non-terms; suggest 376 of 414 and of 428)
+    _holds("unseen27", 388 / 428 - 1e-9, 388 / 442 - 1e-9, 36, 4)
 
 
 def test_round_twenty_two_held_out_sets_keep_their_level():
@@ -480,5 +492,31 @@ def test_round_twenty_two_development_sets_keep_their_level():
     # errors (3.6%), suggest 387 of 398 and of 416; unseen31 finder 586 of 618 and of 638,
     # R 91.8%, 28 boundary errors (4.5%), suggest 556 of 583 and of 607: both meet issue
     # 22's targets, which are asserted)
-    _meets_targets("unseen30", 425 / 442, 387 / 416, 16, 1)
-    _meets_targets("unseen31", 586 / 618, 556 / 607, 28, 4)
+    # (round twenty-four: unseen30 finder 430 of 445 and of 455, R 94.5%, 14 boundary
+    # errors (3.1%), suggest 390 of 400 and of 416; unseen31 finder 590 of 618 and of 638,
+    # R 92.5%, 24 boundary errors (3.9%), suggest 560 of 584 and of 607)
+    _meets_targets("unseen30", 430 / 445, 390 / 416, 14, 1)
+    _meets_targets("unseen31", 590 / 618, 560 / 607, 24, 4)
+
+
+def test_round_twenty_four_held_out_sets_meet_the_targets():
+    """Round twenty-four's held-out sets, each written by a hand that read and ran no part
+    of zhen, never listed: unseen32.yaml, a textbook on operating systems and
+    virtualization in eight chapters (definitions, worked examples, exercises, chapter
+    summaries; 496 sightings, 86 non-terms, 468 passages); unseen33.yaml, an engineer's
+    blog on observability, storage engines, web performance and cryptography in eight posts
+    (443 sightings, 86 non-terms, 450 passages); unseen34.yaml, the documentation of an
+    invented edge-AI inference SDK and model compiler in eight pages (parameter tables,
+    warnings, changelog, FAQ; 476 sightings, 79 non-terms, 473 passages). Scored with
+    round twenty-three's finder at the round's start (unseen32 R 94.2%, 2.7% boundary
+    errors; unseen33 94.8%, 1.6%; unseen34 94.3%, 4.0%: all three at the targets already)
+    and at its end (README, Round twenty-four); this guards the end's level and the
+    targets."""
+    # (unseen32: finder 467 of 481 found and of 496, R 94.2%, 13 boundary errors (2.7%), 1
+    # non-term; suggest 446 of 459 and of 483. unseen33: finder 421 of 429 and of 443,
+    # R 95.0%, 7 boundary errors (1.6%), 1 non-term; suggest 410 of 418 and of 440.
+    # unseen34: finder 451 of 471 and of 476, R 94.7%, 17 boundary errors (3.6%), 3
+    # non-terms; suggest 430 of 448 and of 454)
+    _meets_targets("unseen32", 467 / 481, 446 / 483, 13, 1)
+    _meets_targets("unseen33", 410 / 418, 410 / 440, 7, 1)
+    _meets_targets("unseen34", 451 / 471, 430 / 454, 17, 3)
