@@ -1741,3 +1741,9 @@ def test_an_abbreviation_sharing_its_end_with_the_latin_inside_its_gloss():
     # the MMC; the Chinese before the shared piece says the rest
     assert set(_found("疫苗把 mRNA（信使 RNA）包裹在脂质纳米颗粒里。")) == {"信使 RNA"}
     assert set(_found("手机的存储多用 eMMC（嵌入式 MMC）。")) == {"嵌入式 MMC"}
+
+
+def test_a_verbal_noun_nothing_aligns_is_said_by_the_verb_ending_the_run():
+    # housing law: CC-CEDICT's 驱逐 is "to expel; to deport", not *evict*; the English is
+    # a verb's action (*evict* + -ion), and the verb ending the run names it
+    assert set(_found("房东可以申请法院强制驱逐（eviction）。")) == {"驱逐"}

@@ -956,6 +956,16 @@ def term_span(run: str, english: str, abbr: str,
             + sum(spelled)
         if best is None or coverage > best[0]:
             best = (coverage, k, sum(spelled), whole, span_letters)
+    if best is None and english and " " not in english.strip() and n \
+            and _verbal_noun(english.strip().lower()) \
+            and units[-1][1] in ("v", "vn") and len(words[-1]) > 1 and words[-1] not in forms:
+        # nothing aligns a verbal noun (*preemption*, *compaction*): the verbs ending the
+        # run name its action, back to a widespread one (需要|抢占, 执行|压缩合并)
+        start = n - 1
+        if n > 1 and units[-2][1] in ("v", "vn") and len(words[-2]) > 1 \
+                and words[-2] not in forms and not is_general(words[-2]):
+            start = n - 2
+        return sum(len(w) for w in words[:start]), 0.0
     if best is None:
         # nothing aligns: the content words before the parenthesis
         start = n
