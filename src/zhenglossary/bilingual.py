@@ -958,7 +958,10 @@ def term_span(run: str, english: str, abbr: str,
             best = (coverage, k, sum(spelled), whole, span_letters)
     if best is None and english and " " not in english.strip() and n \
             and _verbal_noun(english.strip().lower()) \
-            and units[-1][1] in ("v", "vn") and len(words[-1]) > 1 and words[-1] not in forms:
+            and units[-1][1] in ("v", "vn") and len(words[-1]) > 1 and words[-1] not in forms \
+            and not (n > 2 and all(units[k][1] in ("v", "vn") and len(words[k]) > 1
+                                   for k in (-2, -3))):
+        # (not inside a chain of three verbs, which is no verb and its object: 执行|压缩合并)
         # nothing aligns a verbal noun (*preemption*, *compaction*): the verbs ending the
         # run name its action, back to a widespread one (需要|抢占, 执行|压缩合并)
         start = n - 1
