@@ -1747,3 +1747,13 @@ def test_a_verbal_noun_nothing_aligns_is_said_by_the_verb_ending_the_run():
     # housing law: CC-CEDICT's 驱逐 is "to expel; to deport", not *evict*; the English is
     # a verb's action (*evict* + -ion), and the verb ending the run names it
     assert set(_found("房东可以申请法院强制驱逐（eviction）。")) == {"驱逐"}
+
+
+def test_english_first_a_noun_phrase_its_first_word_aligns_to_is_a_gloss():
+    # coastal geomorphology and viticulture: only the English's first word aligns
+    # (蜂巢 *honeycomb*, 葡萄 *grape*), from the Chinese's start, and the Chinese is a plain
+    # noun phrase: the parenthesis glosses the English, as a weaker alignment needs
+    assert set(_found("海岸砂岩上常见 Honeycomb Weathering Pattern（蜂巢溶蚀）。")) == {"蜂巢溶蚀"}
+    assert set(_found("Grape Phylloxera Louse（葡萄根瘤蚜）曾毁掉欧洲的葡萄园。")) == {"葡萄根瘤蚜"}
+    # (an English aside glued into a Chinese phrase is none)
+    assert not _found("广播给其他GPU（全收集阶段）。")

@@ -3917,6 +3917,14 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
                 or _glossed_abbreviation(text, match.start("latin"), words, zh) \
                 or _labelled_abbreviation(text, match, words, zh):
             best = (best[0] if best else 0.0, 0)
+        elif best is not None and best[1] == 0 and 1 < len(words) <= 4 \
+                and all(w[:1].isalpha() and w.lower() not in EN_FUNCTION for w in words) \
+                and _plain_term(zh) and not _written_into_phrase(text, match.start("latin")) \
+                and any(f.startswith("n") for _, f in _units(zh, forms)):
+            pass                          # some of it aligns, from its first word on, and
+            #                               the Chinese is a noun phrase (*Thread Block
+            #                               Cluster*（线程块簇）: 簇 is CC-CEDICT's "cluster"
+            #                               only as a classifier)
         else:
             return None
     elif opening and best[1] > 0:
