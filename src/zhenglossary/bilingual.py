@@ -1030,16 +1030,9 @@ def term_span(run: str, english: str, abbr: str,
             # single characters before it, within the name's sounds, back to one sounding
             # like its opening, are the name's (他|克|莫司 *tacrolimus*, 唑|吡坦 *zolpidem*)
             name = english.strip()
-            reach = transliterated(name) - sum(len(w) for w in words[start:])
-            k = start - 1
-            while not english_known(name) and not _sounds_open(words[start][0], name) \
-                    and k >= 0 and start - k <= reach and len(words[k]) == 1 \
-                    and words[k] not in forms and units[k][1][:1] != "p" \
-                    and not _copula(words[k]):
-                if _sounds_open(words[k], name):
-                    start = k
-                    break
-                k -= 1
+            if not english_known(name):
+                start = _heard_opening(units, start, name, forms, longest=1,
+                                       reach=transliterated(name) - sum(len(w) for w in words[start:]))
         return sum(len(w) for w in words[:start]), 0.0
     coverage, start, matched, whole, span_letters = best
     coverage += len(letters) - len(span_letters)      # letters the English said
@@ -2911,15 +2904,29 @@ def _name_opening(run: str, start: int, english: str, forms: frozenset[str]) -> 
     if len(english.split()) < 2 or not first[:1].isupper() or not first.isalpha() \
             or english.istitle() or english_known(first) or _sounds_open(run[start], first):
         return start
-    units = _units(run[:start], forms)
-    reach, at = transliterated(first), start
-    for word, flag in reversed(units):
-        at -= len(word)
-        if start - at > reach or word in forms or flag == "uj" or flag[:1] in "pc" \
-                or len(word) > 3 or _copula(word) or _naming_verb(word, forms):
+    units = _units(run[:start], forms) + _units(run[start:], forms)[:1]
+    k = _heard_opening(units, len(units) - 1, first, forms, longest=3,
+                       reach=transliterated(first))
+    return sum(len(w) for w, _ in units[:k])
+
+
+def _heard_opening(units, start: int, name: str, forms: frozenset[str], longest: int,
+                   reach: int) -> int:
+    """The unit a transliterated English name opens with: where the unit at ``start``
+    does not sound like the name's opening (:func:`_sounds_open`), back over units of at
+    most ``longest`` characters, ``reach`` characters in all, and no function word,
+    copula or naming verb, to one whose first character does; ``start`` where none does."""
+    if _sounds_open(units[start][0][0], name):
+        return start
+    taken = 0
+    for k in range(start - 1, -1, -1):
+        word, flag = units[k]
+        taken += len(word)
+        if taken > reach or word in forms or flag == "uj" or flag[:1] in "pc" \
+                or len(word) > longest or _copula(word) or _naming_verb(word, forms):
             break
-        if flag != "hy" and _sounds_open(word[0], first):
-            return at
+        if flag != "hy" and _sounds_open(word[0], name):
+            return k
     return start
 
 
