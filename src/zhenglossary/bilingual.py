@@ -3708,7 +3708,7 @@ def _glossed_abbreviation(text: str, pos: int, words: list[str], zh: str) -> boo
             or not re.fullmatch(r"[A-Za-z][A-Za-z0-9./&-]*", word) or re.search(r"-\w*\d", word):
         # (not an identifier: NWA-T12（临时编号）)
         return False
-    if _remark_opening(zh, ("v", "d", "p", "c", "r", "m", "q")):
+    if _remark_opening(zh, _REMARK_FLAGS):
         return False                      # 见下文, 已合并, 可选, 待确认, 一种语言: a remark
     units = _units(zh, frozenset())
     if len(units) > 2 and _GREEK_RE.fullmatch(units[0][0]) and units[1][1] == "hy":
@@ -3737,6 +3737,11 @@ def _abbreviation_alone(word: str) -> bool:
     variable written in lower case."""
     return sum(c.isalpha() for c in word) >= 2 and is_abbreviation(word) \
         and not (not word.isupper() and _variable(word.lower()))
+
+
+# jieba's tags of a widespread word opening a remark, not a name (见下文, 已合并, 可选,
+# 一种): verbs, adverbs, prepositions, conjunctions, pronouns, numerals, measure words
+_REMARK_FLAGS = ("v", "d", "p", "c", "r", "m", "q")
 
 
 def _remark_opening(zh: str, flags: tuple[str, ...]) -> bool:
@@ -3835,7 +3840,7 @@ def _en_first_with_latin(text: str, match: re.Match, latin: re.Match,
         if len(words) == 1 and is_abbreviation(token) and len(piece) < len(token) \
                 and (token.startswith(piece) or token.endswith(piece)) \
                 and _plain_term(chinese) \
-                and not _remark_opening(chinese, ("v", "d", "p", "c", "r", "m", "q")) \
+                and not _remark_opening(chinese, _REMARK_FLAGS) \
                 and any(f.startswith(("n", "l", "a", "b")) or f == "vn"
                         for _, f in _units(chinese, forms)):
             return Parenthetical(body, body, "", token, match.start("body"), match.end(),
@@ -3863,7 +3868,7 @@ def _en_first_with_latin(text: str, match: re.Match, latin: re.Match,
     if 2 <= len(words) <= 3 and all(re.fullmatch(r"[A-Za-z][A-Za-z0-9-]*", w) for w in words) \
             and not any(w.lower() in EN_FUNCTION for w in words) \
             and len(chinese) <= english_characters(" ".join(without), "")[1] \
-            and not _remark_opening(chinese, ("v", "d", "p", "c", "r", "m", "q")) \
+            and not _remark_opening(chinese, _REMARK_FLAGS) \
             and any(f.startswith(("n", "l")) or f == "vn" for _, f in _units(chinese, forms)):
         english = " ".join(words)
         if split_body(english) is None:
