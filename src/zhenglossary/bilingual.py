@@ -1260,9 +1260,11 @@ def _drop_echoes(words: list[str], en: list[str], en_links: list) -> None:
         beside = {j for k in (i - 1, i + 1) if 0 <= k < len(words) for j, part in own[k]
                   if not part}
         en_links[i] = {link for link in en_links[i] if link[0] not in beside}
-    for i in (i for i, word in enumerate(words) if len(word) > 1):
-        whole = {j for k in range(i + 1, len(words)) for j, part in en_links[k] if not part}
-        en_links[i] = {link for link in en_links[i] if not (link[1] and link[0] in whole)}
+    whole: set[int] = set()               # English words said whole after word i
+    for i in range(len(words) - 1, -1, -1):
+        if len(words[i]) > 1:
+            en_links[i] = {link for link in en_links[i] if not (link[1] and link[0] in whole)}
+        whole |= {j for j, part in en_links[i] if not part}
 
 
 def _prefix_words(words: list[str], en: list[str], en_links: list,
