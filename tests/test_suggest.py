@@ -1757,3 +1757,13 @@ def test_english_first_a_noun_phrase_its_first_word_aligns_to_is_a_gloss():
     assert set(_found("Grape Phylloxera Louse（葡萄根瘤蚜）曾毁掉欧洲的葡萄园。")) == {"葡萄根瘤蚜"}
     # (an English aside glued into a Chinese phrase is none)
     assert not _found("广播给其他GPU（全收集阶段）。")
+
+
+def test_a_verbs_complement_before_the_term_is_the_clauses():
+    # version control and machine learning: 到 (CC-CEDICT: "verb complement indicating
+    # arriving at a place") after a verb, or opening the run after the last parenthesis
+    # (从…到…), ends the clause's verb phrase; it says nothing of an unsaid *staging* or
+    # *fully*
+    assert set(_found("修改过的文件要先添加到暂存区（staging area）才能提交。")) == {"暂存区"}
+    assert set(_found("模型的行为从弱监督（weak supervision）到全监督学习（fully supervised "
+                      "learning）都做了对比。")) == {"弱监督", "全监督学习"}

@@ -1944,6 +1944,20 @@ def _common_verb_character(char: str) -> bool:
     return _widespread_character(char) and _mostly_verb(char)
 
 
+def _complement(char: str) -> bool:
+    """CC-CEDICT reads ``char`` as a verb's complement in one of its senses (到 "verb
+    complement indicating arriving at a place", 上 "directional complement"): after a
+    verb it ends the verb phrase (追加到, 转交上), it does not open a term."""
+    from .align import dictionary_index
+
+    return len(char) == 1 and any(_COMPLEMENT.search(s)
+                                  for e in dictionary_index().entries(char) if not e.proper
+                                  for s in e.senses)
+
+
+_COMPLEMENT = re.compile(r"\((?:verb|directional) complement|directional complement for")
+
+
 def _copula(word: str) -> bool:
     """CC-CEDICT reads ``word`` as the copula in one of its senses ("to be", "to be (…)":
     是, 为, 属, 呈), not 叫 *to be called*, nor a copula of literary Chinese only (系 "to be
@@ -2115,6 +2129,13 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             #                               提高采收率 *Enhanced Oil Recovery*)
         if len(word) == 1 and not en_links[i] and _copula(word):
             return True                   # 是, 为, 属 (CC-CEDICT: "to be"): the clause's verb
+        if not en_links[i] and _complement(word) \
+                and (i == 0 or units[i - 1][1] in _VERB_FLAGS) \
+                and not any(en[j].lower().startswith(g) for j in unsaid
+                            for g in gloss(word).words if len(g) > 1):
+            return True                   # 追加到|预写日志, (…）到|最终一致性: the verb's
+            #                               complement ends the clause's verb phrase (but
+            #                               布放|上视式 *upward-looking*: 上 "up" says it)
         if len(word) > 1 and flag == "d" and not en_links[i] and _function_adverb(word):
             return True                   # 就是, 往往: an adverb of the clause
         if en and not letters and len(word) > 1 and not en_links[i] and flag == "v" \
