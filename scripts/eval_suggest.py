@@ -108,6 +108,13 @@ def _agree(a: tuple[str, str], b: tuple[str, str]) -> bool:
 
     if a[1] and a[1] == b[1]:
         return True
+    # one bracket token, one word, that one side reads as an abbreviation and the other as
+    # English (the writer's abbreviation *rkey*, *ssthresh*; the writer's English
+    # *SmartNIC*): the same pair, which suggest renders the same
+    for x, y in ((a, b), (b, a)):
+        if x[0] and not x[1] and y[1] and not y[0] and " " not in x[0].strip() \
+                and _label("", x[0].strip())[1] == y[1]:
+            return True
     return bool(a[0] and b[0]) and (term_key(a[0]) == term_key(b[0]) or same_term(a[0], b[0]))
 
 

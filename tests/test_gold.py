@@ -370,7 +370,10 @@ def test_round_eighteen_held_out_set_keeps_its_level():
     # 458 of 487 and of 503)
     # (round twenty-four: finder 482 of 514, R 91.8%, 29 boundary errors (5.6%); suggest
     # 460 of 488 and of 503)
-    _holds("unseen21", 482 / 514 - 1e-9, 460 / 503 - 1e-9, 29, 3)
+    # (round twenty-five's scorer reads one bracket token labelled an abbreviation and
+    # found as English, or the other way, as one pair: one non-term becomes a boundary
+    # error, 30, with the same finder)
+    _holds("unseen21", 482 / 514 - 1e-9, 460 / 503 - 1e-9, 30, 3)
 
 
 def test_round_nineteen_held_out_set_keeps_issue_22s_targets():
@@ -470,7 +473,9 @@ def test_round_twenty_two_held_out_sets_keep_their_level():
     # errors (4.4%), suggest 398 of 417 and of 438; unseen29 finder 410 of 437 and of 455,
     # R 90.1%, 20 boundary errors (4.6%), suggest 392 of 418 and of 439: both now meet
     # issue 22's targets, which are asserted)
-    _meets_targets("unseen28", 411 / 433, 398 / 438, 19, 3)
+    # (round twenty-five's scorer, one bracket token read either way one pair: unseen28's
+    # 20th boundary error was a non-term, with the same finder)
+    _meets_targets("unseen28", 411 / 433, 398 / 438, 20, 3)
     _meets_targets("unseen29", 392 / 418, 392 / 439, 20, 7)
 
 
@@ -520,3 +525,16 @@ def test_round_twenty_four_held_out_sets_meet_the_targets():
     _meets_targets("unseen32", 467 / 481, 446 / 483, 13, 1)
     _meets_targets("unseen33", 410 / 418, 410 / 440, 7, 1)
     _meets_targets("unseen34", 451 / 471, 430 / 454, 17, 3)
+
+
+def test_one_bracket_token_read_as_english_or_as_abbreviation_is_one_pair():
+    """The scorer: a writer may label *rkey* an abbreviation where the finder reads it as
+    English, or *SmartNIC* English where the finder reads an abbreviation; one word, the
+    same token, is the same pair. Two words, or different tokens, are not."""
+    script = _script()
+    agree, label = script._agree, script._label
+    assert agree(label("", "rkey"), label("rkey", ""))
+    assert agree(label("SmartNIC", ""), label("", "SmartNIC"))
+    assert not agree(label("remote key", ""), label("", "rkey"))
+    assert not agree(label("lkey", ""), label("", "rkey"))
+    assert not agree(label("", ""), label("", ""))
