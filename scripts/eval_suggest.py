@@ -89,6 +89,9 @@ UNSEEN29 = ROOT / "tests" / "gold" / "unseen29.yaml"   # issue 22 round 22: held
 UNSEEN32 = ROOT / "tests" / "gold" / "unseen32.yaml"   # issue 22 round 24: held out (an OS textbook)
 UNSEEN33 = ROOT / "tests" / "gold" / "unseen33.yaml"   # issue 22 round 24: held out (a blog)
 UNSEEN34 = ROOT / "tests" / "gold" / "unseen34.yaml"   # issue 22 round 24: held out (SDK docs)
+UNSEEN35 = ROOT / "tests" / "gold" / "unseen35.yaml"   # issue 22 round 25: a development set (message-queue docs)
+UNSEEN36 = ROOT / "tests" / "gold" / "unseen36.yaml"   # issue 22 round 25: a development set (an LLM-systems survey)
+UNSEEN37 = ROOT / "tests" / "gold" / "unseen37.yaml"   # issue 22 round 25: a development set (a networks textbook)
 UNSEEN10 = ROOT / "tests" / "gold" / "unseen10.yaml"   # issue 22 round 10: a development set
 
 
@@ -321,7 +324,9 @@ def main(argv: list[str] | None = None) -> int:
                 ("unseen17 set", UNSEEN17), ("unseen18 set", UNSEEN18),
                 ("unseen19 set", UNSEEN19), ("unseen20 set", UNSEEN20),
                 ("unseen23 set", UNSEEN23), ("unseen25 set", UNSEEN25),
-                ("unseen30 set", UNSEEN30), ("unseen31 set", UNSEEN31)]
+                ("unseen30 set", UNSEEN30), ("unseen31 set", UNSEEN31),
+                ("unseen35 set", UNSEEN35), ("unseen36 set", UNSEEN36),
+                ("unseen37 set", UNSEEN37)]
     total: dict[str, int] = defaultdict(int)
     for name, path in sets:
         result = evaluate_gold(path, args.half)
