@@ -1767,3 +1767,13 @@ def test_a_verbs_complement_before_the_term_is_the_clauses():
     assert set(_found("修改过的文件要先添加到暂存区（staging area）才能提交。")) == {"暂存区"}
     assert set(_found("模型的行为从弱监督（weak supervision）到全监督学习（fully supervised "
                       "learning）都做了对比。")) == {"弱监督", "全监督学习"}
+
+
+def test_a_chinese_hyphen_mirroring_the_englishs_takes_the_word_before_it():
+    # newsroom software and messaging: CC-CEDICT's 发布 is "to release; to issue", not
+    # *publish*; the Chinese hyphen stands where the English one does, and the word after
+    # it says the English word after it, so the widespread verb before it says *publish*
+    assert set(_found("报社的稿件系统走发布-撤回流程（publish-retract workflow）。")) \
+        == {"发布-撤回流程"}
+    assert set(_found("消息中间件普遍支持发布-确认机制（publish-confirm mechanism）。")) \
+        == {"发布-确认机制"}

@@ -2103,6 +2103,13 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         and not en_links[i] and any(b - 1 in unsaid and (b - 1, b) in hyphen_pairs
                                      for b, _ in en_links[i + 1]))
 
+    def mirrors(i: int) -> bool:
+        """Unit ``i``, unaligned, stands before a Chinese hyphen mirroring an English one:
+        the unit after the hyphen says the English word after it, and the word before it
+        is unsaid, so unit ``i`` says that word (发布|-|订阅 *publish-subscribe*)."""
+        return not en_links[i] and i + 2 < len(units) and units[i + 1][1] == "hy" \
+            and any(b - 1 in unsaid and (b - 1, b) in hyphen_pairs for b, _ in en_links[i + 2])
+
     def stops(i: int, left: int) -> bool:
         """May unit ``i`` not be taken, with ``left`` characters of reach?"""
         if any(i < k < aligned_start for k in hyphen_firsts):
@@ -2112,6 +2119,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
             return len(word) > left       # it says an English word not yet said
         if len(word) > left or flag.startswith(_STOP_FLAGS) or flag == "uj":
             return True
+        if mirrors(i):
+            return False                  # 发布|-|订阅模式 *publish-subscribe pattern*
         if len(word) == 1 and connective and _connective(word) == connective:
             return True                   # 与 of 拣货与包装: :func:`_cross_connective` reads it
         if _count(word, flag):
@@ -2198,7 +2207,8 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
     standing = 0                          # words of two characters or more taken, each
     #                                       standing for an unsaid English word
     while budget > 0 and i >= 0 and not stops(i, budget):
-        if crossed and len(words[i]) > 1 and is_general(words[i]) and not en_links[i]:
+        if crossed and len(words[i]) > 1 and is_general(words[i]) and not en_links[i] \
+                and not mirrors(i):
             break                         # past a hyphen a name goes on, not common words
         if unsaid and standing >= len(unsaid) and len(words[i]) == 1 and not en_links[i] \
                 and (units[i][1] in _VERB_FLAGS and gloss(words[i]).verb_only
