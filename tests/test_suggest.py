@@ -1777,3 +1777,11 @@ def test_a_chinese_hyphen_mirroring_the_englishs_takes_the_word_before_it():
         == {"发布-撤回流程"}
     assert set(_found("消息中间件普遍支持发布-确认机制（publish-confirm mechanism）。")) \
         == {"发布-确认机制"}
+
+
+def test_a_piece_of_an_aligned_word_says_the_english_word_it_says_whole():
+    # calligraphy and networking: jieba keeps 程式化 and 发送缓冲区 whole, and the word
+    # aligns through one piece (化 *-ization*, 缓冲区 *buffer*); its other piece says the
+    # rest (程式 *style*, 发送 *send*), so nothing on the left is needed for it
+    assert set(_found("传统书法讲究程式化（stylization）的笔法。")) == {"程式化"}
+    assert set(_found("驱动会为每个连接分配更多发送缓冲区（send buffer）。")) == {"发送缓冲区"}

@@ -1993,6 +1993,11 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
                if not part or en[i].startswith((part, stem(part)))
                or len(os.path.commonprefix([part, en[i]])) >= 6}
     # (or shares six letters with it: *automatic* says *automated*)
+    # and a piece of an aligned word says the English word it says whole (发送 of
+    # 发送缓冲区 *send buffer*, which aligned through 缓冲区 alone)
+    covered |= {j for k in range(start, len(units)) if en_links[k] and len(units[k][0]) > 2
+                for piece in word_pieces(units[k][0]) if piece != units[k][0]
+                for j, part in english_links(piece, en) if not part}
     # the English head noun, uncovered, is said by the Chinese head (模型 *networks*), not
     # by a word on the left; its modifiers are (after of/on: Principle of *Least* …)
     # and an English word between two said ones is said by a Chinese word between them
