@@ -1785,3 +1785,10 @@ def test_a_piece_of_an_aligned_word_says_the_english_word_it_says_whole():
     # rest (程式 *style*, 发送 *send*), so nothing on the left is needed for it
     assert set(_found("传统书法讲究程式化（stylization）的笔法。")) == {"程式化"}
     assert set(_found("驱动会为每个连接分配更多发送缓冲区（send buffer）。")) == {"发送缓冲区"}
+
+
+def test_a_word_glossed_with_the_bare_suffix_ability_says_nothing_of_the_word():
+    # coatings: 不能 aligned to *-ability* of *weatherability* through the gloss word
+    # *ability*, a suffix and no part of a compound; alone, with no word saying the stem,
+    # it is no part of the term
+    assert set(_found("单靠涂层并不能提高耐候性（weatherability）。")) == {"耐候性"}

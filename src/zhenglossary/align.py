@@ -213,9 +213,13 @@ def words_match(gloss_word: str, english: str) -> bool:
 
 def says_suffix(gloss_word: str, english: str) -> bool:
     """Does ``gloss_word`` say only the suffix of ``english``: -ble as -bility (*able* of
-    *satisfiability*), *able* as -ible (*extensible*)? (可 of 可满足性, 可扩展.)"""
+    *satisfiability*), *able* as -ible (*extensible*), *ability* itself (of *durability*)?
+    (可 of 可满足性, 可扩展; 不能 "inability" says nothing of *durability*.)"""
     if gloss_word.endswith("ble") and english.endswith(gloss_word[:-2] + "ility"):
         return True
+    if gloss_word in ("ability", "ibility") and english.endswith(gloss_word) \
+            and len(english) > len(gloss_word) + 2:
+        return True                       # the noun suffix as a gloss word: 能 *ability*
     return gloss_word == "able" and english.endswith(("ible", "ibility")) and len(english) > 6
 
 
