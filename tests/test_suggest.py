@@ -1792,3 +1792,12 @@ def test_a_word_glossed_with_the_bare_suffix_ability_says_nothing_of_the_word():
     # *ability*, a suffix and no part of a compound; alone, with no word saying the stem,
     # it is no part of the term
     assert set(_found("单靠涂层并不能提高耐候性（weatherability）。")) == {"耐候性"}
+
+
+def test_a_word_saying_an_english_word_out_of_its_order_is_an_echo():
+    # transplant medicine and compilers: 首选 ("first choice; to elect") and 选择 both
+    # say *selection*, 依赖 twice *dependence*; the first is out of the English's order
+    # (a word saying an earlier English word stands between), the later one in it, so the
+    # first says nothing: 首选 stands for the unsaid *preferred*, 依赖 is the clause's verb
+    assert set(_found("医院执行首选供体选择（preferred donor selection）。")) == {"首选供体选择"}
+    assert set(_found("编译器依赖一张静态依赖图（static dependence graph）。")) == {"静态依赖图"}

@@ -849,6 +849,7 @@ def term_span(run: str, english: str, abbr: str,
         _drop_echoes(words, en_all, en_links)
         _prefix_words(words, en_all, en_links, blocked)
         _one_each(words, en_all, en_links)
+        _out_of_order(en_links)
         _share_repeats(en_all, en_links)
         _share_in_order(en_links)
         _suffix_with_stem(en_all, en_links)
@@ -1179,6 +1180,21 @@ def _share_in_order(en_links: list) -> None:
         if len(speakers) == len(said):
             for i, j in zip(speakers, sorted(said)):
                 en_links[i] = {(j, "")}
+
+
+def _out_of_order(en_links: list) -> None:
+    """A Chinese word saying an English word that a later Chinese word says too, with a
+    word between them saying an earlier English word, is out of the English's order
+    where the later one is in it: its link is an echo (首选 "first choice; to elect" of
+    首选|领导者|选举 *preferred leader election*, where 选举 says *election*), and the
+    word stands for what is unsaid."""
+    for a, links in enumerate(en_links):
+        # (a word saying anything else keeps its links)
+        if links and all(not part and any(
+                (j, "") in en_links[b] and any(not p and k < j for c in range(a + 1, b)
+                                                 for k, p in en_links[c])
+                for b in range(a + 2, len(en_links))) for j, part in links):
+            en_links[a] = set()
 
 
 def _one_each(words: list[str], en: list[str], en_links: list) -> None:
