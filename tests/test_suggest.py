@@ -1801,3 +1801,10 @@ def test_a_word_saying_an_english_word_out_of_its_order_is_an_echo():
     # first says nothing: 首选 stands for the unsaid *preferred*, 依赖 is the clause's verb
     assert set(_found("医院执行首选供体选择（preferred donor selection）。")) == {"首选供体选择"}
     assert set(_found("编译器依赖一张静态依赖图（static dependence graph）。")) == {"静态依赖图"}
+
+
+def test_a_verb_of_staying_before_the_span_says_an_unsaid_english_verb():
+    # tea tasting: CC-CEDICT's 逗留 is "to stay at", a verb whose object follows through a
+    # preposition, which usually ends the clause before the term; right before the span,
+    # with the English's unsaid word a verb (*linger*), it says that word
+    assert set(_found("香气在口腔中的逗留时间（linger time）决定了回甘。")) == {"逗留时间"}

@@ -2189,9 +2189,13 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
         if not en_links[i] and _naming_verb(word, forms):
             return True                   # 又叫|爬杆效应, 简称|…: the name follows the verb
         if not en_links[i] and (_using_verb(word) or _object_verb(word, forms)
+                                and not (i == start - 1 and participle
+                                         and any(_base_verb(en[j]) for j in unsaid))
                                 or _frequency_adverb(word, english, forms)):
             return True                   # 利用 (tagged n) of 利用热光效应: the method follows;
-            #                               换成|宝玑游丝: the object follows
+            #                               换成|宝玑游丝: the object follows (but 逗留 "to
+            #                               stay at" right before the span says the unsaid
+            #                               verb *linger* of *linger time*)
         if en_links[i] and all(k in covered for k, _ in en_links[i]) \
                 and not _says_a_neighbour(i, start, en_links, unsaid):
             return True                   # 写入 before 预写日志: says a word already said
