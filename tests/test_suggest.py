@@ -1808,3 +1808,12 @@ def test_a_verb_of_staying_before_the_span_says_an_unsaid_english_verb():
     # preposition, which usually ends the clause before the term; right before the span,
     # with the English's unsaid word a verb (*linger*), it says that word
     assert set(_found("香气在口腔中的逗留时间（linger time）决定了回甘。")) == {"逗留时间"}
+
+
+def test_a_pronoun_saying_an_english_word_is_a_word_of_the_term():
+    # molecular ecology and statistics: jieba tags 本地 a pronoun, which ended the term
+    # before the Latin word inside it; CC-CEDICT glosses it *local*, the English's first
+    # word, so the Chinese before DNA or GDP says it
+    assert set(_found("课题组建立了本地 DNA 条形码库（local DNA barcode library）。")) \
+        == {"本地 DNA 条形码库"}
+    assert set(_found("统计局试行本地 GDP 核算（local GDP accounting）。")) == {"本地 GDP 核算"}

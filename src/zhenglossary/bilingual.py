@@ -806,8 +806,14 @@ def term_span(run: str, english: str, abbr: str,
     def hard(i: int) -> bool:
         word, flag = units[i]
         return word not in forms and flag.startswith(HARD_FLAGS) and flag != "uj" \
-            and not (flag == "d" and len(word) > 1) \
+            and not (flag == "d" and len(word) > 1) and not said_pronoun(word, flag) \
             or _frequency_adverb(word, english, forms)      # 常用, 常见: the clause's
+
+    def said_pronoun(word: str, flag: str) -> bool:
+        """A pronoun of two characters or more saying an English word whole (本地, tagged
+        r, *local* of 本地 DNS 服务器 *local DNS server*): a word of the term."""
+        return flag.startswith("r") and len(word) > 1 and bool(english) and any(
+            not part for _, part in english_links(word, english_words(english)))
 
     def edge_stop(i: int) -> bool:
         """May not be the first word of a term unless it aligns."""
