@@ -1817,3 +1817,12 @@ def test_a_pronoun_saying_an_english_word_is_a_word_of_the_term():
     assert set(_found("课题组建立了本地 DNA 条形码库（local DNA barcode library）。")) \
         == {"本地 DNA 条形码库"}
     assert set(_found("统计局试行本地 GDP 核算（local GDP accounting）。")) == {"本地 GDP 核算"}
+
+
+def test_a_latin_word_the_english_writes_inside_opens_the_chinese_term():
+    # agronomy and operations: the English writes Bt and Redis between its other words,
+    # the Chinese puts them first, and the Chinese after them is all the term
+    assert set(_found("农场改种 Bt 转基因棉花（transgenic Bt cotton）以减少农药用量。")) \
+        == {"Bt 转基因棉花"}
+    assert set(_found("我们在机房部署了 Redis 主从集群（primary-replica Redis cluster）。")) \
+        == {"Redis 主从集群"}

@@ -2780,6 +2780,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         if head:
             start = 0                     # (不完全 LU 分解 *incomplete LU factorization*:
             #                               nothing aligns 分解, the Latin word says it is the term's)
+    if not marked and not head and english and not latin and start == 0 and score > 0:
+        head = _latin_word_inside(text, run_start, english)
     if not marked and not head and english and not latin and run.startswith("的"):
         head = _based_on_latin(text, run_start, english)
         if head:
@@ -3587,6 +3589,28 @@ def _inner_latin(text: str, run_start: int, english: str, forms: frozenset[str])
             and not _prefixed_word(run[start:], said, forms):
         return ""                         # (nothing aligns: a short noun or adjective only)
     return text[before.start() + start:run_start]
+
+
+def _latin_word_inside(text: str, run_start: int, english: str) -> str:
+    """The Latin word right before a Chinese run that is all the term, written as it is
+    a word of the English other than its first (Pod 水平自动扩缩器 *Horizontal Pod
+    Autoscaler*, 海拉 HeLa 细胞系 *cervical HeLa cell line*): the word and the space after
+    it, as the term's head; else ''. Nothing before the word is taken."""
+    tokens = english.split()
+    if len(tokens) < 3:
+        return ""
+    for size in range(min(run_start, 17), 0, -1):
+        found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
+        if found:
+            break
+    else:
+        return ""
+    word = found.group(1)
+    if len(word) < 2 or not any(c.isalpha() for c in word):
+        return ""
+    # (written exactly so, a word between others: not the English's last word, which the
+    # Chinese run would follow)
+    return found.group(0) if word in tokens[1:-1] else ""
 
 
 def _prefixed_word(zh: str, english: str, forms: frozenset[str]) -> bool:
