@@ -812,8 +812,14 @@ def term_span(run: str, english: str, abbr: str,
     def said_pronoun(word: str, flag: str) -> bool:
         """A pronoun of two characters or more saying an English word whole (本地, tagged
         r, *local* of 本地 DNS 服务器 *local DNS server*): a word of the term."""
-        return flag.startswith("r") and len(word) > 1 and bool(english) and any(
-            not part for _, part in english_links(word, english_words(english)))
+        from .english import parts_of_speech
+
+        # (a word naming or describing a thing, not an adverb: 有时 *sometimes* stays
+        # the clause's)
+        en = english_words(english) if english else []
+        return flag.startswith("r") and len(word) > 1 and any(
+            not part and parts_of_speech(en[j]) & {"ADJ", "NOUN"}
+            for j, part in english_links(word, en))
 
     def edge_stop(i: int) -> bool:
         """May not be the first word of a term unless it aligns."""
