@@ -1826,3 +1826,13 @@ def test_a_latin_word_the_english_writes_inside_opens_the_chinese_term():
         == {"Bt 转基因棉花"}
     assert set(_found("我们在机房部署了 Redis 主从集群（primary-replica Redis cluster）。")) \
         == {"Redis 主从集群"}
+
+
+def test_a_hyphened_wise_or_based_after_a_word_said_asks_for_nothing_more():
+    # statistics and public health: *-wise* and *-based* after a word the Chinese says
+    # (列 *column*, 问卷 *questionnaire*) are left unwritten in Chinese; they ask the left
+    # for no word, so the clause's verb and adverb stay out
+    assert set(_found("统计软件会对数据表做列标准化（column-wise normalization）再聚类。")) \
+        == {"列标准化"}
+    assert set(_found("这家社区医院仅有问卷筛查（questionnaire-based screening）这一手段。")) \
+        == {"问卷筛查"}

@@ -716,6 +716,10 @@ def _superlative(word: str) -> bool:
         lemma != word and word.startswith(lemma[:-1]) for lemma in lemmas(word))
 
 
+# the second halves of hyphened compounds a Chinese rendering leaves unwritten
+_MANNER_SUFFIXES = frozenset({"wise", "based"})
+
+
 @lru_cache(maxsize=8192)
 def _hyphen_pairs(english: str) -> frozenset[tuple[int, int]]:
     """Pairs of indices (among :func:`align.english_words`) of two content words a hyphen
@@ -2021,6 +2025,11 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
                if not part or en[i].startswith((part, stem(part)))
                or len(os.path.commonprefix([part, en[i]])) >= 6}
     # (or shares six letters with it: *automatic* says *automated*)
+    # a hyphened *-wise* or *-based* after a word said is said with it: the Chinese
+    # leaves the manner unwritten (列|切分 *column-wise partitioning*, 仿真|评估
+    # *simulation-based evaluation*)
+    covered |= {b for a, b in _hyphen_pairs(english) if a in covered
+                and en[b].lower() in _MANNER_SUFFIXES} if en else set()
     # and a piece of an aligned word says the English word it says whole (发送 of
     # 发送缓冲区 *send buffer*, which aligned through 缓冲区 alone)
     covered |= {j for k in range(start, len(units)) if en_links[k] and len(units[k][0]) > 2
