@@ -1842,3 +1842,14 @@ def test_a_table_cell_whose_span_says_all_the_english_is_not_the_term_whole():
     # nursing: the span 心率 says all of *heart rate*; the words before it in the cell
     # (实时监测, "monitor in real time") are the cell's clause, not the term
     assert set(_found("| 方法 | 实时监测心率（heart rate） |")) == {"心率"}
+
+
+def test_english_first_the_words_before_an_abbreviation_the_chinese_says_are_kept():
+    # genomics and photography: 测序 says *Sequencing* and 延时 *Timelapse*, so the
+    # English is the whole phrase, not its last abbreviation alone
+    assert _found("实验室新买了一台 Sequencing PC（测序电脑）。")["测序电脑"].english.lower() \
+        == "sequencing pc"
+    par = _found("这款相机支持 Timelapse API（延时摄影接口）。")["延时摄影接口"]
+    assert par.english.lower() == "timelapse api" and not par.abbr
+    # (nothing says *Billing*: the abbreviation alone)
+    assert _found("医院信息系统对外提供 Billing API（计费接口）。")["计费接口"].abbr == "API"

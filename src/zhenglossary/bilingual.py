@@ -3996,8 +3996,12 @@ def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     words = match.group("latin").split()
     if match.group("abbr"):
         return _en_first_with_abbreviation(text, match, zh, words, forms)
-    if is_abbreviation(words[-1]) and len(words) > 1:
-        words = words[-1:]
+    if is_abbreviation(words[-1]) and len(words) > 1 and not any(
+            english_links(w, english_words(" ".join(words[:-1])))
+            for w, _ in _units(zh, forms)):
+        words = words[-1:]                # (but *Processor API*（处理器接口）: 处理器 says
+        #                                   the word before the abbreviation, which is the
+        #                                   English's too)
     best: tuple[float, int] | None = None
     # an abbreviation written into a Chinese phrase (广播给其他GPU（全收集阶段）) is the
     # clause's word, and what the parenthesis says is what the clause does
