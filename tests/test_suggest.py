@@ -1838,12 +1838,6 @@ def test_a_hyphened_wise_or_based_after_a_word_said_asks_for_nothing_more():
         == {"问卷筛查"}
 
 
-def test_a_table_cell_whose_span_says_all_the_english_is_not_the_term_whole():
-    # nursing: the span 心率 says all of *heart rate*; the words before it in the cell
-    # (实时监测, "monitor in real time") are the cell's clause, not the term
-    assert set(_found("| 方法 | 实时监测心率（heart rate） |")) == {"心率"}
-
-
 def test_english_first_the_words_before_an_abbreviation_the_chinese_says_are_kept():
     # genomics and photography: 测序 says *Sequencing* and 延时 *Timelapse*, so the
     # English is the whole phrase, not its last abbreviation alone

@@ -2737,17 +2737,14 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked:
         start = _counted(text, run_start, run, english, abbr, score, forms, start)
     if not marked and 0 < start and (
-            _fills_cell(text, run_start, match.end()) and (score < 1.0 or start == 1)
+            _fills_cell(text, run_start, match.end())
             and not any(flag.startswith(HARD_FLAGS) or _naming_verb(word, forms)
                         or _object_verb(word, forms) or _using_verb(word)
                         for word, flag in _units(run[:start], forms))
             or _fills_item(text, run_start, match.end()) and _content_only(run[:start], forms)) \
             and not _verb_before_whole(run, start, english, forms):
         start = 0                         # | 压缩模量（Es） |: the cell is the term and its English
-        #                                   (not | 是否开启|前缀缓存（prefix caching） |; and
-        #                                   where the span says all the English, only one
-        #                                   character before it, 已 of | 已实现占用率 |: not
-        #                                   | 显式建模|瓶颈带宽（bottleneck bandwidth） |)
+        #                                   (not | 是否开启|前缀缓存（prefix caching） |)
     if not marked and 0 < start <= MAX_OPENING_PREFIX and 0 < score < 1.0 \
             and _clause_start(text, run_start) and _prefix_characters(run[:start], forms):
         start = 0
