@@ -1847,3 +1847,10 @@ def test_english_first_the_words_before_an_abbreviation_the_chinese_says_are_kep
     assert par.english.lower() == "timelapse api" and not par.abbr
     # (nothing says *Billing*: the abbreviation alone)
     assert _found("医院信息系统对外提供 Billing API（计费接口）。")["计费接口"].abbr == "API"
+
+
+def test_a_character_cedict_reads_as_the_english_suffix_opens_the_term():
+    # network security: 状态 says *stateful* only through its start; CC-CEDICT reads 有
+    # as "-ful", the rest of it, so 有 is the term's
+    assert set(_found("防火墙分为有状态检测（stateful inspection）和无状态过滤两类。")) \
+        == {"有状态检测"}

@@ -1976,6 +1976,15 @@ def _common_verb_character(char: str) -> bool:
     return _widespread_character(char) and _mostly_verb(char)
 
 
+def _says_suffix_sense(char: str, rest: str) -> bool:
+    """CC-CEDICT reads ``char`` as the English suffix ``rest`` in one of its senses (有
+    "-ful", 无 "-less")."""
+    from .align import dictionary_index
+
+    return len(rest) >= 2 and any(s == "-" + rest for e in dictionary_index().entries(char)
+                                  if not e.proper for s in e.senses)
+
+
 def _complement(char: str) -> bool:
     """CC-CEDICT reads ``char`` as a verb's complement in one of its senses (到 "verb
     complement indicating arriving at a place", 上 "directional complement"): after a
@@ -2060,6 +2069,15 @@ def _extend_left(units, start: int, en_links, english: str, letters: str, matche
                     and not en_links[start - 1]:
                 covered.add(i)
                 start -= 1
+    # an English word the span's first word says only through its start (*state* of
+    # *stateful*) leaves its suffix to the character before, where CC-CEDICT reads that
+    # character as the suffix (有 "-ful", 无 "-less": 有|状态算子 *stateful operators*)
+    if start > 0 and not en_links[start - 1] and len(units[start - 1][0]) == 1 \
+            and units[start - 1][0] not in forms and any(
+                part and en[j].startswith(part) and len(en[j]) > len(part)
+                and _says_suffix_sense(units[start - 1][0], en[j][len(part):])
+                for j, part in en_links[start]):
+        start -= 1
     # *per-*, a function word the English words drop, is said by the character before the
     # span that CC-CEDICT reads "each", "every" or "individually" (逐|通道 *per-channel*,
     # 每|核 *per-core*)
