@@ -1854,3 +1854,11 @@ def test_a_character_cedict_reads_as_the_english_suffix_opens_the_term():
     # as "-ful", the rest of it, so 有 is the term's
     assert set(_found("防火墙分为有状态检测（stateful inspection）和无状态过滤两类。")) \
         == {"有状态检测"}
+
+
+def test_the_chinese_between_a_greek_head_and_the_span_stands_for_the_words_unsaid():
+    # power plants: σ opens the English (*sigma*), 误差报警器 says *error alarm*, and the
+    # verb between (累积, CC-CEDICT "to accumulate", not *accrual*) stands for the one word
+    # left unsaid after the head: all of it is the term
+    assert set(_found("电站装有 σ 累积误差报警器（sigma accrual error alarm）。")) \
+        == {"σ 累积误差报警器"}

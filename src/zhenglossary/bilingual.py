@@ -2801,6 +2801,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         and not any(w not in forms and f.startswith(HARD_FLAGS) for w, f in _units(run, forms))
     if head and start > 0 and len(run) <= MAX_HEADED and (_content_only(run, forms) or whole_rest):
         start = 0
+    if head and start > 0 and _fills_between(run, start, english, rest, forms):
+        start = 0                         # Φ 累积|故障检测器 *phi accrual failure detector*
     if start > 0:
         head = ""
     if not marked and not english and abbr and not latin and start == 0:
@@ -3516,6 +3518,22 @@ def _abbreviation_head(latin: str, english: str) -> int:
     if sorted(set(taken)) != list(range(max(taken) + 1)):
         return 0
     return max(taken) + 1
+
+
+def _fills_between(run: str, start: int, english: str, rest: int,
+                   forms: frozenset[str]) -> bool:
+    """With a Latin or Greek head opening the English, does the Chinese between it and
+    the aligned span stand for the English words the span leaves unsaid after the head:
+    about two characters a word, no function word or count, nothing the span says
+    again (累积 for *accrual* in Φ 累积故障检测器 *phi accrual failure detector*)?"""
+    en = english_words(english)
+    said = {j for w, _ in _units(run[start:], forms) for j, _ in english_links(w, en)}
+    unsaid = rest - len(said)
+    before = _units(run[:start], forms)
+    return 0 < unsaid and start <= 2 * unsaid \
+        and not any(w not in forms and (f.startswith(HARD_FLAGS) or f == "uj" or _count(w, f)
+                                        or english_links(w, en))
+                    for w, f in before)
 
 
 def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
