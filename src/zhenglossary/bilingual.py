@@ -3530,7 +3530,8 @@ def _fills_between(run: str, start: int, english: str, rest: int,
     said = {j for w, _ in _units(run[start:], forms) for j, _ in english_links(w, en)}
     unsaid = rest - len(said)
     before = _units(run[:start], forms)
-    return 0 < unsaid and start <= 2 * unsaid \
+    # (the span aligns: where nothing does, 编写 of Python 编写解析器 is the clause's)
+    return bool(said) and 0 < unsaid and start <= 2 * unsaid \
         and not any(w not in forms and (f.startswith(HARD_FLAGS) or f == "uj" or _count(w, f)
                                         or english_links(w, en))
                     for w, f in before)
