@@ -1862,3 +1862,17 @@ def test_the_chinese_between_a_greek_head_and_the_span_stands_for_the_words_unsa
     # left unsaid after the head: all of it is the term
     assert set(_found("电站装有 σ 累积误差报警器（sigma accrual error alarm）。")) \
         == {"σ 累积误差报警器"}
+
+
+def test_the_frame_yi_x_wei_y_renders_an_english_x_y_compound():
+    # education, nursing and business: 以 X 为 Y 的 renders *X-centered* or *X-oriented*
+    # (学生 *student*, 中心 "center"; 市场 *market*, 导向 "oriented"); the frame is the
+    # term's, whether the span starts after it or at Y
+    assert set(_found("新课标倡导以学生为中心的教学（student-centered teaching）。")) \
+        == {"以学生为中心的教学"}
+    assert set(_found("医院推行以患者为中心的护理（patient-centered care）模式。")) \
+        == {"以患者为中心的护理"}
+    assert set(_found("企业转向以市场为导向的研发（market-oriented research）。")) \
+        == {"以市场为导向的研发"}
+    # (the frame must render the English's compound: not 以此为基础的 before *tiling*)
+    assert set(_found("系统以此为基础的分块（tiling）更快。")) == {"分块"}

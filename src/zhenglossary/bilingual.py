@@ -2781,6 +2781,8 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
     if not marked and start == 0 and len(run) > 2 and run[0] in _LIST_CONJUNCTIONS \
             and text[:run_start].rstrip(" \t")[-1:] in "）)":
         start = 1                         # （unwind）与|收卷（take-up）: the list's conjunction
+    if not marked and 0 < start and english:
+        start = _frame_before(run, start, english, forms)
     if not marked and 0 < start:
         start = _phrase_start(text, run_start, run, start, english, abbr, forms)
     if not marked and 0 < len(run) - start:
@@ -3518,6 +3520,35 @@ def _abbreviation_head(latin: str, english: str) -> int:
     if sorted(set(taken)) != list(range(max(taken) + 1)):
         return 0
     return max(taken) + 1
+
+
+_FRAME = re.compile(rf"以((?:(?![以为])[{CJK_CLASS}A-Za-z0-9 ]){{1,10}})为([{CJK_CLASS}]{{2}})的?")
+
+
+def _frame_before(run: str, start: int, english: str, forms: frozenset[str]) -> int:
+    """The frame 以 X 为 Y(的) right before the span, where the English has the
+    compound *X-Y* it renders: X says the compound's first half, Y (CC-CEDICT's gloss,
+    or four letters of it: 中心 *center* for *centric*) its second (以内存为中心的|分块
+    *memory-centric tiling*, 以客户端为中心的|一致性 *client-centric consistency*), with the
+    span after the frame or starting inside it. The frame opens the term; else
+    ``start``."""
+    # (the frame ends where the span starts, or the span starts inside it, at Y: 中心
+    # says *centered* of 以学生为中心的|教学 *student-centered teaching*)
+    found = next((m for m in _FRAME.finditer(run) if m.start() < start <= m.end()), None)
+    if found is None:
+        return start
+    x, y = found.group(1).strip(), found.group(2)
+    for token in english.split():
+        halves = token.lower().split("-")
+        if len(halves) != 2 or not all(halves):
+            continue
+        first, second = halves
+        says_y = bool(english_links(y, [second])) or any(
+            len(os.path.commonprefix([g, second])) >= 4 for g in gloss(y).words)
+        says_x = any(english_links(w, [first]) for w, _ in _units(x, forms))
+        if says_x and says_y:
+            return found.start()
+    return start
 
 
 def _fills_between(run: str, start: int, english: str, rest: int,
