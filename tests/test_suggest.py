@@ -1876,3 +1876,11 @@ def test_the_frame_yi_x_wei_y_renders_an_english_x_y_compound():
         == {"以市场为导向的研发"}
     # (the frame must render the English's compound: not 以此为基础的 before *tiling*)
     assert set(_found("系统以此为基础的分块（tiling）更快。")) == {"分块"}
+
+
+def test_an_abbreviation_first_with_a_locality_word_spelling_its_extra_letter():
+    # hospital and port IT: *eHIS*（外部 HIS）: the abbreviation ends with the Latin word
+    # inside the Chinese, and 外部 (a locality word, CC-CEDICT *external*) spells its e
+    assert set(_found("医院信息科把系统分为 eHIS（外部 HIS）和 iHIS（内部 HIS）两部分。")) \
+        == {"外部 HIS", "内部 HIS"}
+    assert set(_found("港口调度区分 eTOS（外部 TOS）与内网系统。")) == {"外部 TOS"}

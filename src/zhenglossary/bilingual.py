@@ -4013,7 +4013,10 @@ def _en_first_with_latin(text: str, match: re.Match, latin: re.Match,
                 and _plain_term(chinese) \
                 and not _remark_opening(chinese, _REMARK_FLAGS) \
                 and any(f.startswith(("n", "l", "a", "b")) or f == "vn"
-                        for _, f in _units(chinese, forms)):
+                        or f == "f" and len(w) > 1 and _initial_spells(w, token, piece)
+                        for w, f in _units(chinese, forms)):
+            # (a locality word of two characters that spells the abbreviation's other
+            # letter names a kind too: *eBGP*（外部 BGP）, 外部 *external*)
             return Parenthetical(body, body, "", token, match.start("body"), match.end(),
                                  text[match.start("latin"):match.end()], "", 0.0, "en-first")
         return None
@@ -4049,6 +4052,13 @@ def _en_first_with_latin(text: str, match: re.Match, latin: re.Match,
         return Parenthetical(body, body, canon, "", match.start("body"), match.end(),
                              text[match.start("latin"):match.end()], english, 0.0, "en-first")
     return None
+
+
+def _initial_spells(word: str, token: str, piece: str) -> bool:
+    """Does a CC-CEDICT gloss of ``word`` open with the letter of ``token`` that the Latin
+    ``piece`` leaves (外部 *external*, the e of eBGP beside BGP)?"""
+    rest = token[:-len(piece)] if token.endswith(piece) else token[len(piece):]
+    return len(rest) == 1 and any(i[:1].lower() == rest.lower() for i in gloss(word).initials)
 
 
 def _en_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetical | None:
