@@ -1884,3 +1884,10 @@ def test_an_abbreviation_first_with_a_locality_word_spelling_its_extra_letter():
     assert set(_found("医院信息科把系统分为 eHIS（外部 HIS）和 iHIS（内部 HIS）两部分。")) \
         == {"外部 HIS", "内部 HIS"}
     assert set(_found("港口调度区分 eTOS（外部 TOS）与内网系统。")) == {"外部 TOS"}
+
+
+def test_one_character_opening_its_clause_before_a_latin_tail_is_a_term():
+    # programming languages: 纯 says *pure* whole, the Latin tail is the English's last
+    # word; at the start of a sentence or item the one character is the term's Chinese
+    assert set(_found("纯 Python（pure Python）实现很慢。")) == {"纯 Python"}
+    assert set(_found("- 纯 Rust（pure Rust）版本已经可用。")) == {"纯 Rust"}

@@ -2850,6 +2850,7 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
         return None          # 采用 Chain Replication (CRAQ): the Chinese does not translate it
     if not zh or (len(zh) < 2 and not marked
                   and not (head and (score > 0 or whole_rest or _head_and_word(head, english)))
+                  and not (tail and score >= 1.0)   # 纯 ALOHA *pure ALOHA*: the Latin tail
                   and not _item_character(text, run_start, run, english, score)
                   and not _object_character(run, start, english, score, forms)):
         return None
