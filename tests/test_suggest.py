@@ -1891,3 +1891,13 @@ def test_one_character_opening_its_clause_before_a_latin_tail_is_a_term():
     # word; at the start of a sentence or item the one character is the term's Chinese
     assert set(_found("纯 Python（pure Python）实现很慢。")) == {"纯 Python"}
     assert set(_found("- 纯 Rust（pure Rust）版本已经可用。")) == {"纯 Rust"}
+
+
+def test_english_opening_with_a_digit_led_name_with_a_capital_is_a_term():
+    # radiology and printing: 3.0T and 2.5D open the English like 3D does; a number with
+    # a unit stays a remark
+    assert set(_found("医院引进了一台 3.0T 磁共振（3.0T magnetic resonance）扫描仪。")) \
+        == {"3.0T 磁共振"}
+    assert set(_found("工作室尝试了 2.5D 打印（2.5D printing）工艺。")) == {"2.5D 打印"}
+    assert not _found("这段路限速（60 km/h）。")
+    assert not _found("实验在 37 ℃（37 degrees）下进行。")

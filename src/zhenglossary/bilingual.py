@@ -420,7 +420,10 @@ def split_body(body: str, tail: str = "") -> tuple[str, str] | None:
             #                               its taxon (*liverworts*, Marchantiophyta), the
             #                               word in its own language (*endgame*, yose)
         words = piece.split()
-        dimension = len(words) > 1 and re.fullmatch(r"\d[A-Z]{1,2}", words[0])   # 3D, 5G, 4K
+        # (3D, 5G, 4K; and a name opening with a digit, a capital inside: 4B/5B, 802.1Q,
+        # 2.5D, 1F1B)
+        dimension = len(words) > 1 and bool(re.fullmatch(r"\d[0-9A-Za-z./]*", words[0])) \
+            and bool(re.search("[A-Z]", words[0]))
         if english or piece[0].isdigit() and not dimension \
                 and not _NUMBERED_WORD.fullmatch(words[0]) or len(words) > MAX_WORDS:
             return None                  # a list, a number with a unit, a sentence
