@@ -1901,3 +1901,11 @@ def test_english_opening_with_a_digit_led_name_with_a_capital_is_a_term():
     assert set(_found("工作室尝试了 2.5D 打印（2.5D printing）工艺。")) == {"2.5D 打印"}
     assert not _found("这段路限速（60 km/h）。")
     assert not _found("实验在 37 ℃（37 degrees）下进行。")
+
+
+def test_an_abbreviation_head_spelt_through_the_function_words_of_hyphened_english():
+    # pharmacy and logistics: OTC spells *over-the-counter* and JIT *just-in-time*, the T
+    # of *the* and the I of *in* included; the Chinese after the head says the rest
+    assert set(_found("病人需要长期使用 OTC 药物 (over-the-counter drugs) 时应咨询药师。")) \
+        == {"OTC 药物"}
+    assert set(_found("仓库采用 JIT 配送（just-in-time delivery）降低库存。")) == {"JIT 配送"}

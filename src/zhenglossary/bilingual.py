@@ -3518,11 +3518,19 @@ def _abbreviation_head(latin: str, english: str) -> int:
     if len(letters) < 2 or len(words) < 2:
         return 0
     taken = _letter_words(letters, tuple(words))
-    if not taken or None in taken or taken[0] != 0 or max(taken) >= len(words) - 1:
-        return 0
-    # every word up to the last spelt is spelt (not *key cache* by K and V of one word)
-    if sorted(set(taken)) != list(range(max(taken) + 1)):
-        return 0
+    if not taken or None in taken or taken[0] != 0 or max(taken) >= len(words) - 1 \
+            or sorted(set(taken)) != list(range(max(taken) + 1)):
+        # (every word up to the last spelt is spelt: not *key cache* by K and V of one
+        # word); else the pieces of hyphened words, a function word among them, may spell
+        # it (*in-sync replica set*, ISR: the I of *in*), counted as the content words
+        # they reach
+        pieces = [p for t in english.split() for p in re.split(r"[-‐–]", t) if p]
+        taken = _letter_words(letters, tuple(p.lower() for p in pieces))
+        if not taken or None in taken or taken[0] != 0 \
+                or sorted(set(taken)) != list(range(max(taken) + 1)):
+            return 0
+        said = len(english_words(" ".join(pieces[:max(taken) + 1])))
+        return said if 0 < said < len(words) else 0
     return max(taken) + 1
 
 
