@@ -1909,3 +1909,11 @@ def test_an_abbreviation_head_spelt_through_the_function_words_of_hyphened_engli
     assert set(_found("病人需要长期使用 OTC 药物 (over-the-counter drugs) 时应咨询药师。")) \
         == {"OTC 药物"}
     assert set(_found("仓库采用 JIT 配送（just-in-time delivery）降低库存。")) == {"JIT 配送"}
+
+
+def test_a_verb_of_drawing_help_opens_the_method_not_the_term():
+    # archaeology and structural biology: 借助 (CC-CEDICT "to draw support from; with
+    # the help of") introduces the means, as 采用 does; neither it nor the subject
+    # before it is the term's
+    assert set(_found("考古队借助探地雷达（ground-penetrating radar）寻找墓葬。")) == {"探地雷达"}
+    assert set(_found("研究者借助冷冻电镜（cryo-electron microscopy）解析结构。")) == {"冷冻电镜"}

@@ -1482,7 +1482,9 @@ def _naming_verb(word: str, forms: frozenset[str]) -> bool:
 
 
 _USING_SENSES = frozenset({"to use", "to employ", "to adopt", "to utilize", "to make use of",
-                           "to put to use", "to apply"})
+                           "to put to use", "to apply",
+                           # (借助, 凭借: the help a clause draws on)
+                           "with the help of", "by means of", "to draw support from"})
 
 
 def _using_verb(word: str) -> bool:
