@@ -1917,3 +1917,10 @@ def test_a_verb_of_drawing_help_opens_the_method_not_the_term():
     # before it is the term's
     assert set(_found("考古队借助探地雷达（ground-penetrating radar）寻找墓葬。")) == {"探地雷达"}
     assert set(_found("研究者借助冷冻电镜（cryo-electron microscopy）解析结构。")) == {"冷冻电镜"}
+
+
+def test_a_character_before_a_latin_word_of_the_english_says_what_the_run_leaves():
+    # camera engineering: 首 says *first*, *frame* is written in Latin inside the Chinese,
+    # and 延迟 after it leaves *first* unsaid; the three are the term
+    assert set(_found("相机的关键指标包括首 frame 延迟（time to first frame）与功耗。")) \
+        == {"首 frame 延迟"}

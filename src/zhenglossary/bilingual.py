@@ -2824,6 +2824,9 @@ def _zh_first(text: str, match: re.Match, forms: frozenset[str]) -> Parenthetica
             #                               nothing aligns 分解, the Latin word says it is the term's)
     if not marked and not head and english and not latin and start == 0 and score > 0:
         head = _latin_word_inside(text, run_start, english)
+    if not marked and not head and english and not latin and start == 0 \
+            and (score > 0 or len(run) <= 2):
+        head = _word_and_latin_before(text, run_start, english, run, forms)
     if not marked and not head and english and not latin and run.startswith("的"):
         head = _based_on_latin(text, run_start, english)
         if head:
@@ -3708,6 +3711,37 @@ def _latin_word_inside(text: str, run_start: int, english: str) -> str:
     # (written exactly so, a word between others: not the English's last word, which the
     # Chinese run would follow)
     return found.group(0) if word in tokens[1:-1] else ""
+
+
+_WORD_AND_LATIN_BEFORE = re.compile(
+    rf"([{CJK_CLASS}])[ \t]?([A-Za-z][A-Za-z0-9]*)[ \t]?$")
+
+
+def _word_and_latin_before(text: str, run_start: int, english: str, run: str,
+                           forms: frozenset[str]) -> str:
+    """A Latin word of the English before the run, and the one Chinese character opening
+    the phrase before it that says an English word the run does not (首 token
+    延迟 *time to first token*: 首 *first*; 每 token 输出时间 *time per output token*: 每
+    *per*): both, as the term's head; else ''."""
+    found = _WORD_AND_LATIN_BEFORE.search(text, max(0, run_start - 16), run_start)
+    if found is None:
+        return ""
+    word, latin = found.group(1), found.group(2)
+    tokens = [spelled(t) for t in re.split(r"[\s‐–-]+", english) if t]
+    if spelled(latin) not in tokens or len(tokens) < 3:
+        return ""
+    en = english_words(english)
+    said = {j for w, _ in _units(run, forms) for j, _ in english_links(w, en)}
+    says = {en[j] for j, part in english_links(word, en) if not part} - \
+        {en[j] for j in said}
+    if gloss(word).words & _EACH and "per" in tokens:
+        says.add("per")                   # (*per*, a function word english_words drops)
+    # (the character opens its phrase: punctuation, a function word or a verb before it)
+    before = text[:found.start()].rstrip(" \t")
+    opens = not before or not _CJK.fullmatch(before[-1]) \
+        or _units(before[-4:] + word, forms)[-1][0] == word \
+        and _units(before[-4:], forms)[-1][1].startswith(HARD_FLAGS + ("v",))
+    return found.group(0) if says and opens else ""
 
 
 def _prefixed_word(zh: str, english: str, forms: frozenset[str]) -> bool:
