@@ -3735,7 +3735,7 @@ def _word_and_latin_before(text: str, run_start: int, english: str, run: str,
     says = {en[j] for j, part in english_links(word, en) if not part} - \
         {en[j] for j in said}
     if gloss(word).words & _EACH and "per" in tokens:
-        says.add("per")                   # (*per*, a function word english_words drops)
+        says |= {"per"}                   # (*per*, a function word english_words drops)
     # (the character opens its phrase: punctuation, a function word or a verb before it)
     before = text[:found.start()].rstrip(" \t")
     opens = not before or not _CJK.fullmatch(before[-1]) \
