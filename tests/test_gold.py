@@ -373,7 +373,9 @@ def test_round_eighteen_held_out_set_keeps_its_level():
     # (round twenty-five's scorer reads one bracket token labelled an abbreviation and
     # found as English, or the other way, as one pair: one non-term becomes a boundary
     # error, 30, with the same finder)
-    _holds("unseen21", 482 / 514 - 1e-9, 460 / 503 - 1e-9, 30, 3)
+    # (round twenty-five: finder 485 of 515, R 92.4%, 28 boundary errors (5.4%), 2
+    # non-terms; suggest 463 of 489 and of 503)
+    _holds("unseen21", 485 / 515 - 1e-9, 463 / 503 - 1e-9, 28, 2)
 
 
 def test_round_nineteen_held_out_set_keeps_issue_22s_targets():
@@ -417,9 +419,12 @@ def test_round_twenty_held_out_sets_keep_their_level():
     # 7 boundary errors, suggest 582 of 592 and of 613; unseen24 finder 438 of 464 and of
     # 481, R 91.1%, 25 boundary errors (5.4%), suggest 423 of 446 and of 467; unseen25
     # finder 470 of 471 and of 476, 1 boundary error, suggest 445 of 446 and of 455)
+    # (round twenty-five, with its scorer: unseen24 finder 441 of 464 and of 481, R 91.7%,
+    # 23 boundary errors (5.0%), no non-term; suggest 425 of 446 and of 467: it now meets
+    # issue 22's targets, which are asserted)
     for name, precision, recall, boundary, non_terms, targets in (
             ("unseen23", 582 / 592, 582 / 613, 7, 3, True),
-            ("unseen24", 438 / 464, 423 / 467, 25, 1, False),
+            ("unseen24", 441 / 464, 425 / 467, 23, 0, True),
             ("unseen25", 445 / 446, 445 / 455, 1, 0, True)):
         finder = _holds(name, precision - 1e-9, recall - 1e-9, boundary, non_terms)
         if targets:
@@ -443,6 +448,7 @@ def test_round_twenty_one_held_out_sets_keep_their_level():
     # suggest 373 of 402 and of 418)
     # (round twenty-four: unseen26 finder 413 of 443 and of 457, R 90.4%, 30 boundary
     # errors (6.8%); suggest 375 of 402 and of 418)
+    # (round twenty-five: unchanged)
     _holds("unseen26", 413 / 443 - 1e-9, 375 / 418 - 1e-9, 30, 0)
     # (with the head's lemmas compared, round twenty-two: unseen27's finder 380 of 427, 43
     # boundary errors, 4 non-terms, the same sightings; suggest 368 of 413 and of 428)
@@ -450,7 +456,9 @@ def test_round_twenty_one_held_out_sets_keep_their_level():
     # non-terms; suggest 373 of 414 and of 428)
     # (round twenty-four: unseen27 finder 389 of 429 and of 442, R 88.0%, 36 boundary
     # errors (8.4%), 4 non-terms; suggest 377 of 415 and of 428)
-    _holds("unseen27", 389 / 429 - 1e-9, 389 / 442 - 1e-9, 36, 4)
+    # (round twenty-five, with its scorer: unseen27 finder 392 of 429 and of 442, R 88.7%,
+    # 35 boundary errors (8.2%), 2 non-terms; suggest 379 of 415 and of 428)
+    _holds("unseen27", 379 / 415 - 1e-9, 379 / 428 - 1e-9, 35, 2)
 
 
 def test_round_twenty_two_held_out_sets_keep_their_level():
@@ -475,8 +483,11 @@ def test_round_twenty_two_held_out_sets_keep_their_level():
     # issue 22's targets, which are asserted)
     # (round twenty-five's scorer, one bracket token read either way one pair: unseen28's
     # 20th boundary error was a non-term, with the same finder)
-    _meets_targets("unseen28", 411 / 433, 398 / 438, 20, 3)
-    _meets_targets("unseen29", 392 / 418, 392 / 439, 20, 7)
+    # (round twenty-five, with its scorer: unseen28 finder 413 of 433, R 91.6%, 18
+    # boundary errors (4.2%), suggest 400 of 417 and of 438; unseen29 finder 414 of 438,
+    # R 91.0%, 18 boundary errors (4.1%), 6 non-terms, suggest 396 of 419 and of 439)
+    _meets_targets("unseen28", 413 / 433, 400 / 438, 18, 2)
+    _meets_targets("unseen29", 396 / 419, 396 / 439, 18, 6)
 
 
 def test_round_twenty_two_development_sets_keep_their_level():
@@ -524,7 +535,29 @@ def test_round_twenty_four_held_out_sets_meet_the_targets():
     # non-terms; suggest 430 of 448 and of 454)
     _meets_targets("unseen32", 467 / 481, 446 / 483, 13, 1)
     _meets_targets("unseen33", 410 / 418, 410 / 440, 7, 1)
-    _meets_targets("unseen34", 451 / 471, 430 / 454, 17, 3)
+    # (round twenty-five: unseen32 finder 468 of 481, 13 boundary errors, suggest 447 of
+    # 459; unseen33 unchanged; unseen34 finder 452 of 472, 17 boundary errors, suggest 431
+    # of 449 and of 454)
+    _meets_targets("unseen34", 452 / 472, 431 / 454, 17, 3)
+
+
+def test_round_twenty_five_development_sets_meet_the_targets():
+    """unseen35.yaml (the documentation of an invented message queue and stream engine:
+    option and metric tables, client API, changelog, troubleshooting; 504 sightings),
+    unseen36.yaml (a survey of large-model training and inference systems; 506) and
+    unseen37.yaml (a textbook on computer networks and distributed systems; 543), written
+    for round twenty-five by hands that read and ran no part of zhen, declared development
+    sets before they were scored, and developed against. With round twenty-four's finder
+    (and round twenty-five's scorer): unseen35 R 90.1% with 6.5% boundary errors, unseen36
+    93.1% with 4.7%, unseen37 91.3% with 5.0%; after the round's rules all three meet
+    issue 22's targets, which are asserted."""
+    # (unseen35: finder 463 of 489 found and of 504, 24 boundary errors (4.9%), 2
+    # non-terms; suggest 424 of 446 and of 465. unseen36: finder 479 of 495 and of 506, 16
+    # boundary errors; suggest 456 of 471 and of 484. unseen37: finder 505 of 529 and of
+    # 543, 22 boundary errors, 2 non-terms; suggest 494 of 518 and of 537)
+    _meets_targets("unseen35", 463 / 489, 424 / 465, 24, 2)
+    _meets_targets("unseen36", 479 / 495, 456 / 484, 16, 0)
+    _meets_targets("unseen37", 494 / 518, 494 / 537, 22, 2)
 
 
 def test_one_bracket_token_read_as_english_or_as_abbreviation_is_one_pair():
