@@ -1924,3 +1924,9 @@ def test_a_character_before_a_latin_word_of_the_english_says_what_the_run_leaves
     # and 延迟 after it leaves *first* unsaid; the three are the term
     assert set(_found("相机的关键指标包括首 frame 延迟（time to first frame）与功耗。")) \
         == {"首 frame 延迟"}
+
+
+def test_a_verb_gloss_says_its_noun_in_ance():
+    # building services: CC-CEDICT's 维护 is "to maintain", and *maintenance* is that
+    # verb's noun; five shared letters and a gloss that is only a verb make the link
+    assert set(_found("电梯必须按规定进入维护模式（maintenance mode）再检修。")) == {"维护模式"}

@@ -26,6 +26,7 @@ Chinese (the 5th percentile of the table: the 5% most widespread words).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -206,6 +207,10 @@ def words_match(gloss_word: str, english: str) -> bool:
         return True
     if derived(gloss_word, english):
         return True
+    if english.endswith(("ance", "ence")) and len(gloss_word) >= 6 \
+            and len(os.path.commonprefix([gloss_word, english])) >= 5 \
+            and _verb_only(gloss_word):
+        return True                       # maintain ~ maintenance: the verb's noun in -ance
     if _adjective_of(gloss_word, english):
         return True
     return english.startswith(gloss_word) and gloss_word in NUMERAL_PREFIXES
@@ -221,6 +226,13 @@ def says_suffix(gloss_word: str, english: str) -> bool:
             and len(english) > len(gloss_word) + 2:
         return True                       # the noun suffix as a gloss word: 能 *ability*
     return gloss_word == "able" and english.endswith(("ible", "ibility")) and len(english) > 6
+
+
+@lru_cache(maxsize=4096)
+def _verb_only(word: str) -> bool:
+    from .english import parts_of_speech
+
+    return parts_of_speech(word) == frozenset({"VERB"})
 
 
 @lru_cache(maxsize=4096)
