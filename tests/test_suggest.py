@@ -1930,3 +1930,10 @@ def test_a_verb_gloss_says_its_noun_in_ance():
     # building services: CC-CEDICT's 维护 is "to maintain", and *maintenance* is that
     # verb's noun; five shared letters and a gloss that is only a verb make the link
     assert set(_found("电梯必须按规定进入维护模式（maintenance mode）再检修。")) == {"维护模式"}
+
+
+def test_two_words_saying_one_piece_of_an_english_word_say_it_once():
+    # warehousing and debugging: 整个 ("whole; orderly") and 订货 or 排序 each say the
+    # *order* of *reorder*; the first adds nothing, so the span does not grow to take it
+    assert set(_found("仓库每周核对整个再订货清单（reorder list）。")) == {"再订货清单"}
+    assert set(_found("调试时清空整个重排序队列（reorder queue）再重跑。")) == {"重排序队列"}

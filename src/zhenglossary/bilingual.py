@@ -802,7 +802,7 @@ def term_span(run: str, english: str, abbr: str,
 
     The score is the share of English content words and abbreviation letters the term
     aligns to (0 when nothing aligns and the boundary comes from part of speech)."""
-    from .align import abbreviation_letters, covers
+    from .align import abbreviation_letters, covers, stem
 
     given_abbr = bool(abbr)
     if english and not abbr:
@@ -971,7 +971,9 @@ def term_span(run: str, english: str, abbr: str,
         # *use* before 用户 *user*; 可 *-able* of 可串行化 is a morpheme of its own)
         said_whole = {j for j, part in links if not part}
         en_all = english_words(english) if english else []
-        coverage = len({(j, part) for j, part in links
+        # (two words saying one piece of an English word, by glosses whose stems open
+        # alike, say it once: 整个 "orderly" adds nothing to 排序 *order* of *reorder*)
+        coverage = len({(j, stem(part)[:3] if part else part) for j, part in links
                         if not part or j not in said_whole or not en_all[j].startswith(part)}) \
             + sum(spelled)
         if best is None or coverage > best[0]:
