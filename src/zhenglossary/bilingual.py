@@ -3587,6 +3587,16 @@ def _fills_between(run: str, start: int, english: str, rest: int,
                     for w, f in before)
 
 
+def _latin_before(text: str, run_start: int) -> re.Match | None:
+    """The longest Latin word (of at most 17 characters, with the space after it) ending
+    right where the Chinese run starts, or None."""
+    for size in range(min(run_start, 17), 0, -1):
+        found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
+        if found:
+            return found
+    return None
+
+
 def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
     """The Latin word before a Chinese run that is the first word of its English (or its
     first piece before a hyphen: X 射线 *X-ray*), with the space after it; else ''. When
@@ -3601,11 +3611,8 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
         if name and (first == name or first.startswith(name + "-")):
             return greek.group(0)
         # (else the letter may end a longer Latin word: α-β 剪枝 *alpha-beta pruning*)
-    for size in range(min(run_start, 17), 0, -1):
-        found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
-        if found:
-            break
-    else:
+    found = _latin_before(text, run_start)
+    if found is None:
         return ""
     word = re.sub("[‐–]", "-", spelled(found.group(1)))   # Kubelka–Munk 方程: a dash is a hyphen
     first = re.sub("[‐–]", "-", spelled(first))  # Lotka-Volterra 方程 *Lotka–Volterra equations*
@@ -3636,7 +3643,7 @@ def _latin_head(text: str, run_start: int, english: str, run: str = "") -> str:
         if any(not part for _, part in english_links(run[0], [before])):
             return found.group(0)
     pieces = first.split("-")
-    at = run_start - size
+    at = found.start()
     if len(english.split()) > 1 and len(pieces) == 2 and pieces[1] == word and at >= 1:
         gap = 1 if at >= 2 and text[at - 1] in " \t" else 0
         char = text[at - 1 - gap]
@@ -3660,11 +3667,8 @@ def _inner_latin(text: str, run_start: int, english: str, forms: frozenset[str])
     pieces = [p for t in re.sub("[‐–]", "-", english).split() for p in t.split("-") if p]
     if len(pieces) < 3:
         return ""
-    for size in range(min(run_start, 17), 0, -1):
-        found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
-        if found:
-            break
-    else:
+    found = _latin_before(text, run_start)
+    if found is None:
         return ""
     word = re.sub("[‐–]", "-", spelled(found.group(1)))
     plain = [re.sub("[‐–]", "-", spelled(t)) for t in tokens]
@@ -3680,7 +3684,7 @@ def _inner_latin(text: str, run_start: int, english: str, forms: frozenset[str])
         if at is None or at == len(plain) - 1:
             return ""
         said = "-".join(pieces[:at])     # (still one hyphenated compound: *go-back*)
-    end = run_start - size
+    end = found.start()
     gap = 1 if end >= 1 and text[end - 1] in " \t" else 0
     before = _CJK_RUN_END.search(text, max(0, end - gap - MAX_RUN), end - gap)
     if before is None:
@@ -3701,11 +3705,8 @@ def _latin_word_inside(text: str, run_start: int, english: str) -> str:
     tokens = english.split()
     if len(tokens) < 3:
         return ""
-    for size in range(min(run_start, 17), 0, -1):
-        found = _LATIN_BEFORE.fullmatch(text, run_start - size, run_start)
-        if found:
-            break
-    else:
+    found = _latin_before(text, run_start)
+    if found is None:
         return ""
     word = found.group(1)
     if len(word) < 2 or not any(c.isalpha() for c in word):
