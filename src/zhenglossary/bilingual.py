@@ -1535,16 +1535,13 @@ def _object_verb(word: str, forms: frozenset[str]) -> bool:
     CC-CEDICT lacks made of a verb it has and a resultative complement (分解成, 带到,
     铺在): the clause's verb, whose object may be a term, never the term's first word
     (not 合成 "to compose", 生成 "to generate", which open terms)."""
-    from .align import dictionary_index
-
     if word in forms or len(word) < 2:
         return False
-    senses = [s for e in dictionary_index().entries(word) if not e.proper for s in e.senses]
+    senses = _common_senses(word)
     if senses:
         return 2 * sum(bool(_PREPOSITIONAL_SENSE.match(sense)) for sense in senses) >= len(senses)
-    return word[-1] in _COMPLEMENTS and any(
-        s.startswith("to ") for e in dictionary_index().entries(word[:-1]) if not e.proper
-        for s in e.senses)
+    return word[-1] in _COMPLEMENTS \
+        and any(s.startswith("to ") for s in _common_senses(word[:-1]))
 
 
 def _bound_before(unit: tuple[str, str], forms: frozenset[str]) -> bool:
@@ -1932,12 +1929,17 @@ def _base_verb(word: str) -> bool:
         and word.lower() in verb_lemmas(word)
 
 
+def _common_senses(word: str) -> list[str]:
+    """CC-CEDICT's senses of ``word`` in its entries that are no proper name, as written."""
+    from .align import dictionary_index
+
+    return [s for e in dictionary_index().entries(word) if not e.proper for s in e.senses]
+
+
 def _mostly_verb(word: str) -> bool:
     """CC-CEDICT reads ``word`` as a verb ("to …") in at least half of its senses (来自,
     说服, 降低), unlike 反向 *reverse*, or a word it lacks (舍入)."""
-    from .align import dictionary_index
-
-    senses = [s for e in dictionary_index().entries(word) if not e.proper for s in e.senses]
+    senses = _common_senses(word)
     # (a word read only as a verb is one, a note before a sense aside: 读取 "(of a
     # computer etc) to read (data)"; but a note does not make 睡眠 "sleep", "to sleep",
     # "(computing) to enter sleep mode" mostly a verb)
@@ -1986,21 +1988,14 @@ def _common_verb_character(char: str) -> bool:
 def _says_suffix_sense(char: str, rest: str) -> bool:
     """CC-CEDICT reads ``char`` as the English suffix ``rest`` in one of its senses (有
     "-ful", 无 "-less")."""
-    from .align import dictionary_index
-
-    return len(rest) >= 2 and any(s == "-" + rest for e in dictionary_index().entries(char)
-                                  if not e.proper for s in e.senses)
+    return len(rest) >= 2 and "-" + rest in _common_senses(char)
 
 
 def _complement(char: str) -> bool:
     """CC-CEDICT reads ``char`` as a verb's complement in one of its senses (到 "verb
     complement indicating arriving at a place", 上 "directional complement"): after a
     verb it ends the verb phrase (追加到, 转交上), it does not open a term."""
-    from .align import dictionary_index
-
-    return len(char) == 1 and any(_COMPLEMENT.search(s)
-                                  for e in dictionary_index().entries(char) if not e.proper
-                                  for s in e.senses)
+    return len(char) == 1 and any(_COMPLEMENT.search(s) for s in _common_senses(char))
 
 
 _COMPLEMENT = re.compile(r"\((?:verb|directional) complement|directional complement for")
@@ -2010,10 +2005,7 @@ def _copula(word: str) -> bool:
     """CC-CEDICT reads ``word`` as the copula in one of its senses ("to be", "to be (…)":
     是, 为, 属, 呈), not 叫 *to be called*, nor a copula of literary Chinese only (系 "to be
     (literary)", which in a technical note is the bound 系 of 系外行星 *exoplanet*)."""
-    from .align import dictionary_index
-
-    return any(_COPULA.match(s) and s != "to be (literary)"
-               for e in dictionary_index().entries(word) if not e.proper for s in e.senses)
+    return any(_COPULA.match(s) and s != "to be (literary)" for s in _common_senses(word))
 
 
 _COPULA = re.compile(r"to be(?: \([^)]*\))?$")
