@@ -229,17 +229,19 @@ def says_suffix(gloss_word: str, english: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def _only_part_of_speech(word: str, tag: str) -> bool:
+    """The lemmatiser reads ``word`` as that one part of speech and no other."""
+    from .english import parts_of_speech
+
+    return parts_of_speech(word) == frozenset({tag})
+
+
 def _verb_only(word: str) -> bool:
-    from .english import parts_of_speech
-
-    return parts_of_speech(word) == frozenset({"VERB"})
+    return _only_part_of_speech(word, "VERB")
 
 
-@lru_cache(maxsize=4096)
 def _adjective_only(word: str) -> bool:
-    from .english import parts_of_speech
-
-    return parts_of_speech(word) == frozenset({"ADJ"})
+    return _only_part_of_speech(word, "ADJ")
 
 
 def _adjective_of(gloss_word: str, english: str) -> bool:

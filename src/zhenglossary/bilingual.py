@@ -821,12 +821,13 @@ def term_span(run: str, english: str, abbr: str,
         r, *local* of 本地 DNS 服务器 *local DNS server*): a word of the term."""
         from .english import parts_of_speech
 
+        if not (flag.startswith("r") and len(word) > 1 and english):
+            return False                  # (the cheap test first: hard() runs per unit)
         # (a word naming or describing a thing, not an adverb: 有时 *sometimes* stays
         # the clause's)
-        en = english_words(english) if english else []
-        return flag.startswith("r") and len(word) > 1 and any(
-            not part and parts_of_speech(en[j]) & {"ADJ", "NOUN"}
-            for j, part in english_links(word, en))
+        en = english_words(english)
+        return any(not part and parts_of_speech(en[j]) & {"ADJ", "NOUN"}
+                   for j, part in english_links(word, en))
 
     def edge_stop(i: int) -> bool:
         """May not be the first word of a term unless it aligns."""
